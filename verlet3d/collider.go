@@ -1,0 +1,366 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Collider is a kinematic shape that particles cannot enter. Its transform
+// may change between steps (move it with the character); it is never pushed
+// back. Plane, Sphere, Capsule and Box are provided; any convex shape that
+// can answer Closest works.
+type Collider interface {
+	// Bounds returns an axis-aligned box enclosing the shape; particles
+	// outside it (plus their radius and the contact margin) are skipped.
+	Bounds() (min, max mgl32.Vec3)
+	// Closest returns the point of the surface closest to p and the unit
+	// outward normal there; dot(p - surface, normal) is the signed distance,
+	// negative inside.
+	Closest(p mgl32.Vec3) (surface, normal mgl32.Vec3)
+}
+
+// ContactSettings describe how particles touch one collider.
+type ContactSettings struct {
+	// Friction is the Coulomb coefficient: a particle held by a contact
+	// does not slide while the tangential motion is below Friction times the
+	// normal correction. 0 is ice. Default 0.
+	Friction float32
+	// Restitution is the fraction of the normal speed kept after a bounce,
+	// in [0, 1]. Default 0 (no bounce).
+	Restitution float32
+	// Mask selects the particle groups this collider acts on (World.SetGroup).
+	// 0 means all groups.
+	Mask uint32
+}
+
+type colliderEntry struct {
+	c Collider
+	s ContactSettings
+}
+
+// contact is a temporary constraint that keeps one particle on the outer side
+// of a plane touching a collider. It lives for one substep.
+type contact struct {
+	p        int32
+	mu       float32 // friction coefficient
+	e        float32 // restitution
+	vn       float32 // normal displacement at creation (negative: approaching)
+	surface  mgl32.Vec3
+	normal   mgl32.Vec3
+	r        float32 // particle radius
+	pushed   float32 // total normal correction this substep, m
+	collider int32
+}
+
+// AddCollider adds c with the given contact settings.
+func (w *World) AddCollider(c Collider, s ContactSettings) error {
+	if c == nil {
+		return fmt.Errorf("verlet3d: AddCollider(nil)")
+	}
+	if !finite(s.Friction) || s.Friction < 0 {
+		return fmt.Errorf("verlet3d: ContactSettings.Friction = %v, want >= 0", s.Friction)
+	}
+	if !finite(s.Restitution) || s.Restitution < 0 || s.Restitution > 1 {
+		return fmt.Errorf("verlet3d: ContactSettings.Restitution = %v, want [0, 1]", s.Restitution)
+	}
+	if s.Mask == 0 {
+		s.Mask = math.MaxUint32
+	}
+	w.colliders = append(w.colliders, colliderEntry{c, s})
+	return nil
+}
+
+// RemoveCollider removes c; it reports whether c was there.
+func (w *World) RemoveCollider(c Collider) bool {
+	for i, e := range w.colliders {
+		if e.c == c {
+			w.colliders = append(w.colliders[:i], w.colliders[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Colliders returns the colliders in the order they were added.
+func (w *World) Colliders() []Collider {
+	out := make([]Collider, len(w.colliders))
+	for i, e := range w.colliders {
+		out[i] = e.c
+	}
+	return out
+}
+
+// collide builds this substep's contacts.
+func (w *World) collide() {
+	w.contacts = w.contacts[:0]
+	margin := w.cfg.ContactMargin
+	for ci, e := range w.colliders {
+		lo, hi := e.c.Bounds()
+		for i := range w.pos {
+			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
+				continue
+			}
+			p := w.pos[i]
+			r := w.radius[i] + margin
+			if p[0]+r < lo[0] || p[0]-r > hi[0] || p[1]+r < lo[1] || p[1]-r > hi[1] || p[2]+r < lo[2] || p[2]-r > hi[2] {
+				continue
+			}
+			s, n := e.c.Closest(p)
+			if p.Sub(s).Dot(n) >= r {
+				continue
+			}
+			w.contacts = append(w.contacts, contact{
+				p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
+				vn: p.Sub(w.prev[i]).Dot(n), surface: s, normal: n,
+				r: w.radius[i], collider: int32(ci),
+			})
+		}
+	}
+	w.stats.Contacts = len(w.contacts)
+}
+
+// solveContacts keeps every contact's particle on the outer side of the
+// contact plane. The plane touches a convex shape from outside, so a
+// particle on it is never inside the shape.
+func (w *World) solveContacts() {
+	pos := w.pos
+	for k := range w.contacts {
+		c := &w.contacts[k]
+		x := &pos[c.p]
+		d := x.Sub(c.surface).Dot(c.normal) - c.r
+		if d < 0 {
+			*x = x.Sub(c.normal.Mul(d))
+			c.pushed -= d
+		}
+	}
+}
+
+// contactResponse applies friction and restitution through the previous
+// position: Verlet has no stored velocity, so changing prev changes it.
+func (w *World) contactResponse() {
+	pos, prev := w.pos, w.prev
+	for k := range w.contacts {
+		c := &w.contacts[k]
+		if c.pushed == 0 && pos[c.p].Sub(c.surface).Dot(c.normal)-c.r > 1e-6 {
+			continue // never touched
+		}
+		v := pos[c.p].Sub(prev[c.p])
+		vn := v.Dot(c.normal)
+		vt := v.Sub(c.normal.Mul(vn))
+		if c.mu > 0 {
+			lt := vt.Len()
+			// Coulomb: the tangential correction is bounded by mu times the
+			// normal correction (Müller et al. 2020, small steps).
+			limit := c.mu * c.pushed
+			if lt <= limit {
+				vt = mgl32.Vec3{}
+			} else if lt > 0 {
+				vt = vt.Mul(1 - limit/lt)
+			}
+		}
+		if c.e > 0 && c.vn < 0 {
+			vn = -c.e * c.vn
+		}
+		prev[c.p] = pos[c.p].Sub(vt.Add(c.normal.Mul(vn)))
+	}
+}
+
+// clampOutside is the final guard of a substep: any particle still inside a
+// collider (pushed there by a link after its contact was solved, or never
+// given a contact) is projected to the surface.
+func (w *World) clampOutside() {
+	for _, e := range w.colliders {
+		lo, hi := e.c.Bounds()
+		for i := range w.pos {
+			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
+				continue
+			}
+			p := w.pos[i]
+			r := w.radius[i]
+			if p[0]+r < lo[0] || p[0]-r > hi[0] || p[1]+r < lo[1] || p[1]-r > hi[1] || p[2]+r < lo[2] || p[2]-r > hi[2] {
+				continue
+			}
+			s, n := e.c.Closest(p)
+			if d := p.Sub(s).Dot(n) - r; d < 0 {
+				w.pos[i] = p.Sub(n.Mul(d))
+			}
+		}
+	}
+}
+
+// Plane is the half-space below a plane: particles stay on the side the
+// normal points to.
+type Plane struct {
+	Point  mgl32.Vec3 // any point on the plane, m
+	Normal mgl32.Vec3 // unit normal pointing out of the solid side
+}
+
+// NewPlane makes a plane through point with the given normal (normalised
+// here). It returns an error for a zero or non-finite normal.
+func NewPlane(point, normal mgl32.Vec3) (*Plane, error) {
+	if !finiteVec(point) || !finiteVec(normal) || normal.Len() < 1e-12 {
+		return nil, fmt.Errorf("verlet3d: NewPlane(%v, %v): want a finite point and non-zero normal", point, normal)
+	}
+	return &Plane{point, normal.Normalize()}, nil
+}
+
+// Bounds implements Collider; a plane is unbounded.
+func (p *Plane) Bounds() (min, max mgl32.Vec3) {
+	inf := float32(math.Inf(1))
+	return mgl32.Vec3{-inf, -inf, -inf}, mgl32.Vec3{inf, inf, inf}
+}
+
+// Closest implements Collider.
+func (p *Plane) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	d := x.Sub(p.Point).Dot(p.Normal)
+	return x.Sub(p.Normal.Mul(d)), p.Normal
+}
+
+// Sphere is a solid ball.
+type Sphere struct {
+	Center mgl32.Vec3 // m
+	Radius float32    // m
+}
+
+// NewSphere makes a sphere; radius must be positive and finite.
+func NewSphere(center mgl32.Vec3, radius float32) (*Sphere, error) {
+	if !finiteVec(center) || !finite(radius) || radius <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewSphere(%v, %v): want a finite centre and radius > 0", center, radius)
+	}
+	return &Sphere{center, radius}, nil
+}
+
+// Bounds implements Collider.
+func (s *Sphere) Bounds() (min, max mgl32.Vec3) {
+	r := mgl32.Vec3{s.Radius, s.Radius, s.Radius}
+	return s.Center.Sub(r), s.Center.Add(r)
+}
+
+// Closest implements Collider.
+func (s *Sphere) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	return closestOnSphere(s.Center, s.Radius, x)
+}
+
+func closestOnSphere(c mgl32.Vec3, r float32, x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	d := x.Sub(c)
+	l := d.Len()
+	n := mgl32.Vec3{0, 1, 0} // centre: any direction will do
+	if l > 1e-12 {
+		n = d.Mul(1 / l)
+	}
+	return c.Add(n.Mul(r)), n
+}
+
+// Capsule is a solid cylinder with hemispherical ends: every point within
+// Radius of the segment A-B. Limbs and torsos are capsules.
+type Capsule struct {
+	A, B   mgl32.Vec3 // segment ends, m
+	Radius float32    // m
+}
+
+// NewCapsule makes a capsule; radius must be positive and finite.
+func NewCapsule(a, b mgl32.Vec3, radius float32) (*Capsule, error) {
+	if !finiteVec(a) || !finiteVec(b) || !finite(radius) || radius <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewCapsule(%v, %v, %v): want finite ends and radius > 0", a, b, radius)
+	}
+	return &Capsule{a, b, radius}, nil
+}
+
+// Bounds implements Collider.
+func (c *Capsule) Bounds() (min, max mgl32.Vec3) {
+	r := c.Radius
+	for i := 0; i < 3; i++ {
+		min[i] = float32(math.Min(float64(c.A[i]), float64(c.B[i]))) - r
+		max[i] = float32(math.Max(float64(c.A[i]), float64(c.B[i]))) + r
+	}
+	return min, max
+}
+
+// Closest implements Collider.
+func (c *Capsule) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	return closestOnSphere(ClosestOnSegment(c.A, c.B, x), c.Radius, x)
+}
+
+// ClosestOnSegment returns the point of segment a-b closest to x.
+func ClosestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 {
+	ab := b.Sub(a)
+	l2 := ab.Dot(ab)
+	if l2 < 1e-18 {
+		return a
+	}
+	t := x.Sub(a).Dot(ab) / l2
+	if t < 0 {
+		t = 0
+	} else if t > 1 {
+		t = 1
+	}
+	return a.Add(ab.Mul(t))
+}
+
+// Box is a solid oriented box.
+type Box struct {
+	Center      mgl32.Vec3 // m
+	HalfExtents mgl32.Vec3 // half the size along each local axis, m
+	Rotation    mgl32.Quat // local to world
+}
+
+// NewBox makes an oriented box; half extents must be positive and finite.
+func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
+	if !finiteVec(center) || !finiteVec(halfExtents) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewBox(%v, %v): want a finite centre and half extents > 0", center, halfExtents)
+	}
+	if l := rotation.Len(); !finite(l) || l < 1e-6 {
+		return nil, fmt.Errorf("verlet3d: NewBox rotation %v is not a rotation", rotation)
+	}
+	return &Box{center, halfExtents, rotation.Normalize()}, nil
+}
+
+// Bounds implements Collider.
+func (b *Box) Bounds() (min, max mgl32.Vec3) {
+	m := b.Rotation.Mat4().Mat3()
+	var ext mgl32.Vec3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			ext[i] += float32(math.Abs(float64(m.At(i, j)))) * b.HalfExtents[j]
+		}
+	}
+	return b.Center.Sub(ext), b.Center.Add(ext)
+}
+
+// Closest implements Collider.
+func (b *Box) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	q := b.Rotation
+	l := q.Conjugate().Rotate(x.Sub(b.Center))
+	h := b.HalfExtents
+	inside := true
+	var c mgl32.Vec3
+	for i := 0; i < 3; i++ {
+		c[i] = l[i]
+		if c[i] < -h[i] {
+			c[i], inside = -h[i], false
+		} else if c[i] > h[i] {
+			c[i], inside = h[i], false
+		}
+	}
+	if !inside {
+		n := l.Sub(c).Normalize()
+		return b.Center.Add(q.Rotate(c)), q.Rotate(n)
+	}
+	// Inside: leave through the nearest face.
+	best, axis, sign := float32(math.MaxFloat32), 0, float32(1)
+	for i := 0; i < 3; i++ {
+		if d := h[i] - l[i]; d < best {
+			best, axis, sign = d, i, 1
+		}
+		if d := h[i] + l[i]; d < best {
+			best, axis, sign = d, i, -1
+		}
+	}
+	c = l
+	c[axis] = sign * h[axis]
+	var n mgl32.Vec3
+	n[axis] = sign
+	return b.Center.Add(q.Rotate(c)), q.Rotate(n)
+}

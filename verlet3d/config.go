@@ -1,0 +1,99 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Config holds the settings shared by a whole World. Start from DefaultConfig
+// and change what you need; NewWorld rejects invalid values with an error
+// that names the field.
+type Config struct {
+	// Gravity is the uniform acceleration in m/s². Default (0, -9.81, 0).
+	Gravity mgl32.Vec3
+	// Damping removes this fraction of a particle's velocity per second
+	// (1/s), as Verlet damping k = Damping·h per substep. 0 conserves energy.
+	// Default 0.5.
+	Damping float32
+	// TimeStep is the fixed step in seconds that Step advances.
+	// Default 1/60 s.
+	TimeStep float32
+	// Substeps splits each step; more substeps stiffen everything and cost
+	// proportionally. Default 2.
+	Substeps int
+	// Iterations is the number of solver passes per substep. Default 10.
+	Iterations int
+	// MaxStepsPerFrame caps how many steps one Advance call runs, so a slow
+	// frame does not snowball. Time beyond the cap is dropped. Default 4.
+	MaxStepsPerFrame int
+	// Workers is the number of goroutines that solve links. Results are
+	// bit-identical for any value. Default 1.
+	Workers int
+	// MaxSpeed clamps particle speed in m/s, a guard against explosions.
+	// Default 50.
+	MaxSpeed float32
+	// ContactMargin in metres: a particle this close to a collider gets a
+	// contact before it touches, so links cannot drag it through during the
+	// solve. Default 0.01.
+	ContactMargin float32
+}
+
+// DefaultConfig returns settings that give good-looking cloth at 60 fps.
+func DefaultConfig() Config {
+	return Config{
+		Gravity:          mgl32.Vec3{0, -9.81, 0},
+		Damping:          0.5,
+		TimeStep:         1.0 / 60,
+		Substeps:         2,
+		Iterations:       10,
+		MaxStepsPerFrame: 4,
+		Workers:          1,
+		MaxSpeed:         50,
+		ContactMargin:    0.01,
+	}
+}
+
+// Validate reports the first invalid field, naming it and its value.
+func (c Config) Validate() error {
+	for i, g := range c.Gravity {
+		if !finite(g) {
+			return fmt.Errorf("verlet3d: Config.Gravity[%d] = %v, want a finite number", i, g)
+		}
+	}
+	switch {
+	case !finite(c.Damping) || c.Damping < 0:
+		return fmt.Errorf("verlet3d: Config.Damping = %v, want a finite value >= 0", c.Damping)
+	case !finite(c.TimeStep) || c.TimeStep <= 0 || c.TimeStep > 1:
+		return fmt.Errorf("verlet3d: Config.TimeStep = %v, want seconds in (0, 1]", c.TimeStep)
+	case c.Substeps < 1 || c.Substeps > 64:
+		return fmt.Errorf("verlet3d: Config.Substeps = %d, want 1..64", c.Substeps)
+	case c.Iterations < 1 || c.Iterations > 1000:
+		return fmt.Errorf("verlet3d: Config.Iterations = %d, want 1..1000", c.Iterations)
+	case c.MaxStepsPerFrame < 1:
+		return fmt.Errorf("verlet3d: Config.MaxStepsPerFrame = %d, want >= 1", c.MaxStepsPerFrame)
+	case c.Workers < 1 || c.Workers > 64:
+		return fmt.Errorf("verlet3d: Config.Workers = %d, want 1..64", c.Workers)
+	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0:
+		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s > 0", c.MaxSpeed)
+	case !finite(c.ContactMargin) || c.ContactMargin < 0:
+		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres >= 0", c.ContactMargin)
+	}
+	if c.Damping*c.TimeStep/float32(c.Substeps) >= 1 {
+		return fmt.Errorf("verlet3d: Config.Damping = %v removes all velocity in one substep, want Damping·h < 1", c.Damping)
+	}
+	return nil
+}
+
+func finite(f float32) bool {
+	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+}
+
+func finiteVec(v mgl32.Vec3) bool {
+	return finite(v[0]) && finite(v[1]) && finite(v[2])
+}
+
+// Finite reports whether every component of v is a finite number. Component
+// packages use it to validate input.
+func Finite(v mgl32.Vec3) bool { return finiteVec(v) }

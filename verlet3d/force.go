@@ -1,0 +1,140 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// ForceField adds forces or accelerations to particles once per substep,
+// before integration, through World.AddForce or World.AddAcceleration.
+// Fields run in the order they were added, after gravity.
+type ForceField interface {
+	// Apply adds this field's forces for the substep starting at time t (s).
+	Apply(w *World, t float32)
+}
+
+// AddForceField adds f to the World.
+func (w *World) AddForceField(f ForceField) {
+	if f == nil {
+		panic("verlet3d: AddForceField(nil)")
+	}
+	w.fields = append(w.fields, f)
+}
+
+// RemoveForceField removes f; it reports whether f was there.
+func (w *World) RemoveForceField(f ForceField) bool {
+	for i, g := range w.fields {
+		if g == f {
+			w.fields = append(w.fields[:i], w.fields[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Gravity is a uniform acceleration on every free particle. Each World has
+// one, set from Config.Gravity; add more for effects such as a tilted world.
+type Gravity struct {
+	Acceleration mgl32.Vec3 // m/s²
+}
+
+// Apply implements ForceField.
+func (g *Gravity) Apply(w *World, _ float32) {
+	a := g.Acceleration
+	for i := range w.acc {
+		w.acc[i] = w.acc[i].Add(a)
+	}
+}
+
+// Drag slows particles against still air: F = -Coefficient·v, per particle,
+// in N·s/m.
+type Drag struct {
+	Coefficient float32
+}
+
+// Apply implements ForceField.
+func (d *Drag) Apply(w *World, _ float32) {
+	k := d.Coefficient / w.SubstepLength()
+	for i := range w.acc {
+		v := w.pos[i].Sub(w.prev[i])
+		w.acc[i] = w.acc[i].Sub(v.Mul(k * w.invMass[i]))
+	}
+}
+
+// Wind is a velocity field of moving air, shared by every component: a
+// steady wind plus gusts that swell and fade over time and turbulence that
+// varies smoothly in space and time. It is a description of the air only;
+// cloth turns it into forces on triangles and hair into drag on segments.
+// The zero value is still air.
+type Wind struct {
+	// Steady is the mean air velocity in m/s.
+	Steady mgl32.Vec3
+	// Gust scales the steady wind by up to (1 ± Gust) over time; 0.5 makes
+	// the wind swing between half and one and a half times Steady.
+	Gust float32
+	// GustPeriod is the typical time between gusts in seconds. Default 3
+	// when 0.
+	GustPeriod float32
+	// Turbulence is the amplitude in m/s of swirling air added everywhere.
+	Turbulence float32
+	// TurbulenceScale is the size in metres of the swirls. Default 0.5 when 0.
+	TurbulenceScale float32
+}
+
+// Validate reports a non-finite or negative setting.
+func (wd Wind) Validate() error {
+	if !finiteVec(wd.Steady) {
+		return fmt.Errorf("verlet3d: Wind.Steady = %v, want finite m/s", wd.Steady)
+	}
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"Gust", wd.Gust}, {"GustPeriod", wd.GustPeriod}, {"Turbulence", wd.Turbulence}, {"TurbulenceScale", wd.TurbulenceScale}} {
+		if !finite(f.v) || f.v < 0 {
+			return fmt.Errorf("verlet3d: Wind.%s = %v, want a finite value >= 0", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// Velocity returns the air velocity in m/s at point p and time t (s).
+// It is smooth in both and costs a few dozen flops.
+func (wd *Wind) Velocity(p mgl32.Vec3, t float32) mgl32.Vec3 {
+	v := wd.Steady
+	if wd.Gust != 0 {
+		period := wd.GustPeriod
+		if period == 0 {
+			period = 3
+		}
+		// Two incommensurate sines read as irregular gusts.
+		x := float64(t / period * 2 * math.Pi)
+		g := 0.6*math.Sin(x) + 0.4*math.Sin(2.37*x+1.3)
+		v = v.Mul(1 + wd.Gust*float32(g))
+	}
+	if wd.Turbulence != 0 {
+		scale := wd.TurbulenceScale
+		if scale == 0 {
+			scale = 0.5
+		}
+		q := p.Mul(1 / scale)
+		// The air moves through the swirls with the steady wind.
+		q = q.Sub(wd.Steady.Mul(t / scale))
+		v = v.Add(mgl32.Vec3{
+			smoothNoise(q[0]+1.7*t, q[1], q[2]),
+			smoothNoise(q[1]+0.3, q[2]+1.1*t, q[0]+5.2),
+			smoothNoise(q[2]+9.1, q[0]+2.3, q[1]+1.3*t),
+		}.Mul(wd.Turbulence))
+	}
+	return v
+}
+
+// smoothNoise is a cheap smooth pseudo-noise in [-1, 1]: a sum of sines at
+// skewed frequencies (no tables, no allocation, deterministic).
+func smoothNoise(x, y, z float32) float32 {
+	a := math.Sin(float64(1.00*x+0.73*y+0.31*z)) * 0.5
+	b := math.Sin(float64(0.61*x-1.37*y+0.89*z+1.7)) * 0.3
+	c := math.Sin(float64(-1.83*x+0.47*y+1.53*z+4.1)) * 0.2
+	return float32(a + b + c)
+}

@@ -1,0 +1,337 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Link is a handle to a distance constraint between two particles.
+type Link int32
+
+// LinkSettings describe one distance link. The zero value is a rigid link
+// whose rest length is the particles' current distance.
+type LinkSettings struct {
+	// Rest is the rest length in metres; 0 takes the particles' distance.
+	Rest float32
+	// Compliance is the XPBD compliance in m/N (inverse stiffness): 0 is
+	// rigid, 1e-6 is stiff fabric, 1e-3 is rubbery. Default 0.
+	Compliance float32
+	// Stiffness, when in (0, 1], switches the link to Jakobsen relaxation:
+	// each pass removes this fraction of the error. Its feel then depends
+	// on the iteration count. 0 (default) means XPBD with Compliance.
+	Stiffness float32
+	// TensionOnly makes a string instead of a rod: the link resists
+	// stretching but not compression.
+	TensionOnly bool
+	// BreakStrain breaks the link when (length - rest)/rest exceeds it at
+	// the end of a substep; 0 (default) never breaks. 0.5 tears at 150%.
+	BreakStrain float32
+}
+
+const (
+	linkTensionOnly uint8 = 1 << iota
+	linkJakobsen
+	linkBroken
+)
+
+// linkHot is what the solver reads every iteration: 24 bytes per link.
+// For Jakobsen links, alpha holds the stiffness.
+type linkHot struct {
+	a, b   int32
+	rest   float32
+	alpha  float32 // compliance (m/N), or stiffness for Jakobsen links
+	lambda float32 // XPBD multiplier, reset every substep
+	flags  uint8
+}
+
+// linkStore keeps links in colour order for the solver, with a slot table
+// from handle to solver index and the cold per-link data by handle.
+type linkStore struct {
+	hot      []linkHot // solver order: colour by colour
+	slot     []int32   // Link handle -> index in hot; -1 when removed
+	handle   []int32   // index in hot -> Link handle
+	strain   []float32 // BreakStrain by handle
+	batches  []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
+	serial   int32     // hot[serial:] is solved by one goroutine (rare colours)
+	dirty    bool      // links added or removed since the last colouring
+	live     int
+	nBroken  int // broken links still in hot
+	removed  int
+	colourOf []uint64 // scratch for colouring: colours used per particle
+}
+
+// AddLink joins a and b with a distance constraint.
+func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
+	w.check(a)
+	w.check(b)
+	if a == b {
+		return -1, fmt.Errorf("verlet3d: AddLink(%d, %d): a link needs two different particles", a, b)
+	}
+	rest := s.Rest
+	if rest == 0 {
+		rest = w.pos[a].Sub(w.pos[b]).Len()
+	}
+	switch {
+	case !finite(rest) || rest < 0:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v, want metres >= 0", s.Rest)
+	case !finite(s.Compliance) || s.Compliance < 0:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Compliance = %v, want m/N >= 0", s.Compliance)
+	case !finite(s.Stiffness) || s.Stiffness < 0 || s.Stiffness > 1:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Stiffness = %v, want 0 (XPBD) or (0, 1]", s.Stiffness)
+	case !finite(s.BreakStrain) || s.BreakStrain < 0:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.BreakStrain = %v, want >= 0 (0 never breaks)", s.BreakStrain)
+	}
+	h := linkHot{a: int32(a), b: int32(b), rest: rest, alpha: s.Compliance}
+	if s.Stiffness > 0 {
+		h.flags |= linkJakobsen
+		h.alpha = s.Stiffness
+	}
+	if s.TensionOnly {
+		h.flags |= linkTensionOnly
+	}
+	ls := &w.links
+	l := Link(len(ls.slot))
+	ls.slot = append(ls.slot, int32(len(ls.hot)))
+	ls.handle = append(ls.handle, int32(l))
+	ls.hot = append(ls.hot, h)
+	ls.strain = append(ls.strain, s.BreakStrain)
+	ls.live++
+	ls.dirty = true
+	return l, nil
+}
+
+func (w *World) checkLink(l Link) *linkHot {
+	ls := &w.links
+	if l < 0 || int(l) >= len(ls.slot) {
+		panic(fmt.Sprintf("verlet3d: link handle %d out of range [0, %d)", l, len(ls.slot)))
+	}
+	i := ls.slot[l]
+	if i < 0 {
+		panic(fmt.Sprintf("verlet3d: link %d was removed", l))
+	}
+	return &ls.hot[i]
+}
+
+// RemoveLink deletes l. Using l afterwards panics.
+func (w *World) RemoveLink(l Link) {
+	w.checkLink(l)
+	ls := &w.links
+	i := ls.slot[l]
+	if ls.hot[i].flags&linkBroken != 0 {
+		ls.nBroken--
+	}
+	ls.hot[i].flags |= linkBroken
+	ls.slot[l] = -1
+	ls.handle[i] = -1
+	ls.live--
+	ls.removed++
+	ls.dirty = true
+}
+
+// LinkParticles returns the two particles l joins.
+func (w *World) LinkParticles(l Link) (a, b Particle) {
+	h := w.checkLink(l)
+	return Particle(h.a), Particle(h.b)
+}
+
+// SetLinkParticles re-attaches l to a and b, keeping its settings: the cloth
+// package uses it to move a torn link onto a split vertex.
+func (w *World) SetLinkParticles(l Link, a, b Particle) {
+	w.check(a)
+	w.check(b)
+	h := w.checkLink(l)
+	h.a, h.b = int32(a), int32(b)
+	w.links.dirty = true
+}
+
+// LinkRest returns the rest length of l in metres.
+func (w *World) LinkRest(l Link) float32 { return w.checkLink(l).rest }
+
+// SetLinkRest changes the rest length of l in metres.
+func (w *World) SetLinkRest(l Link, rest float32) {
+	h := w.checkLink(l)
+	if !finite(rest) || rest < 0 {
+		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
+	}
+	h.rest = rest
+}
+
+// LinkBroken reports whether l broke under strain.
+func (w *World) LinkBroken(l Link) bool { return w.checkLink(l).flags&linkBroken != 0 }
+
+// LinkStrain returns (length - rest)/rest for l: 0.05 is 5% stretched.
+func (w *World) LinkStrain(l Link) float32 {
+	h := w.checkLink(l)
+	if h.rest == 0 {
+		return 0
+	}
+	return (w.pos[h.a].Sub(w.pos[h.b]).Len() - h.rest) / h.rest
+}
+
+// BreakLink breaks l now as if strained past its limit; it is reported by
+// Broken and OnBreak. Breaking a broken link does nothing.
+func (w *World) BreakLink(l Link) {
+	h := w.checkLink(l)
+	if h.flags&linkBroken != 0 {
+		return
+	}
+	h.flags |= linkBroken
+	w.links.nBroken++
+	w.stats.LinksBroken++
+	w.broken = append(w.broken, l)
+	if w.onBreak != nil {
+		w.onBreak(l)
+	}
+}
+
+// Links returns the number of links that exist (broken ones included until
+// removed).
+func (w *World) Links() int { return w.links.live }
+
+// MaxLinkStrain returns the largest strain over all unbroken links.
+func (w *World) MaxLinkStrain() float32 {
+	var m float32
+	for i := range w.links.hot {
+		h := &w.links.hot[i]
+		if h.flags&linkBroken != 0 || h.rest == 0 {
+			continue
+		}
+		s := (w.pos[h.a].Sub(w.pos[h.b]).Len() - h.rest) / h.rest
+		if s > m {
+			m = s
+		}
+	}
+	return m
+}
+
+// Broken returns the links that broke during the last Step or Advance call.
+// The slice is reused by the next call.
+func (w *World) Broken() []Link { return w.broken }
+
+// OnBreak sets a function called for every link as it breaks, during Step.
+func (w *World) OnBreak(f func(Link)) { w.onBreak = f }
+
+// colour sorts links into batches in which no two links share a particle,
+// so that a batch can be solved in any order, or in parallel, with the same
+// result. Greedy colouring in handle order keeps it deterministic. Colours
+// with few links go to one serial tail, solved after the parallel batches.
+func (ls *linkStore) colour(nParticles int) {
+	const minParallel = 256
+	// Collect live links in handle order.
+	type item struct {
+		h      linkHot
+		handle int32
+	}
+	live := make([]item, 0, ls.live)
+	for l, i := range ls.slot {
+		if i < 0 {
+			continue
+		}
+		live = append(live, item{ls.hot[i], int32(l)})
+	}
+	if cap(ls.colourOf) < nParticles {
+		ls.colourOf = make([]uint64, nParticles)
+	}
+	used := ls.colourOf[:nParticles]
+	clear(used)
+	colourIdx := make([]int8, len(live))
+	var count [65]int32
+	for k, it := range live {
+		m := used[it.h.a] | used[it.h.b]
+		c := 64 // serial: ran out of colours
+		if m != math.MaxUint64 {
+			for c = 0; m&(1<<uint(c)) != 0; c++ {
+			}
+			used[it.h.a] |= 1 << uint(c)
+			used[it.h.b] |= 1 << uint(c)
+		}
+		colourIdx[k] = int8(c)
+		count[c]++
+	}
+	// Small colours are not worth a barrier each: send them to the serial tail.
+	for c := 0; c < 64; c++ {
+		if count[c] > 0 && count[c] < minParallel {
+			for k := range live {
+				if colourIdx[k] == int8(c) {
+					colourIdx[k] = 64
+				}
+			}
+			count[64] += count[c]
+			count[c] = 0
+		}
+	}
+	var start [66]int32
+	ls.batches = ls.batches[:0]
+	var off int32
+	for c := 0; c <= 64; c++ {
+		start[c] = off
+		if c < 64 && count[c] > 0 {
+			ls.batches = append(ls.batches, off)
+		}
+		off += count[c]
+	}
+	ls.serial = start[64]
+	ls.batches = append(ls.batches, ls.serial)
+	hot := make([]linkHot, len(live))
+	handle := make([]int32, len(live))
+	for k, it := range live {
+		c := colourIdx[k]
+		i := start[c]
+		start[c]++
+		hot[i] = it.h
+		handle[i] = it.handle
+		ls.slot[it.handle] = i
+	}
+	ls.hot, ls.handle = hot, handle
+	ls.removed = 0
+	ls.dirty = false
+}
+
+// solveLinks runs one pass over hot[lo:hi].
+func solveLinks(hot []linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+	for i := range hot {
+		c := &hot[i]
+		if c.flags&linkBroken != 0 {
+			continue
+		}
+		pa, pb := &pos[c.a], &pos[c.b]
+		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
+		d2 := dx*dx + dy*dy + dz*dz
+		if d2 < 1e-18 {
+			continue // degenerate: no direction to push along
+		}
+		d := float32(math.Sqrt(float64(d2)))
+		C := d - c.rest
+		if C < 0 && c.flags&linkTensionOnly != 0 {
+			continue
+		}
+		wa, wb := invMass[c.a], invMass[c.b]
+		wsum := wa + wb
+		if wsum == 0 {
+			continue
+		}
+		var dl float32
+		if c.flags&linkJakobsen != 0 {
+			dl = -c.alpha * C / wsum
+		} else {
+			at := c.alpha * invH2
+			dl = (-C - at*c.lambda) / (wsum + at)
+			c.lambda += dl
+		}
+		s := dl / d
+		if wa != 0 {
+			k := wa * s
+			pa[0] -= k * dx
+			pa[1] -= k * dy
+			pa[2] -= k * dz
+		}
+		if wb != 0 {
+			k := wb * s
+			pb[0] += k * dx
+			pb[1] += k * dy
+			pb[2] += k * dz
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// ConstraintSet is a group of constraints owned by a component (cube
+// contacts, hair style keeping). The World calls it at fixed points of every
+// substep; it reads and writes particles through Positions, PrevPositions
+// and InvMasses.
+type ConstraintSet interface {
+	// Prepare runs once per substep after integration and collider contacts
+	// are built, before the solver iterations: build temporary constraints
+	// here. h is the substep length in seconds.
+	Prepare(w *World, h float32)
+	// Solve runs once per solver iteration, after links and tethers and
+	// before collider contacts.
+	Solve(w *World, h float32)
+}
+
+// Finisher is an optional interface of a ConstraintSet: Finish runs once per
+// substep after the iterations and the collider contacts' friction, for the
+// set's own friction or bookkeeping.
+type Finisher interface {
+	Finish(w *World, h float32)
+}
+
+// AddConstraintSet adds s; sets are solved in the order they were added.
+func (w *World) AddConstraintSet(s ConstraintSet) {
+	if s == nil {
+		panic("verlet3d: AddConstraintSet(nil)")
+	}
+	w.sets = append(w.sets, s)
+}
+
+// RemoveConstraintSet removes s; it reports whether s was there.
+func (w *World) RemoveConstraintSet(s ConstraintSet) bool {
+	for i, g := range w.sets {
+		if g == s {
+			w.sets = append(w.sets[:i], w.sets[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Step advances the World by one Config.TimeStep.
+func (w *World) Step() {
+	w.broken = w.broken[:0]
+	w.step()
+}
+
+func (w *World) step() {
+	if w.links.dirty {
+		w.links.colour(len(w.pos))
+	}
+	copy(w.stepStart, w.pos)
+	n := w.cfg.Substeps
+	h := w.SubstepLength()
+	for s := 0; s < n; s++ {
+		t := float32(w.time) + float32(s)*h
+		w.applyForces(t)
+		w.integrate(h, float32(s+1)/float32(n))
+		w.collide()
+		for _, cs := range w.sets {
+			cs.Prepare(w, h)
+		}
+		w.solve(h)
+		w.contactResponse()
+		for _, cs := range w.sets {
+			if f, ok := cs.(Finisher); ok {
+				f.Finish(w, h)
+			}
+		}
+		w.post()
+	}
+	w.time += float64(w.cfg.TimeStep)
+	w.stats.Steps++
+}
+
+// Advance runs as many whole steps as frameDt (seconds, usually the frame
+// time) and the time left over from earlier calls allow, at most
+// Config.MaxStepsPerFrame, and returns how many ran. Alpha then tells the
+// fraction of a step left over, for Interpolated.
+func (w *World) Advance(frameDt float32) int {
+	if !finite(frameDt) || frameDt < 0 {
+		panic(fmt.Sprintf("verlet3d: Advance(%v): want a finite time >= 0", frameDt))
+	}
+	w.broken = w.broken[:0]
+	w.accum += frameDt
+	dt := w.cfg.TimeStep
+	n := 0
+	for w.accum >= dt {
+		if n == w.cfg.MaxStepsPerFrame {
+			dropped := int(w.accum / dt)
+			w.stats.DroppedSteps += dropped
+			w.accum -= float32(dropped) * dt
+			break
+		}
+		w.step()
+		w.accum -= dt
+		n++
+	}
+	w.alpha = w.accum / dt
+	return n
+}
+
+// applyForces is phase 1: clear and accumulate accelerations.
+func (w *World) applyForces(t float32) {
+	clear(w.acc)
+	w.gravity.Apply(w, t)
+	for _, f := range w.fields {
+		f.Apply(w, t)
+	}
+}
+
+// integrate is phase 2: Verlet with damping and a speed clamp; kinematic
+// particles move along the line from the step start to their target, frac
+// being how far through the step this substep ends.
+func (w *World) integrate(h, frac float32) {
+	k := 1 - w.cfg.Damping*h
+	h2 := h * h
+	maxStep := w.cfg.MaxSpeed * h
+	maxStep2 := maxStep * maxStep
+	for i := range w.pos {
+		switch w.state[i] {
+		case stateFree:
+			x := w.pos[i]
+			v := x.Sub(w.prev[i]).Mul(k).Add(w.acc[i].Mul(h2))
+			if l2 := v.Dot(v); l2 > maxStep2 {
+				v = v.Mul(maxStep / float32(math.Sqrt(float64(l2))))
+				w.stats.SpeedClamps++
+			}
+			w.prev[i] = x
+			w.pos[i] = x.Add(v)
+		case stateKinematic:
+			s := w.stepStart[i]
+			w.prev[i] = w.pos[i]
+			w.pos[i] = s.Add(w.target[i].Sub(s).Mul(frac))
+		default:
+			w.prev[i] = w.pos[i]
+		}
+	}
+}
+
+// solve is phase 4: the iterations, constraint types in a fixed order.
+func (w *World) solve(h float32) {
+	invH2 := 1 / (h * h)
+	ls := &w.links
+	for i := range ls.hot {
+		ls.hot[i].lambda = 0
+	}
+	if w.cfg.Workers > 1 && len(ls.batches) > 1 {
+		w.solveParallel(h, invH2)
+		return
+	}
+	for it := 0; it < w.cfg.Iterations; it++ {
+		solveLinks(ls.hot, w.pos, w.invMass, invH2)
+		w.solveRest(h)
+	}
+}
+
+// solveRest runs, in order, the constraint types after links.
+func (w *World) solveRest(h float32) {
+	w.solveTethers()
+	for _, cs := range w.sets {
+		cs.Solve(w, h)
+	}
+	w.solveContacts()
+}
+
+// post is phase 6: breakage, the non-finite guard and the final collider
+// projection.
+func (w *World) post() {
+	ls := &w.links
+	for i := range ls.hot {
+		c := &ls.hot[i]
+		if c.flags&linkBroken != 0 {
+			continue
+		}
+		hd := ls.handle[i]
+		if lim := ls.strain[hd]; lim > 0 && c.rest > 0 {
+			if l := w.pos[c.a].Sub(w.pos[c.b]).Len(); (l-c.rest)/c.rest > lim {
+				w.BreakLink(Link(hd))
+			}
+		}
+	}
+	for i := range w.pos {
+		if finiteVec(w.pos[i]) && finiteVec(w.prev[i]) {
+			continue
+		}
+		w.stats.NonFiniteResets++
+		p := w.home[i]
+		if finiteVec(w.prev[i]) {
+			p = w.prev[i]
+		} else if finiteVec(w.stepStart[i]) {
+			p = w.stepStart[i]
+		}
+		w.pos[i], w.prev[i] = p, p
+	}
+	w.clampOutside()
+}
+
+// Pick returns the particle nearest to the ray origin + t·dir (t >= 0) whose
+// distance from the ray is at most radius, preferring the one closest to the
+// ray and then to the origin. ok is false when none is near enough.
+func (w *World) Pick(origin, dir mgl32.Vec3, radius float32) (p Particle, ok bool) {
+	l := dir.Len()
+	if l == 0 || !finiteVec(origin) || !finiteVec(dir) {
+		return -1, false
+	}
+	dir = dir.Mul(1 / l)
+	bestD, bestT := radius*radius, float32(math.MaxFloat32)
+	p = -1
+	for i, x := range w.pos {
+		rel := x.Sub(origin)
+		t := rel.Dot(dir)
+		if t < 0 {
+			continue
+		}
+		d2 := rel.Sub(dir.Mul(t)).LenSqr()
+		if d2 < bestD || d2 == bestD && t < bestT {
+			bestD, bestT, p = d2, t, Particle(i)
+		}
+	}
+	return p, p >= 0
+}
+
+type grab struct {
+	p     Particle
+	state uint8
+}
+
+// DragTo holds p and moves it to target over the next step, like a
+// kinematic particle; call it every frame while the mouse drags. Release
+// lets go, keeping the velocity it was dragged with.
+func (w *World) DragTo(p Particle, target mgl32.Vec3) {
+	w.check(p)
+	held := false
+	for _, g := range w.grabbed {
+		if g.p == p {
+			held = true
+			break
+		}
+	}
+	if !held {
+		w.grabbed = append(w.grabbed, grab{p, w.state[p]})
+	}
+	w.SetTarget(p, target)
+}
+
+// Release lets go of a particle held by DragTo; it returns to the state it
+// had before (free or pinned).
+func (w *World) Release(p Particle) {
+	w.check(p)
+	for i, g := range w.grabbed {
+		if g.p != p {
+			continue
+		}
+		w.grabbed = append(w.grabbed[:i], w.grabbed[i+1:]...)
+		switch g.state {
+		case stateFree:
+			w.state[p] = stateFree
+			if w.mass[p] > 0 {
+				w.invMass[p] = 1 / w.mass[p]
+			}
+		case statePinned:
+			w.Pin(p)
+		}
+		return
+	}
+}

@@ -1,0 +1,64 @@
+package verlet3d
+
+import "fmt"
+
+// Tether is a handle to a long-range attachment: a particle may not drift
+// farther than a maximum distance from an anchor. Tethers from a cape's pins
+// to every cloth particle stop the cloth stretching under its own weight
+// however few iterations run (NvCloth and Jolt call these long-range
+// attachments).
+type Tether int32
+
+type tether struct {
+	anchor, p int32
+	max       float32 // m
+}
+
+// AddTether keeps p within maxDist metres of anchor; maxDist 0 takes their
+// current distance. Only p is moved: the anchor is meant to be pinned or
+// kinematic.
+func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
+	w.check(anchor)
+	w.check(p)
+	if anchor == p {
+		return -1, fmt.Errorf("verlet3d: AddTether(%d, %d): anchor and particle are the same", anchor, p)
+	}
+	if maxDist == 0 {
+		maxDist = w.pos[anchor].Sub(w.pos[p]).Len()
+	}
+	if !finite(maxDist) || maxDist < 0 {
+		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres >= 0", maxDist)
+	}
+	w.tethers = append(w.tethers, tether{int32(anchor), int32(p), maxDist})
+	return Tether(len(w.tethers) - 1), nil
+}
+
+// SetTetherLength changes the maximum distance of t in metres.
+func (w *World) SetTetherLength(t Tether, maxDist float32) {
+	if t < 0 || int(t) >= len(w.tethers) {
+		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
+	}
+	if !finite(maxDist) || maxDist < 0 {
+		panic(fmt.Sprintf("verlet3d: SetTetherLength(%d, %v): want metres >= 0", t, maxDist))
+	}
+	w.tethers[t].max = maxDist
+}
+
+// Tethers returns the number of tethers.
+func (w *World) Tethers() int { return len(w.tethers) }
+
+func (w *World) solveTethers() {
+	pos, inv := w.pos, w.invMass
+	for i := range w.tethers {
+		t := &w.tethers[i]
+		if inv[t.p] == 0 {
+			continue
+		}
+		d := pos[t.p].Sub(pos[t.anchor])
+		l := d.Len()
+		if l <= t.max || l == 0 {
+			continue
+		}
+		pos[t.p] = pos[t.anchor].Add(d.Mul(t.max / l))
+	}
+}

@@ -1,0 +1,356 @@
+package verlet3d
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Particle is a handle to one particle of a World: an index into its flat
+// slices. Handles stay valid for the life of the World; particles are never
+// removed.
+type Particle int32
+
+// particle state flags.
+const (
+	stateFree      uint8 = iota // integrated and solved
+	statePinned                 // inverse mass 0, stays where it is
+	stateKinematic              // inverse mass 0, moves to its target each step
+)
+
+// World holds every particle, constraint, collider and force field of a
+// simulation. It is not safe for concurrent use; Config.Workers goroutines
+// are used internally during Step.
+type World struct {
+	cfg Config
+
+	// Particle state, one entry per Particle handle.
+	pos       []mgl32.Vec3 // current position, m
+	prev      []mgl32.Vec3 // position one substep ago, m
+	acc       []mgl32.Vec3 // accumulated acceleration for the substep, m/s²
+	invMass   []float32    // 1/kg, 0 for pinned and kinematic particles
+	mass      []float32    // kg as added, restored by Unpin
+	radius    []float32    // collision radius, m
+	group     []uint32     // collision group bits, matched against a collider's Mask
+	state     []uint8      // stateFree, statePinned or stateKinematic
+	target    []mgl32.Vec3 // kinematic target at the end of the step
+	stepStart []mgl32.Vec3 // positions at the start of the last step, for interpolation
+	home      []mgl32.Vec3 // position as added, used by Reset and the NaN guard
+	grabbed   []grab       // particles held by DragTo
+
+	links   linkStore
+	tethers []tether
+	// contacts are rebuilt every substep.
+	contacts  []contact
+	colliders []colliderEntry
+	fields    []ForceField
+	sets      []ConstraintSet
+
+	gravity Gravity
+	time    float64 // simulated seconds
+	accum   float32 // Advance's unsimulated time, s
+	alpha   float32 // leftover fraction after Advance
+	stats   Stats
+	broken  []Link // links broken during the last Step or Advance
+	onBreak func(Link)
+	pool    *workerPool
+}
+
+// Stats counts events since the World was made.
+type Stats struct {
+	Steps           int // fixed steps run
+	NonFiniteResets int // particles found NaN or infinite and reset
+	SpeedClamps     int // integrations whose speed was clamped to MaxSpeed
+	Contacts        int // contacts built in the last substep
+	LinksBroken     int // links broken by strain
+	DroppedSteps    int // steps Advance skipped because of MaxStepsPerFrame
+}
+
+// NewWorld makes an empty World. It returns an error naming the field if cfg
+// is invalid.
+func NewWorld(cfg Config) (*World, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	w := &World{cfg: cfg}
+	w.gravity = Gravity{Acceleration: cfg.Gravity}
+	return w, nil
+}
+
+// Config returns the settings the World was made with.
+func (w *World) Config() Config { return w.cfg }
+
+// SetGravity changes the uniform gravity in m/s².
+func (w *World) SetGravity(g mgl32.Vec3) error {
+	if !finiteVec(g) {
+		return fmt.Errorf("verlet3d: gravity %v is not finite", g)
+	}
+	w.cfg.Gravity = g
+	w.gravity.Acceleration = g
+	return nil
+}
+
+// SetIterations changes the solver passes per substep at run time.
+func (w *World) SetIterations(n int) error {
+	if n < 1 || n > 1000 {
+		return fmt.Errorf("verlet3d: iterations = %d, want 1..1000", n)
+	}
+	w.cfg.Iterations = n
+	return nil
+}
+
+// Time returns the simulated time in seconds.
+func (w *World) Time() float64 { return w.time }
+
+// Stats returns event counters.
+func (w *World) Stats() Stats { return w.stats }
+
+// Len returns the number of particles.
+func (w *World) Len() int { return len(w.pos) }
+
+// AddParticle adds a particle at pos with mass in kg; mass 0 makes it pinned.
+func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
+	if !finiteVec(pos) {
+		return -1, fmt.Errorf("verlet3d: particle position %v is not finite", pos)
+	}
+	if !finite(mass) || mass < 0 {
+		return -1, fmt.Errorf("verlet3d: particle mass = %v, want kg >= 0 (0 pins it)", mass)
+	}
+	p := Particle(len(w.pos))
+	w.pos = append(w.pos, pos)
+	w.prev = append(w.prev, pos)
+	w.acc = append(w.acc, mgl32.Vec3{})
+	w.mass = append(w.mass, mass)
+	w.radius = append(w.radius, 0)
+	w.group = append(w.group, 1)
+	w.target = append(w.target, pos)
+	w.stepStart = append(w.stepStart, pos)
+	w.home = append(w.home, pos)
+	if mass == 0 {
+		w.invMass = append(w.invMass, 0)
+		w.state = append(w.state, statePinned)
+	} else {
+		w.invMass = append(w.invMass, 1/mass)
+		w.state = append(w.state, stateFree)
+	}
+	return p, nil
+}
+
+// check panics with a clear message if p is not a particle of w.
+func (w *World) check(p Particle) {
+	if p < 0 || int(p) >= len(w.pos) {
+		panic(fmt.Sprintf("verlet3d: particle handle %d out of range [0, %d)", p, len(w.pos)))
+	}
+}
+
+// Valid reports whether p is a particle of w.
+func (w *World) Valid(p Particle) bool { return p >= 0 && int(p) < len(w.pos) }
+
+// Position returns the position of p in metres.
+func (w *World) Position(p Particle) mgl32.Vec3 { w.check(p); return w.pos[p] }
+
+// Velocity returns the velocity of p over the last substep in m/s.
+func (w *World) Velocity(p Particle) mgl32.Vec3 {
+	w.check(p)
+	return w.pos[p].Sub(w.prev[p]).Mul(1 / w.SubstepLength())
+}
+
+// SubstepLength returns h, the length of one substep in seconds.
+func (w *World) SubstepLength() float32 { return w.cfg.TimeStep / float32(w.cfg.Substeps) }
+
+// Positions returns the live position slice, indexed by Particle. Read it
+// freely; write it only from a ConstraintSet or between steps.
+func (w *World) Positions() []mgl32.Vec3 { return w.pos }
+
+// PrevPositions returns the live slice of positions one substep ago.
+// Velocity is (Positions - PrevPositions) / SubstepLength.
+func (w *World) PrevPositions() []mgl32.Vec3 { return w.prev }
+
+// InvMasses returns the live slice of inverse masses (1/kg, 0 when pinned).
+// Do not write it; use Pin, Unpin and SetMass.
+func (w *World) InvMasses() []float32 { return w.invMass }
+
+// Radii returns the live slice of collision radii in metres.
+func (w *World) Radii() []float32 { return w.radius }
+
+// AddForce adds a force in newtons to p for the current substep. Use it from
+// a ForceField; it has no effect on pinned and kinematic particles.
+func (w *World) AddForce(p Particle, f mgl32.Vec3) {
+	w.acc[p] = w.acc[p].Add(f.Mul(w.invMass[p]))
+}
+
+// AddAcceleration adds an acceleration in m/s² to p for the current substep.
+func (w *World) AddAcceleration(p Particle, a mgl32.Vec3) {
+	w.acc[p] = w.acc[p].Add(a)
+}
+
+// Mass returns the mass of p in kg as added or last set, even while pinned.
+func (w *World) Mass(p Particle) float32 { w.check(p); return w.mass[p] }
+
+// SetMass changes the mass of p in kg. A mass of 0 pins it.
+func (w *World) SetMass(p Particle, mass float32) error {
+	w.check(p)
+	if !finite(mass) || mass < 0 {
+		return fmt.Errorf("verlet3d: particle %d mass = %v, want kg >= 0", p, mass)
+	}
+	w.mass[p] = mass
+	if mass == 0 {
+		w.Pin(p)
+	} else if w.state[p] == stateFree {
+		w.invMass[p] = 1 / mass
+	}
+	return nil
+}
+
+// SetRadius sets the collision radius of p in metres: colliders keep its
+// centre this far outside their surface.
+func (w *World) SetRadius(p Particle, r float32) error {
+	w.check(p)
+	if !finite(r) || r < 0 {
+		return fmt.Errorf("verlet3d: particle %d radius = %v, want metres >= 0", p, r)
+	}
+	w.radius[p] = r
+	return nil
+}
+
+// SetGroup sets the collision group bits of p. A collider acts on p only if
+// its Mask shares a bit with the group. Default 1.
+func (w *World) SetGroup(p Particle, bits uint32) { w.check(p); w.group[p] = bits }
+
+// Pin fixes p where it is: inverse mass 0, no motion.
+func (w *World) Pin(p Particle) {
+	w.check(p)
+	w.state[p] = statePinned
+	w.invMass[p] = 0
+	w.prev[p] = w.pos[p]
+}
+
+// Unpin releases p to move freely with the mass it was added with.
+// A particle added with mass 0 stays pinned until SetMass gives it one.
+func (w *World) Unpin(p Particle) {
+	w.check(p)
+	if w.mass[p] == 0 {
+		return
+	}
+	w.state[p] = stateFree
+	w.invMass[p] = 1 / w.mass[p]
+}
+
+// Pinned reports whether p is pinned or kinematic (inverse mass 0).
+func (w *World) Pinned(p Particle) bool { w.check(p); return w.state[p] != stateFree }
+
+// SetTarget makes p kinematic: over the next step it moves in a straight
+// line to target, reaching it at the end of the step, and it pushes other
+// particles without being pushed. Call it every frame for anchors that
+// follow an animated node.
+func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
+	w.check(p)
+	if !finiteVec(target) {
+		panic(fmt.Sprintf("verlet3d: SetTarget(%d, %v): target is not finite", p, target))
+	}
+	if w.state[p] != stateKinematic {
+		w.state[p] = stateKinematic
+		w.invMass[p] = 0
+	}
+	w.target[p] = target
+}
+
+// Target returns the kinematic target of p (its position if it has none).
+func (w *World) Target(p Particle) mgl32.Vec3 {
+	w.check(p)
+	if w.state[p] == stateKinematic {
+		return w.target[p]
+	}
+	return w.pos[p]
+}
+
+// SetPosition moves p to pos and keeps its velocity.
+func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
+	w.check(p)
+	if !finiteVec(pos) {
+		panic(fmt.Sprintf("verlet3d: SetPosition(%d, %v): position is not finite", p, pos))
+	}
+	d := pos.Sub(w.pos[p])
+	w.pos[p] = pos
+	w.prev[p] = w.prev[p].Add(d)
+	w.stepStart[p] = w.stepStart[p].Add(d)
+	w.target[p] = w.target[p].Add(d)
+}
+
+// SetVelocity sets the velocity of p in m/s.
+func (w *World) SetVelocity(p Particle, v mgl32.Vec3) {
+	w.check(p)
+	if !finiteVec(v) {
+		panic(fmt.Sprintf("verlet3d: SetVelocity(%d, %v): velocity is not finite", p, v))
+	}
+	w.prev[p] = w.pos[p].Sub(v.Mul(w.SubstepLength()))
+}
+
+// Teleport moves the given particles by offset in one jump, keeping their
+// velocities and their shape: for a character that jumps or respawns. With
+// no particles it moves the whole World.
+func (w *World) Teleport(offset mgl32.Vec3, ps ...Particle) {
+	if !finiteVec(offset) {
+		panic(fmt.Sprintf("verlet3d: Teleport(%v): offset is not finite", offset))
+	}
+	move := func(i int) {
+		w.pos[i] = w.pos[i].Add(offset)
+		w.prev[i] = w.prev[i].Add(offset)
+		w.stepStart[i] = w.stepStart[i].Add(offset)
+		w.target[i] = w.target[i].Add(offset)
+	}
+	if len(ps) == 0 {
+		for i := range w.pos {
+			move(i)
+		}
+		return
+	}
+	for _, p := range ps {
+		w.check(p)
+		move(int(p))
+	}
+}
+
+// Reset puts every particle back where it was added, at rest, and clears
+// kinematic targets and grabs. Constraints and colliders are kept.
+func (w *World) Reset() {
+	for i := range w.pos {
+		w.pos[i] = w.home[i]
+		w.prev[i] = w.home[i]
+		w.stepStart[i] = w.home[i]
+		w.target[i] = w.home[i]
+		if w.state[i] == stateKinematic {
+			w.state[i] = stateFree
+			if w.mass[i] > 0 {
+				w.invMass[i] = 1 / w.mass[i]
+			} else {
+				w.state[i] = statePinned
+			}
+		}
+	}
+	w.grabbed = w.grabbed[:0]
+	w.accum = 0
+	w.alpha = 0
+}
+
+// SetHome changes where Reset puts p.
+func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+
+// Interpolated writes into dst (grown as needed) the positions at the
+// leftover fraction Alpha between the last two steps, for smooth rendering
+// when the frame rate and the step rate differ, and returns it.
+func (w *World) Interpolated(dst []mgl32.Vec3) []mgl32.Vec3 {
+	if cap(dst) < len(w.pos) {
+		dst = make([]mgl32.Vec3, len(w.pos))
+	}
+	dst = dst[:len(w.pos)]
+	a := w.alpha
+	for i, p := range w.pos {
+		s := w.stepStart[i]
+		dst[i] = s.Add(p.Sub(s).Mul(a))
+	}
+	return dst
+}
+
+// Alpha returns the fraction of a step Advance left unsimulated, in [0, 1).
+func (w *World) Alpha() float32 { return w.alpha }
