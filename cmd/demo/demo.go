@@ -1,0 +1,399 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/drape3d/drape/assets"
+	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/app"
+	"github.com/g3n/engine/camera"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/light"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+	"github.com/g3n/engine/texture"
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// demoBackground is the clear colour; GL tests look for it.
+var demoBackground = math32.Color{R: 0.62, G: 0.72, B: 0.82}
+
+type options struct {
+	scene, shot, cam, look string
+	list                   bool
+	frames, width, height  int
+	workers                int
+}
+
+type keyBinding struct {
+	key  window.Key
+	help string
+	f    func()
+}
+
+// Demo is what a scene's Build function gets: the g3n scene graph, the
+// camera, and hooks into the frame loop.
+type Demo struct {
+	Scene    *core.Node           // add your nodes here; lights exist already
+	Camera   *camera.Camera       // perspective camera
+	Orbit    *camera.OrbitControl // mouse orbit around a target
+	Headless bool                 // -frames given: dt is a fixed 1/60 s per frame
+	Workers  int                  // -workers flag
+	Frame    int                  // frames rendered so far
+
+	app      *app.Application
+	driver   *scene.Driver
+	updates  []func(dt float32)
+	keys     []keyBinding
+	status   string
+	about    string
+	hud      *gui.Label
+	gui      *gui.Panel
+	textures map[string]*texture.Texture2D
+	camSet   bool
+
+	// particle dragging
+	dragging bool
+	dragP    verlet3d.Particle
+	dragT    float32
+}
+
+// SetWorld hands the scene's World to the demo, which advances it every frame
+// through the returned Driver.
+func (d *Demo) SetWorld(w *verlet3d.World) *scene.Driver {
+	d.driver = scene.NewDriver(w)
+	return d.driver
+}
+
+// OnUpdate adds a function called every frame before physics, with the frame
+// time in seconds.
+func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
+
+// OnKey binds a key; help is shown on screen.
+func (d *Demo) OnKey(key window.Key, help string, f func()) {
+	d.keys = append(d.keys, keyBinding{key, help, f})
+}
+
+// Status sets the scene's line of the on-screen text.
+func (d *Demo) Status(format string, args ...any) { d.status = fmt.Sprintf(format, args...) }
+
+// LookAt places the camera; -cam and -look flags win over it.
+func (d *Demo) LookAt(eye, target math32.Vector3) {
+	if d.camSet {
+		return
+	}
+	d.Camera.SetPositionVec(&eye)
+	d.Camera.LookAt(&target, &math32.Vector3{X: 0, Y: 1, Z: 0})
+	d.Orbit.SetTarget(target)
+}
+
+// GUI returns a panel at the top right of the window for the scene's
+// controls; children are stacked vertically.
+func (d *Demo) GUI() *gui.Panel {
+	if d.gui == nil {
+		d.gui = gui.NewPanel(260, 10)
+		d.gui.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: 0.6})
+		d.gui.SetPaddings(6, 6, 6, 6)
+		l := gui.NewVBoxLayout()
+		l.SetSpacing(4)
+		l.SetAutoHeight(true)
+		d.gui.SetLayout(l)
+		d.Scene.Add(d.gui)
+		d.placeGUI()
+	}
+	return d.gui
+}
+
+func (d *Demo) placeGUI() {
+	if d.gui == nil {
+		return
+	}
+	w, _ := d.app.GetSize()
+	d.gui.SetPosition(float32(w)-d.gui.Width()-10, 10)
+}
+
+// Texture returns an embedded texture by name, loaded once.
+func (d *Demo) Texture(name string) *texture.Texture2D {
+	if t, ok := d.textures[name]; ok {
+		return t
+	}
+	img, err := assets.Texture(name)
+	if err != nil {
+		panic(err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			rgba.Set(x, y, img.At(x, y))
+		}
+	}
+	t := texture.NewTexture2DFromRGBA(rgba)
+	t.SetWrapS(gls.REPEAT)
+	t.SetWrapT(gls.REPEAT)
+	d.textures[name] = t
+	return t
+}
+
+func parseVec(s string) (math32.Vector3, error) {
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return math32.Vector3{}, fmt.Errorf("%q: want x,y,z", s)
+	}
+	var v [3]float32
+	for i := range f {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f[i]), 32)
+		if err != nil {
+			return math32.Vector3{}, fmt.Errorf("%q: %v", s, err)
+		}
+		v[i] = float32(x)
+	}
+	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}, nil
+}
+
+func run(def sceneDef, opt options) error {
+	var camPos, camLook *math32.Vector3
+	if opt.cam != "" {
+		v, err := parseVec(opt.cam)
+		if err != nil {
+			return fmt.Errorf("-cam %v", err)
+		}
+		camPos = &v
+	}
+	if opt.look != "" {
+		v, err := parseVec(opt.look)
+		if err != nil {
+			return fmt.Errorf("-look %v", err)
+		}
+		camLook = &v
+	}
+	a := app.App(opt.width, opt.height, "drape: "+def.Name)
+	d := &Demo{
+		Scene:    core.NewNode(),
+		Headless: opt.frames > 0,
+		Workers:  opt.workers,
+		app:      a,
+		about:    def.About,
+		textures: map[string]*texture.Texture2D{},
+	}
+	gui.Manager().Set(d.Scene)
+	// Subscribe before the orbit control so a Shift+drag can switch orbiting
+	// off before the orbit control sees the press.
+	a.Subscribe(window.OnMouseDown, d.onMouse)
+	a.Subscribe(window.OnMouseUp, d.onMouse)
+	a.Subscribe(window.OnCursor, d.onCursor)
+
+	fw, fh := a.GetFramebufferSize()
+	d.Camera = camera.New(float32(fw) / float32(fh))
+	d.Camera.SetPosition(0, 1.5, 5)
+	d.Scene.Add(d.Camera)
+	d.Orbit = camera.NewOrbitControl(d.Camera)
+	d.Camera.LookAt(&math32.Vector3{X: 0, Y: 1, Z: 0}, &math32.Vector3{X: 0, Y: 1, Z: 0})
+	d.Orbit.SetTarget(math32.Vector3{X: 0, Y: 1, Z: 0})
+
+	d.Scene.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.45))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.97, B: 0.9}, 0.9)
+	sun.SetPosition(3, 6, 4)
+	d.Scene.Add(sun)
+	fill := light.NewDirectional(&math32.Color{R: 0.6, G: 0.7, B: 1}, 0.35)
+	fill.SetPosition(-4, 2, -3)
+	d.Scene.Add(fill)
+
+	d.hud = gui.NewLabel("")
+	d.hud.SetPosition(10, 10)
+	d.hud.SetFontSize(15)
+	d.hud.SetColor(&math32.Color{R: 0.05, G: 0.05, B: 0.1})
+	d.Scene.Add(d.hud)
+
+	if err := def.Build(d); err != nil {
+		return fmt.Errorf("scene %s: %w", def.Name, err)
+	}
+	if camPos != nil || camLook != nil {
+		eye, look := d.Camera.Position(), d.Orbit.Target()
+		if camPos != nil {
+			eye = *camPos
+		}
+		if camLook != nil {
+			look = *camLook
+		}
+		d.LookAt(eye, look)
+		d.camSet = true
+	}
+	d.bindDefaultKeys()
+	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
+		kev := ev.(*window.KeyEvent)
+		for _, k := range d.keys {
+			if k.key == kev.Key {
+				k.f()
+			}
+		}
+	})
+	onResize := func(string, interface{}) {
+		w, h := a.GetFramebufferSize()
+		a.Gls().Viewport(0, 0, int32(w), int32(h))
+		d.Camera.SetAspect(float32(w) / float32(h))
+		d.placeGUI()
+	}
+	a.Subscribe(window.OnWindowSize, onResize)
+	onResize("", nil)
+
+	gs := a.Gls()
+	gs.ClearColor(demoBackground.R, demoBackground.G, demoBackground.B, 1)
+	var runErr error
+	var fps float32 = 60
+	a.Run(func(r *renderer.Renderer, delta time.Duration) {
+		dt := float32(delta.Seconds())
+		if d.Headless {
+			dt = 1.0 / 60
+		} else if dt > 0 {
+			fps = 0.95*fps + 0.05/dt
+		}
+		for _, f := range d.updates {
+			f(dt)
+		}
+		d.Scene.UpdateMatrixWorld()
+		physics := ""
+		if d.driver != nil {
+			d.driver.Update(dt)
+			physics = fmt.Sprintf("  physics %.2f ms  %d particles", float64(d.driver.Physics.Microseconds())/1000, d.driver.World.Len())
+		}
+		d.hud.SetText(fmt.Sprintf("%s: %s\n%.0f fps%s\n%s\n%s", def.Name, d.about, fps, physics, d.status, d.keyHelp()))
+		gs.Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
+		if err := r.Render(d.Scene, d.Camera); err != nil {
+			runErr = err
+			a.Exit()
+			return
+		}
+		d.Frame++
+		if d.Headless && d.Frame >= opt.frames {
+			if opt.shot != "" {
+				runErr = d.writeShot(opt.shot)
+			}
+			a.Exit()
+		}
+	})
+	return runErr
+}
+
+func (d *Demo) bindDefaultKeys() {
+	d.OnKey(window.KeyEscape, "Esc quit", d.app.Exit)
+	if d.driver == nil {
+		return
+	}
+	d.OnKey(window.KeyR, "R reset", func() { d.driver.World.Reset() })
+	d.OnKey(window.KeyP, "P pause", func() { d.driver.SetPaused(!d.driver.Paused()) })
+	d.OnKey(window.KeySpace, "Space step", d.driver.StepOnce)
+}
+
+func (d *Demo) keyHelp() string {
+	var b strings.Builder
+	for i, k := range d.keys {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(k.help)
+	}
+	b.WriteString("  Shift+drag grab")
+	return b.String()
+}
+
+// writeShot reads the frame just rendered (before the buffer swap) and
+// writes it as PNG. GL rows run bottom-up.
+func (d *Demo) writeShot(path string) error {
+	w, h := d.app.GetFramebufferSize()
+	px := d.app.Gls().ReadPixels(0, 0, w, h, gls.RGBA, gls.UNSIGNED_BYTE)
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		copy(img.Pix[y*img.Stride:y*img.Stride+4*w], px[(h-1-y)*4*w:(h-y)*4*w])
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 255
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// ray returns the physics-space ray under the cursor at window position x, y.
+func (d *Demo) ray(x, y float32) (origin, dir mgl32.Vec3) {
+	w, h := d.app.GetSize()
+	nx, ny := 2*x/float32(w)-1, 1-2*y/float32(h)
+	near := d.Camera.Unproject(&math32.Vector3{X: nx, Y: ny, Z: -1})
+	far := d.Camera.Unproject(&math32.Vector3{X: nx, Y: ny, Z: 1})
+	o := mgl32.Vec3{near.X, near.Y, near.Z}
+	return o, mgl32.Vec3{far.X, far.Y, far.Z}.Sub(o).Normalize()
+}
+
+func (d *Demo) onMouse(evname string, ev interface{}) {
+	mev := ev.(*window.MouseEvent)
+	if d.driver == nil || mev.Button != window.MouseButtonLeft {
+		return
+	}
+	w := d.driver.World
+	switch evname {
+	case window.OnMouseDown:
+		if mev.Mods&window.ModShift == 0 {
+			return
+		}
+		o, dir := d.ray(mev.Xpos, mev.Ypos)
+		p, ok := w.Pick(o, dir, 0.2)
+		if !ok {
+			return
+		}
+		d.Orbit.SetEnabled(camera.OrbitNone)
+		d.dragging, d.dragP = true, p
+		d.dragT = w.Position(p).Sub(o).Dot(dir)
+		w.DragTo(p, w.Position(p))
+	case window.OnMouseUp:
+		if d.dragging {
+			w.Release(d.dragP)
+			d.dragging = false
+			d.Orbit.SetEnabled(camera.OrbitAll)
+		}
+	}
+}
+
+func (d *Demo) onCursor(_ string, ev interface{}) {
+	if !d.dragging {
+		return
+	}
+	cev := ev.(*window.CursorEvent)
+	o, dir := d.ray(cev.Xpos, cev.Ypos)
+	d.driver.World.DragTo(d.dragP, o.Add(dir.Mul(d.dragT)))
+}
+
+// colorOf converts an image colour for tests and tools.
+func colorOf(c math32.Color) color.NRGBA {
+	return color.NRGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), 255}
+}
+
+// AddFloor adds a textured floor of the given size (m) at height y and returns
+// its mesh. It is only a picture: add a verlet3d.Plane for physics.
+func (d *Demo) AddFloor(y, size float32) *graphic.Mesh {
+	geom := geometry.NewPlane(size, size)
+	mat := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+	tex := d.Texture("floor")
+	tex.SetRepeat(size/2, size/2)
+	mat.AddTexture(tex)
+	m := graphic.NewMesh(geom, mat)
+	m.SetRotationX(-math32.Pi / 2)
+	m.SetPosition(0, y, 0)
+	d.Scene.Add(m)
+	return m
+}
