@@ -1,0 +1,65 @@
+# drape: the two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+SCENE ?=
+FRAMES ?= 180
+XVFB := xvfb-run -a -s "-screen 0 1280x720x24"
+# Debian packages g3n needs to build (cgo: OpenGL, GLFW's X11, OpenAL, Vorbis)
+# and to run without a display (Xvfb with Mesa's software OpenGL).
+PKGS := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
+        libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri
+PHYSICS := ./verlet3d/... $(wildcard ./cloth) $(wildcard ./hair) $(wildcard ./bodies)
+
+.PHONY: demo test bench deps shots vet build clean
+
+# deps installs the missing Debian packages (as root), or prints the exact
+# command to run and fails.
+deps:
+	@command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.26 or newer from go.dev/dl"; exit 1; }
+	@missing=""; for p in $(PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "missing Debian packages; run:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(GO) build -o bin/demo ./cmd/demo
+
+vet: deps
+	$(GO) vet ./...
+
+# test runs vet and every test; the GL tests render under Xvfb.
+test: vet
+	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
+
+# demo opens the demo in a window, or without a display renders every scene
+# under Xvfb into out/*.png.
+demo: build
+	@if [ -n "$$DISPLAY" ]; then \
+	  ./bin/demo $(if $(SCENE),-scene $(SCENE)); \
+	else \
+	  echo "no DISPLAY: rendering under Xvfb into out/"; mkdir -p out; \
+	  for s in $$(./bin/demo -list | awk '{print $$1}'); do \
+	    $(XVFB) ./bin/demo -scene $$s -frames $(FRAMES) -shot out/$$s.png 2>/dev/null && echo "wrote out/$$s.png"; \
+	  done; \
+	fi
+
+# shots refreshes the README pictures in assets/shots.
+shots: build
+	@mkdir -p assets/shots
+	@for s in $$(./bin/demo -list | awk '{print $$1}'); do \
+	  $(XVFB) ./bin/demo -scene $$s -frames $(FRAMES) -width 960 -height 540 -shot assets/shots/$$s.png 2>/dev/null && echo "wrote assets/shots/$$s.png"; \
+	done
+
+# bench runs the benchmarks of the physics packages and the render updates.
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 $(PHYSICS) ./scene/
+
+clean:
+	rm -rf bin out
