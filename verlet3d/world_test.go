@@ -1,0 +1,415 @@
+package verlet3d_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+var nan = float32(math.NaN())
+
+func TestConfigErrorsNameTheField(t *testing.T) {
+	cases := []struct {
+		field string
+		edit  func(*verlet3d.Config)
+	}{
+		{"Gravity", func(c *verlet3d.Config) { c.Gravity[1] = nan }},
+		{"Damping", func(c *verlet3d.Config) { c.Damping = -1 }},
+		{"TimeStep", func(c *verlet3d.Config) { c.TimeStep = 0 }},
+		{"TimeStep", func(c *verlet3d.Config) { c.TimeStep = nan }},
+		{"Substeps", func(c *verlet3d.Config) { c.Substeps = 0 }},
+		{"Iterations", func(c *verlet3d.Config) { c.Iterations = -3 }},
+		{"MaxStepsPerFrame", func(c *verlet3d.Config) { c.MaxStepsPerFrame = 0 }},
+		{"Workers", func(c *verlet3d.Config) { c.Workers = 0 }},
+		{"MaxSpeed", func(c *verlet3d.Config) { c.MaxSpeed = 0 }},
+		{"ContactMargin", func(c *verlet3d.Config) { c.ContactMargin = -0.1 }},
+		{"Damping", func(c *verlet3d.Config) { c.Damping = 1000 }},
+	}
+	for _, tc := range cases {
+		cfg := verlet3d.DefaultConfig()
+		tc.edit(&cfg)
+		_, err := verlet3d.NewWorld(cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s: error %v, want one naming the field", tc.field, err)
+		}
+	}
+	if _, err := verlet3d.NewWorld(verlet3d.DefaultConfig()); err != nil {
+		t.Fatalf("default config rejected: %v", err)
+	}
+}
+
+func TestBadArgumentsReturnErrors(t *testing.T) {
+	w := newWorld(t, nil)
+	a := add(t, w, mgl32.Vec3{}, 1)
+	b := add(t, w, mgl32.Vec3{1, 0, 0}, 1)
+	cases := []struct {
+		name, want string
+		err        error
+	}{
+		{"NaN position", "position", func() error { _, err := w.AddParticle(mgl32.Vec3{nan, 0, 0}, 1); return err }()},
+		{"negative mass", "mass", func() error { _, err := w.AddParticle(mgl32.Vec3{}, -1); return err }()},
+		{"self link", "two different", func() error { _, err := w.AddLink(a, a, verlet3d.LinkSettings{}); return err }()},
+		{"negative compliance", "Compliance", func() error { _, err := w.AddLink(a, b, verlet3d.LinkSettings{Compliance: -1}); return err }()},
+		{"stiffness above 1", "Stiffness", func() error { _, err := w.AddLink(a, b, verlet3d.LinkSettings{Stiffness: 2}); return err }()},
+		{"NaN rest", "Rest", func() error { _, err := w.AddLink(a, b, verlet3d.LinkSettings{Rest: nan}); return err }()},
+		{"negative break strain", "BreakStrain", func() error { _, err := w.AddLink(a, b, verlet3d.LinkSettings{BreakStrain: -1}); return err }()},
+		{"negative radius", "radius", w.SetRadius(a, -1)},
+		{"NaN mass", "mass", w.SetMass(a, nan)},
+		{"zero sphere", "radius", func() error { _, err := verlet3d.NewSphere(mgl32.Vec3{}, 0); return err }()},
+		{"zero normal", "normal", func() error { _, err := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{}); return err }()},
+		{"flat box", "half extents", func() error {
+			_, err := verlet3d.NewBox(mgl32.Vec3{}, mgl32.Vec3{1, 0, 1}, mgl32.QuatIdent())
+			return err
+		}()},
+		{"negative capsule", "radius", func() error { _, err := verlet3d.NewCapsule(mgl32.Vec3{}, mgl32.Vec3{}, -1); return err }()},
+		{"friction", "Friction", w.AddCollider(mustSphere(mgl32.Vec3{}, 1), verlet3d.ContactSettings{Friction: -1})},
+		{"restitution", "Restitution", w.AddCollider(mustSphere(mgl32.Vec3{}, 1), verlet3d.ContactSettings{Restitution: 2})},
+		{"nil collider", "nil", w.AddCollider(nil, verlet3d.ContactSettings{})},
+		{"NaN wind", "Steady", verlet3d.Wind{Steady: mgl32.Vec3{nan, 0, 0}}.Validate()},
+		{"negative gust", "Gust", verlet3d.Wind{Gust: -1}.Validate()},
+		{"NaN gravity", "gravity", w.SetGravity(mgl32.Vec3{0, nan, 0})},
+		{"zero iterations", "iterations", w.SetIterations(0)},
+	}
+	for _, tc := range cases {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func mustPanic(t *testing.T, name, want string, f func()) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			t.Errorf("%s: no panic", name)
+			return
+		}
+		if msg, _ := r.(string); !strings.Contains(msg, want) {
+			t.Errorf("%s: panic %v, want one mentioning %q", name, r, want)
+		}
+	}()
+	f()
+}
+
+func TestStaleHandlesPanic(t *testing.T) {
+	w := newWorld(t, nil)
+	a := add(t, w, mgl32.Vec3{}, 1)
+	b := add(t, w, mgl32.Vec3{1, 0, 0}, 1)
+	l := link(t, w, a, b, verlet3d.LinkSettings{})
+	w.RemoveLink(l)
+	mustPanic(t, "position of unknown particle", "out of range", func() { w.Position(7) })
+	mustPanic(t, "negative handle", "out of range", func() { w.Pin(-1) })
+	mustPanic(t, "link to unknown particle", "out of range", func() { _, _ = w.AddLink(a, 99, verlet3d.LinkSettings{}) })
+	mustPanic(t, "removed link", "was removed", func() { w.LinkStrain(l) })
+	mustPanic(t, "unknown link", "out of range", func() { w.LinkRest(42) })
+	mustPanic(t, "NaN target", "not finite", func() { w.SetTarget(a, mgl32.Vec3{nan, 0, 0}) })
+	mustPanic(t, "negative frame time", "Advance", func() { w.Advance(-1) })
+}
+
+// buildCloth makes an n x n grid of structural, shear and distance-2 bend
+// links with the top row pinned, as the benchmarks use.
+func buildCloth(t testing.TB, w *verlet3d.World, n int, spacing float32) []verlet3d.Particle {
+	ps := make([]verlet3d.Particle, n*n)
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			m := float32(0.01)
+			if r == 0 {
+				m = 0
+			}
+			ps[r*n+c] = add(t, w, mgl32.Vec3{float32(c) * spacing, 2, float32(r) * spacing}, m)
+		}
+	}
+	at := func(r, c int) verlet3d.Particle { return ps[r*n+c] }
+	s := verlet3d.LinkSettings{Compliance: 1e-7}
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if c+1 < n {
+				link(t, w, at(r, c), at(r, c+1), s)
+			}
+			if r+1 < n {
+				link(t, w, at(r, c), at(r+1, c), s)
+			}
+			if r+1 < n && c+1 < n {
+				link(t, w, at(r, c), at(r+1, c+1), s)
+				link(t, w, at(r, c+1), at(r+1, c), s)
+			}
+			if c+2 < n {
+				link(t, w, at(r, c), at(r, c+2), s)
+			}
+			if r+2 < n {
+				link(t, w, at(r, c), at(r+2, c), s)
+			}
+		}
+	}
+	return ps
+}
+
+// The same scene run twice gives identical positions, and 1 and 2 workers
+// agree exactly: links of one colour never share a particle.
+func TestDeterminism(t *testing.T) {
+	run := func(workers int) []mgl32.Vec3 {
+		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
+		buildCloth(t, w, 24, 0.05)
+		ball := mustSphere(mgl32.Vec3{0.6, 1.2, 0.9}, 0.4)
+		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 120; i++ {
+			w.Step()
+		}
+		return append([]mgl32.Vec3(nil), w.Positions()...)
+	}
+	a, b, c := run(1), run(1), run(2)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("particle %d: run 1 %v, run 2 %v", i, a[i], b[i])
+		}
+		if a[i] != c[i] {
+			t.Fatalf("particle %d: 1 worker %v, 2 workers %v", i, a[i], c[i])
+		}
+	}
+}
+
+// Ten minutes of simulated time with a cloth swinging onto a sphere, a
+// tearing link and a tether: no NaN, and the energy never grows.
+func TestLongRunStaysFiniteAndLosesEnergy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long run")
+	}
+	w := newWorld(t, func(c *verlet3d.Config) { c.Substeps = 1; c.Iterations = 4 })
+	ps := buildCloth(t, w, 12, 0.1)
+	if _, err := w.AddTether(ps[0], ps[len(ps)-1], 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddCollider(mustSphere(mgl32.Vec3{0.5, 1.3, 0.6}, 0.3), verlet3d.ContactSettings{Friction: 0.2}); err != nil {
+		t.Fatal(err)
+	}
+	energy := func() float64 {
+		var e float64
+		g := float64(9.81)
+		for _, p := range ps {
+			m := float64(w.Mass(p))
+			if w.Pinned(p) {
+				continue
+			}
+			v := w.Velocity(p)
+			e += 0.5*m*float64(v.Dot(v)) + m*g*float64(w.Position(p)[1])
+		}
+		return e
+	}
+	// Let it settle one second first; from then on energy may only fall
+	// (a small tolerance for the constraint solve's jitter).
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	start := energy()
+	peak := start
+	for i := 0; i < 60*600; i++ {
+		w.Step()
+		if i%60 == 0 {
+			e := energy()
+			if e > peak {
+				peak = e
+			}
+			for _, x := range w.Positions() {
+				if !verlet3d.Finite(x) {
+					t.Fatalf("non-finite position after %.0f s", w.Time())
+				}
+			}
+		}
+	}
+	if peak > start+0.01*math.Abs(start)+1e-3 {
+		t.Errorf("energy grew from %.4f J to %.4f J", start, peak)
+	}
+	if s := w.Stats(); s.NonFiniteResets != 0 {
+		t.Errorf("%d non-finite resets", s.NonFiniteResets)
+	}
+}
+
+// A NaN that sneaks in (here through a force field) is reset, not spread.
+func TestNonFiniteParticleIsReset(t *testing.T) {
+	w := newWorld(t, nil)
+	a := add(t, w, mgl32.Vec3{0, 1, 0}, 1)
+	b := add(t, w, mgl32.Vec3{1, 1, 0}, 1)
+	link(t, w, a, b, verlet3d.LinkSettings{})
+	w.AddForceField(poison{a})
+	w.Step()
+	if !verlet3d.Finite(w.Position(a)) || !verlet3d.Finite(w.Position(b)) {
+		t.Fatalf("NaN spread: %v %v", w.Position(a), w.Position(b))
+	}
+	if w.Stats().NonFiniteResets == 0 {
+		t.Error("reset not counted")
+	}
+}
+
+type poison struct{ p verlet3d.Particle }
+
+func (f poison) Apply(w *verlet3d.World, _ float32) {
+	w.AddAcceleration(f.p, mgl32.Vec3{nan, 0, 0})
+}
+
+func TestKinematicTargetIsReachedEachStep(t *testing.T) {
+	w := newWorld(t, nil)
+	anchor := add(t, w, mgl32.Vec3{0, 1, 0}, 1)
+	bob := add(t, w, mgl32.Vec3{0, 0, 0}, 1)
+	link(t, w, anchor, bob, verlet3d.LinkSettings{})
+	for i := 0; i < 60; i++ {
+		target := mgl32.Vec3{float32(math.Sin(float64(i) * 0.1)), 1, 0}
+		w.SetTarget(anchor, target)
+		w.Step()
+		if got := w.Position(anchor); got.Sub(target).Len() > 1e-6 {
+			t.Fatalf("step %d: anchor at %v, target %v", i, got, target)
+		}
+	}
+	if l := w.Position(bob).Sub(w.Position(anchor)).Len(); math.Abs(float64(l)-1) > 1e-3 {
+		t.Errorf("link length %.4f, want 1", l)
+	}
+}
+
+func TestTetherLimitsDistance(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Iterations = 2 })
+	ps := buildCloth(t, w, 16, 0.05)
+	// Soft links sag; tethers from the pinned row cap the stretch.
+	for _, p := range ps[16:] {
+		c := int(p) % 16
+		if _, err := w.AddTether(ps[c], p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 300; i++ {
+		w.Step()
+	}
+	for _, p := range ps[16:] {
+		c := int(p) % 16
+		r := int(p) / 16
+		if d := w.Position(p).Sub(w.Position(ps[c])).Len(); d > float32(r)*0.05+1e-4 {
+			t.Fatalf("particle %d is %.4f m from its anchor, tether %.4f", p, d, float32(r)*0.05)
+		}
+	}
+}
+
+func TestLinksBreakAndReport(t *testing.T) {
+	w := newWorld(t, nil)
+	top := add(t, w, mgl32.Vec3{0, 1, 0}, 0)
+	weight := add(t, w, mgl32.Vec3{0, 0, 0}, 1)
+	l := link(t, w, top, weight, verlet3d.LinkSettings{Compliance: 0.03, BreakStrain: 0.2})
+	var called []verlet3d.Link
+	w.OnBreak(func(b verlet3d.Link) { called = append(called, b) })
+	broke := false
+	for i := 0; i < 120 && !broke; i++ {
+		w.Step()
+		for _, b := range w.Broken() {
+			broke = broke || b == l
+		}
+	}
+	if !broke || !w.LinkBroken(l) || len(called) != 1 {
+		t.Fatalf("a 0.03 m/N link holding 1 kg (29%% strain at rest) did not break at 20%%: broken=%v callbacks=%d strain=%.2f", broke, len(called), w.LinkStrain(l))
+	}
+	// Once broken the weight falls freely.
+	y := w.Position(weight)[1]
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	if w.Position(weight)[1] > y-0.5 {
+		t.Errorf("weight did not fall after the link broke")
+	}
+}
+
+func TestTensionOnlyLinkIsAString(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+	a := add(t, w, mgl32.Vec3{0, 0, 0}, 1)
+	b := add(t, w, mgl32.Vec3{0.5, 0, 0}, 1)
+	link(t, w, a, b, verlet3d.LinkSettings{Rest: 1, TensionOnly: true})
+	w.Step()
+	if d := w.Position(b).Sub(w.Position(a)).Len(); math.Abs(float64(d)-0.5) > 1e-6 {
+		t.Errorf("slack string pushed its ends apart to %.3f m", d)
+	}
+}
+
+func TestAdvanceRunsWholeStepsAndCaps(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.MaxStepsPerFrame = 3 })
+	add(t, w, mgl32.Vec3{}, 1)
+	if n := w.Advance(1.0 / 120); n != 0 || math.Abs(float64(w.Alpha())-0.5) > 1e-4 {
+		t.Errorf("half a step: ran %d, alpha %.3f; want 0 and 0.5", n, w.Alpha())
+	}
+	if n := w.Advance(1.0 / 120); n != 1 {
+		t.Errorf("second half: ran %d steps, want 1", n)
+	}
+	if n := w.Advance(1); n != 3 || w.Stats().DroppedSteps == 0 {
+		t.Errorf("a 1 s frame ran %d steps (dropped %d), want the cap of 3", n, w.Stats().DroppedSteps)
+	}
+}
+
+func TestPickAndDrag(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+	near := add(t, w, mgl32.Vec3{0, 0, -5}, 1)
+	add(t, w, mgl32.Vec3{0.05, 0, -8}, 1)
+	add(t, w, mgl32.Vec3{1, 0, -3}, 1)
+	p, ok := w.Pick(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0, 0, -1}, 0.1)
+	if !ok || p != near {
+		t.Fatalf("Pick = %d, %v; want %d", p, ok, near)
+	}
+	if _, ok := w.Pick(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0, 1, 0}, 0.1); ok {
+		t.Error("picked a particle far from the ray")
+	}
+	w.DragTo(p, mgl32.Vec3{0, 1, -5})
+	w.Step()
+	if !w.Position(p).ApproxEqualThreshold(mgl32.Vec3{0, 1, -5}, 1e-6) {
+		t.Errorf("dragged particle at %v", w.Position(p))
+	}
+	w.Release(p)
+	if w.Pinned(p) {
+		t.Error("released particle still held")
+	}
+	// It keeps the velocity it was dragged with: 1 m in one step.
+	if v := w.Velocity(p)[1]; v < 1 {
+		t.Errorf("released velocity %.2f m/s, want the drag's", v)
+	}
+}
+
+func TestTeleportKeepsShapeAndVelocity(t *testing.T) {
+	w := newWorld(t, nil)
+	ps := buildCloth(t, w, 8, 0.1)
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	before := append([]mgl32.Vec3(nil), w.Positions()...)
+	v := w.Velocity(ps[40])
+	off := mgl32.Vec3{100, 0, -50}
+	w.Teleport(off)
+	for i, x := range w.Positions() {
+		if !x.ApproxEqualThreshold(before[i].Add(off), 1e-4) {
+			t.Fatalf("particle %d moved to %v, want %v", i, x, before[i].Add(off))
+		}
+	}
+	// float32 positions 100 m out resolve about 8e-6 m, which is 1e-3 m/s of
+	// velocity at h = 1/120 s.
+	if w.Velocity(ps[40]).Sub(v).Len() > 2e-3 {
+		t.Errorf("velocity changed from %v to %v", v, w.Velocity(ps[40]))
+	}
+}
+
+func TestWindIsSmoothAndSteadyWithoutGusts(t *testing.T) {
+	steady := verlet3d.Wind{Steady: mgl32.Vec3{3, 0, 1}}
+	if v := steady.Velocity(mgl32.Vec3{1, 2, 3}, 7); v != steady.Steady {
+		t.Errorf("steady wind = %v, want %v", v, steady.Steady)
+	}
+	gusty := verlet3d.Wind{Steady: mgl32.Vec3{5, 0, 0}, Gust: 0.5, Turbulence: 1}
+	prev := gusty.Velocity(mgl32.Vec3{}, 0)
+	lo, hi := float32(1e9), float32(-1e9)
+	for i := 1; i < 600; i++ {
+		v := gusty.Velocity(mgl32.Vec3{}, float32(i)/60)
+		if v.Sub(prev).Len() > 0.5 {
+			t.Fatalf("wind jumps %.2f m/s in one frame", v.Sub(prev).Len())
+		}
+		prev = v
+		lo, hi = float32(math.Min(float64(lo), float64(v[0]))), float32(math.Max(float64(hi), float64(v[0])))
+	}
+	if hi-lo < 2 {
+		t.Errorf("gusts vary the wind by only %.2f m/s", hi-lo)
+	}
+}
