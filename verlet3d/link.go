@@ -289,49 +289,74 @@ func (ls *linkStore) colour(nParticles int) {
 	ls.dirty = false
 }
 
-// solveLinks runs one pass over hot[lo:hi].
+// solveLinks runs one solver pass over hot. Plain XPBD links take the
+// straight path; links with any flag (broken, string, Jakobsen) take
+// solveLinkFlagged. Writes to a particle of zero inverse mass add zero, and
+// a colour batch never shares a particle, so no branch guards them.
 func solveLinks(hot []linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
 	for i := range hot {
 		c := &hot[i]
-		if c.flags&linkBroken != 0 {
+		if c.flags != 0 {
+			solveLinkFlagged(c, pos, invMass, invH2)
 			continue
 		}
 		pa, pb := &pos[c.a], &pos[c.b]
+		wa, wb := invMass[c.a], invMass[c.b]
 		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
 		d2 := dx*dx + dy*dy + dz*dz
-		if d2 < 1e-18 {
-			continue // degenerate: no direction to push along
+		at := c.alpha * invH2
+		den := wa + wb + at
+		if d2 < 1e-18 || den == 0 {
+			continue // degenerate: no direction to push along, or both pinned
 		}
 		d := float32(math.Sqrt(float64(d2)))
-		C := d - c.rest
-		if C < 0 && c.flags&linkTensionOnly != 0 {
-			continue
-		}
-		wa, wb := invMass[c.a], invMass[c.b]
-		wsum := wa + wb
-		if wsum == 0 {
-			continue
-		}
-		var dl float32
-		if c.flags&linkJakobsen != 0 {
-			dl = -c.alpha * C / wsum
-		} else {
-			at := c.alpha * invH2
-			dl = (-C - at*c.lambda) / (wsum + at)
-			c.lambda += dl
-		}
+		dl := (c.rest - d - at*c.lambda) / den
+		c.lambda += dl
 		s := dl / d
-		if wa != 0 {
-			k := wa * s
-			pa[0] -= k * dx
-			pa[1] -= k * dy
-			pa[2] -= k * dz
-		}
-		if wb != 0 {
-			k := wb * s
-			pb[0] += k * dx
-			pb[1] += k * dy
-			pb[2] += k * dz
-		}
+		ka, kb := wa*s, wb*s
+		pa[0] -= ka * dx
+		pa[1] -= ka * dy
+		pa[2] -= ka * dz
+		pb[0] += kb * dx
+		pb[1] += kb * dy
+		pb[2] += kb * dz
 	}
+}
+
+func solveLinkFlagged(c *linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+	if c.flags&linkBroken != 0 {
+		return
+	}
+	pa, pb := &pos[c.a], &pos[c.b]
+	dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
+	d2 := dx*dx + dy*dy + dz*dz
+	if d2 < 1e-18 {
+		return
+	}
+	d := float32(math.Sqrt(float64(d2)))
+	C := d - c.rest
+	if C < 0 && c.flags&linkTensionOnly != 0 {
+		return
+	}
+	wa, wb := invMass[c.a], invMass[c.b]
+	wsum := wa + wb
+	if wsum == 0 {
+		return
+	}
+	var dl float32
+	if c.flags&linkJakobsen != 0 {
+		dl = -c.alpha * C / wsum
+	} else {
+		at := c.alpha * invH2
+		dl = (-C - at*c.lambda) / (wsum + at)
+		c.lambda += dl
+	}
+	s := dl / d
+	ka, kb := wa*s, wb*s
+	pa[0] -= ka * dx
+	pa[1] -= ka * dy
+	pa[2] -= ka * dz
+	pb[0] += kb * dx
+	pb[1] += kb * dy
+	pb[2] += kb * dz
 }
