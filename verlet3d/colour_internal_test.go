@@ -1,0 +1,52 @@
+package verlet3d
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Every colour batch must be free of shared particles, or parallel solving
+// would race and differ from serial solving.
+func TestColourBatchesShareNoParticle(t *testing.T) {
+	w, _ := NewWorld(DefaultConfig())
+	const n = 32
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			w.AddParticle(mgl32.Vec3{float32(c), 0, float32(r)}, 1)
+		}
+	}
+	at := func(r, c int) Particle { return Particle(r*n + c) }
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {0, 2}, {2, 0}} {
+				if r+d[0] < n && c+d[1] < n {
+					w.AddLink(at(r, c), at(r+d[0], c+d[1]), LinkSettings{})
+				}
+			}
+			if r+1 < n && c > 0 {
+				w.AddLink(at(r, c), at(r+1, c-1), LinkSettings{})
+			}
+		}
+	}
+	ls := &w.links
+	ls.colour(w.Len())
+	total := 0
+	for b := 0; b+1 < len(ls.batches); b++ {
+		seen := map[int32]bool{}
+		for _, h := range ls.hot[ls.batches[b]:ls.batches[b+1]] {
+			if seen[h.a] || seen[h.b] {
+				t.Fatalf("batch %d shares a particle", b)
+			}
+			seen[h.a], seen[h.b] = true, true
+		}
+		total += int(ls.batches[b+1] - ls.batches[b])
+	}
+	t.Logf("%d links in %d parallel batches, %d serial", len(ls.hot), len(ls.batches)-1, len(ls.hot)-int(ls.serial))
+	if total+len(ls.hot)-int(ls.serial) != w.Links() {
+		t.Fatalf("batches hold %d links, want %d", total+len(ls.hot)-int(ls.serial), w.Links())
+	}
+	if len(ls.batches)-1 > 16 {
+		t.Errorf("%d colours for a grid whose particles touch 12 links: greedy colouring went wrong", len(ls.batches)-1)
+	}
+}
