@@ -1,0 +1,306 @@
+package cloth_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func newWorld(t testing.TB, edit func(*verlet3d.Config)) *verlet3d.World {
+	t.Helper()
+	cfg := verlet3d.DefaultConfig()
+	if edit != nil {
+		edit(&cfg)
+	}
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return w
+}
+
+func newGrid(t testing.TB, w *verlet3d.World, s cloth.Settings) *cloth.Grid {
+	t.Helper()
+	g, err := cloth.New(w, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func run(w *verlet3d.World, seconds float32) {
+	n := int(seconds/w.Config().TimeStep + 0.5)
+	for i := 0; i < n; i++ {
+		w.Step()
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	ok := cloth.DefaultSettings()
+	cases := []struct {
+		name string
+		edit func(*cloth.Settings)
+		want string
+	}{
+		{"zero cols", func(s *cloth.Settings) { s.Cols = 0 }, "Cols = 0"},
+		{"one row", func(s *cloth.Settings) { s.Rows = 1 }, "Rows = 1"},
+		{"negative rows", func(s *cloth.Settings) { s.Rows = -3 }, "Rows = -3"},
+		{"zero spacing", func(s *cloth.Settings) { s.Spacing = 0 }, "Spacing = 0"},
+		{"negative spacing", func(s *cloth.Settings) { s.Spacing = -0.1 }, "Spacing = -0.1"},
+		{"NaN spacing", func(s *cloth.Settings) { s.Spacing = nan }, "Spacing = NaN"},
+		{"zero mass", func(s *cloth.Settings) { s.Mass = 0 }, "Mass = 0"},
+		{"negative mass", func(s *cloth.Settings) { s.Mass = -1 }, "Mass = -1"},
+		{"negative particle mass", func(s *cloth.Settings) { s.Mass = 0; s.ParticleMass = -2 }, "ParticleMass = -2"},
+		{"both masses", func(s *cloth.Settings) { s.ParticleMass = 0.01 }, "both set"},
+		{"MassAt zero", func(s *cloth.Settings) {
+			s.MassAt = func(r, c int) float32 {
+				if r == 3 && c == 4 {
+					return 0
+				}
+				return 1
+			}
+		}, "MassAt(3, 4) = 0"},
+		{"NaN origin", func(s *cloth.Settings) { s.Origin[1] = nan }, "Origin"},
+		{"parallel axes", func(s *cloth.Settings) { s.Across = mgl32.Vec3{0, 1, 0} }, "parallel"},
+		{"negative compliance", func(s *cloth.Settings) { s.Bend.Compliance = -1 }, "Bend.Compliance = -1"},
+		{"NaN tear", func(s *cloth.Settings) { s.TearStrain = nan }, "TearStrain = NaN"},
+		{"pin row out of range", func(s *cloth.Settings) { s.PinRows = []int{32} }, "PinRows has 32"},
+		{"pin col negative", func(s *cloth.Settings) { s.PinCols = []int{-1} }, "PinCols has -1"},
+		{"tethers without pins", func(s *cloth.Settings) { s.Tethers = true }, "no particle"},
+		{"negative radius", func(s *cloth.Settings) { s.Radius = -0.01 }, "Radius = -0.01"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, nil)
+			s := ok
+			c.edit(&s)
+			_, err := cloth.New(w, s)
+			if err == nil {
+				t.Fatalf("no error, want one containing %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q, want it to contain %q", err, c.want)
+			}
+			if c.want != "no particle" && w.Len() != 0 {
+				t.Errorf("invalid settings left %d particles in the world", w.Len())
+			}
+		})
+	}
+	if _, err := cloth.New(newWorld(t, nil), ok); err != nil {
+		t.Fatalf("DefaultSettings: %v", err)
+	}
+}
+
+func TestBadWind(t *testing.T) {
+	nan := float32(math.NaN())
+	w := newWorld(t, nil)
+	g := newGrid(t, w, cloth.DefaultSettings())
+	cases := []struct {
+		name string
+		s    cloth.WindSettings
+		want string
+	}{
+		{"NaN steady", cloth.WindSettings{Air: verlet3d.Wind{Steady: mgl32.Vec3{nan, 0, 0}}}, "Steady"},
+		{"negative gust", cloth.WindSettings{Air: verlet3d.Wind{Gust: -1}}, "Gust"},
+		{"NaN turbulence", cloth.WindSettings{Air: verlet3d.Wind{Turbulence: nan}}, "Turbulence"},
+		{"negative density", cloth.WindSettings{Density: -1}, "Density = -1"},
+		{"NaN drag", cloth.WindSettings{Drag: nan}, "Drag = NaN"},
+		{"infinite lift", cloth.WindSettings{Lift: float32(math.Inf(1))}, "Lift = +Inf"},
+		{"negative stride", cloth.WindSettings{SampleStride: -2}, "SampleStride = -2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := cloth.NewWind(g, c.s)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("NewWind error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+	wd, err := cloth.NewWind(g, cloth.DefaultWindSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.SetAir(verlet3d.Wind{Steady: mgl32.Vec3{0, 0, nan}}); err == nil || !strings.Contains(err.Error(), "Steady") {
+		t.Fatalf("SetAir(NaN) error %v, want one naming Steady", err)
+	}
+	if s := wd.Settings().Air.Steady; s != (mgl32.Vec3{}) {
+		t.Fatalf("a rejected SetAir changed the wind to %v", s)
+	}
+	if _, err := cloth.NewSelfCollision(g, 0); err == nil {
+		t.Fatal("NewSelfCollision(0): no error")
+	}
+	if _, err := g.Cut(mgl32.Vec3{nan, 0, 0}, mgl32.Vec3{}, 0.1); err == nil {
+		t.Fatal("Cut(NaN): no error")
+	}
+}
+
+func TestMeshLayout(t *testing.T) {
+	w := newWorld(t, nil)
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows = 5, 4
+	g := newGrid(t, w, s)
+	if got, want := len(g.Vertices()), 20; got != want {
+		t.Fatalf("%d vertices, want %d", got, want)
+	}
+	if got, want := g.Triangles(), 2*4*3; got != want {
+		t.Fatalf("%d triangles, want %d", got, want)
+	}
+	// Every triangle faces +Z (Down x Across with the defaults).
+	nrm := g.Normals(nil)
+	for i, n := range nrm {
+		if n.Sub(mgl32.Vec3{0, 0, 1}).Len() > 1e-5 {
+			t.Fatalf("normal %d = %v, want +Z", i, n)
+		}
+	}
+	uv := g.UVs()
+	if uv[0] != (mgl32.Vec2{0, 1}) || uv[19] != (mgl32.Vec2{1, 0}) {
+		t.Fatalf("UV corners %v %v, want (0,1) and (1,0)", uv[0], uv[19])
+	}
+	if p := w.Position(g.Particle(3, 4)); p.Sub(mgl32.Vec3{0.2, -0.15, 0}).Len() > 1e-6 {
+		t.Fatalf("particle (3,4) at %v, want (0.2, -0.15, 0)", p)
+	}
+	// A flat tablecloth: Down = +Z puts the front side up.
+	w2 := newWorld(t, nil)
+	s.Down = mgl32.Vec3{0, 0, 1}
+	g2 := newGrid(t, w2, s)
+	if n := g2.Normals(nil)[7]; n.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-5 {
+		t.Fatalf("tablecloth normal %v, want +Y", n)
+	}
+}
+
+// windForce returns the net wind force on a flat, resting, unlinked grid in
+// the XY plane (normal +Z) for a given air velocity, measured two ways: as
+// the Wind reports it and from the particles' motion over one substep.
+func windForce(t *testing.T, air mgl32.Vec3) (reported, measured mgl32.Vec3, area float32) {
+	w := newWorld(t, func(c *verlet3d.Config) {
+		c.Gravity = mgl32.Vec3{}
+		c.Damping = 0
+		c.Substeps = 1
+	})
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows, s.Spacing = 11, 11, 0.1
+	s.Structural.Off, s.Shear.Off, s.Bend.Off = true, true, true
+	g := newGrid(t, w, s)
+	ws := cloth.DefaultWindSettings()
+	ws.Air.Steady = air
+	wd, err := cloth.NewWind(g, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.AddForceField(wd)
+	before := g.Positions(nil)
+	w.Step()
+	h := w.SubstepLength()
+	m := s.Mass / float32(len(before))
+	for i, p := range g.Positions(nil) {
+		measured = measured.Add(p.Sub(before[i]).Mul(m / (h * h)))
+	}
+	return wd.NetForce(), measured, 1
+}
+
+// The reference of DESIGN.md: a cloth edge-on to the wind feels less than 1%
+// of the force it feels face-on, and face-on it feels ½ρ·Cd·A·u².
+func TestWindEdgeOn(t *testing.T) {
+	const u = 10
+	face, faceMeasured, area := windForce(t, mgl32.Vec3{0, 0, u})
+	want := 0.5 * 1.2 * 1 * area * u * u // 60 N
+	if math.Abs(float64(face[2]-want)) > 0.01*float64(want) || face.Vec2().Len() > 1e-3*want {
+		t.Fatalf("face-on force %v N, want (0, 0, %v) within 1%%", face, want)
+	}
+	if faceMeasured.Sub(face).Len() > 0.01*face.Len() {
+		t.Fatalf("particles moved as if pushed by %v N, the wind reports %v N", faceMeasured, face)
+	}
+	t.Logf("face-on: %.3f N (reference %.3f N)", face.Len(), want)
+	for _, dir := range []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0.6, -0.8, 0}} {
+		edge, edgeMeasured, _ := windForce(t, dir.Mul(u))
+		ratio := edge.Len() / face.Len()
+		mratio := edgeMeasured.Len() / face.Len()
+		t.Logf("edge-on along %v: %.3g N reported, %.3g N measured (%.4f%% of face-on)", dir, edge.Len(), edgeMeasured.Len(), 100*ratio)
+		if ratio > 0.01 || mratio > 0.01 {
+			t.Errorf("edge-on along %v: force %v N is %.2f%% of face-on, want < 1%%", dir, edge, 100*ratio)
+		}
+	}
+	// At 45 degrees lift appears: the force leans off the normal.
+	oblique, _, _ := windForce(t, mgl32.Vec3{u, 0, u}.Mul(1/math.Sqrt2))
+	if oblique[0] >= 0 {
+		t.Errorf("at 45 degrees the force %v has no lift across the flow", oblique)
+	}
+}
+
+// flagDeflection hangs a flag from a pole (column 0 pinned) in a steady
+// wind across it and returns the mean displacement of its particles along
+// the wind over the last second of four.
+func flagDeflection(t *testing.T, speed float32) float32 {
+	w := newWorld(t, nil)
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows, s.Spacing, s.Mass = 15, 10, 0.1, 0.3
+	s.PinCols = []int{0}
+	s.Origin = mgl32.Vec3{0, 2, 0}
+	g := newGrid(t, w, s)
+	ws := cloth.DefaultWindSettings()
+	ws.Air.Steady = mgl32.Vec3{0, 0, speed}
+	wd, err := cloth.NewWind(g, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.AddForceField(wd)
+	run(w, 3)
+	var sum float64
+	n := 0
+	for i := 0; i < 60; i++ {
+		w.Step()
+		for _, p := range g.Positions(nil) {
+			sum += float64(p[2])
+			n++
+		}
+	}
+	return float32(sum / float64(n))
+}
+
+func TestFlagDeflectionGrowsWithWind(t *testing.T) {
+	last := float32(-1)
+	for _, v := range []float32{0, 1, 2, 4, 8} {
+		d := flagDeflection(t, v)
+		t.Logf("wind %4.1f m/s: mean deflection %.3f m", v, d)
+		if d <= last {
+			t.Errorf("wind %v m/s: deflection %.3f m, not more than %.3f m at the slower wind", v, d, last)
+		}
+		last = d
+	}
+}
+
+// A curtain pinned along its top row with tethers stretches less than 5%
+// even with few iterations; without tethers it stretches more.
+func TestTetheredCurtainStrain(t *testing.T) {
+	strain := func(tethers bool) float32 {
+		w := newWorld(t, func(c *verlet3d.Config) { c.Iterations = 4; c.Substeps = 1 })
+		s := cloth.DefaultSettings()
+		s.Cols, s.Rows, s.Spacing, s.Mass = 32, 32, 0.05, 1
+		s.PinRows = []int{0}
+		s.Tethers = tethers
+		g := newGrid(t, w, s)
+		run(w, 3)
+		var m float32
+		for i := 0; i < 60; i++ {
+			w.Step()
+			if s := g.MaxStrain(); s > m {
+				m = s
+			}
+		}
+		return m
+	}
+	with, without := strain(true), strain(false)
+	t.Logf("max structural strain: %.2f%% with tethers, %.2f%% without", 100*with, 100*without)
+	if with > 0.05 {
+		t.Errorf("tethered curtain stretched %.2f%%, want < 5%%", 100*with)
+	}
+	if with >= without {
+		t.Errorf("tethers did not reduce the stretch (%.2f%% vs %.2f%%)", 100*with, 100*without)
+	}
+}

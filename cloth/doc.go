@@ -1,0 +1,56 @@
+// Package cloth builds fabric on drape's verlet3d solver: rectangular grids
+// of particles joined by structural, shear and bend links, with UVs and a
+// triangle list for rendering, pins and kinematic anchors, long-range
+// tethers, aerodynamic wind on triangles, tearing that splits the mesh, and
+// optional self-collision.
+//
+// # Building
+//
+// New adds a Grid's particles and links to a World. Settings say how many
+// particles (Cols across, Rows down), how far apart (Spacing), where row 0,
+// column 0 sits (Origin) and which way columns and rows run (Across, Down).
+// The defaults hang a curtain: columns along +X, rows along -Y, the front
+// side facing +Z. A tablecloth lying flat uses Down = +Z (front side up).
+//
+//	g, err := cloth.New(w, cloth.Settings{
+//		Cols: 32, Rows: 24, Spacing: 0.05, Mass: 0.4,
+//		Origin:  mgl32.Vec3{-0.8, 2, 0},
+//		PinRows: []int{0}, Tethers: true,
+//	})
+//
+// A cape is a grid hanging from its row 0: pin that row, turn on Tethers so
+// the cape does not stretch under its own weight, then call SetTarget for
+// each pinned particle every frame to follow the shoulders.
+//
+// # Links
+//
+// Structural links join neighbours along rows and columns, shear links join
+// both diagonals of every cell and bend links join particles two apart along
+// rows and columns. Each kind has its own XPBD compliance (m/N, 0 rigid).
+// Compliance acts against particle inertia: for a particle of m kg solved at
+// substep h, a compliance near h²/m makes a link noticeably soft.
+//
+// # Wind
+//
+// Wind is a verlet3d.ForceField. For every triangle it takes the air
+// velocity from a verlet3d.Wind field relative to the triangle's velocity
+// and splits it on the unit normal: a pressure (drag) force along the normal
+// and a lift force across the flow, both proportional to the triangle's area
+// and the air density and both vanishing when the cloth is edge-on.
+//
+// # Tearing
+//
+// With Settings.TearStrain > 0, structural and shear links break when
+// stretched past it. The Grid, registered as a verlet3d.ConstraintSet, then
+// removes the triangles the broken link held together, duplicates vertices
+// where the remaining triangles only touch at a point, moves links onto the
+// duplicates and re-indexes the triangle list, so a real hole opens. Cut and
+// CutNear break links on purpose, for a mouse knife. Version changes whenever
+// the mesh changes so a renderer knows to re-upload indices.
+//
+// # Rendering data
+//
+// Vertices maps render vertices to particles, UVs and Indices give texture
+// coordinates and a counter-clockwise triangle list, Positions and Normals
+// fill caller-provided slices without allocating once they are big enough.
+package cloth

@@ -1,0 +1,471 @@
+package cloth
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// disabledTether is the length given to a tether whose particle was torn
+// away from its anchor: long enough never to act.
+const disabledTether = 1e30
+
+// Prepare implements verlet3d.ConstraintSet: when links broke since the
+// last look, it splits the mesh (ApplyTears). It costs one counter
+// comparison otherwise.
+func (g *Grid) Prepare(w *verlet3d.World, _ float32) {
+	if w.Stats().LinksBroken != g.seen {
+		g.ApplyTears()
+	}
+}
+
+// Solve implements verlet3d.ConstraintSet; the grid has nothing to solve.
+func (g *Grid) Solve(*verlet3d.World, float32) {}
+
+// ApplyTears updates the mesh for the grid's links that broke since the
+// last call: it removes the triangles each broken link held together,
+// duplicates vertices whose remaining triangles only meet at a point, moves
+// links onto the duplicates (with the original's velocity), removes links
+// nothing holds any more, re-indexes the triangle list and lengthens
+// tethers that now go round a tear. It reports whether the mesh changed.
+// A tearable grid calls it itself during Step; call it after breaking links
+// by hand (Cut and CutNear do).
+func (g *Grid) ApplyTears() bool {
+	w := g.w
+	g.seen = w.Stats().LinksBroken
+	g.affected = g.affected[:0]
+	killed := false
+	for i := range g.links {
+		l := &g.links[i]
+		if l.dead || !w.LinkBroken(l.h) {
+			continue
+		}
+		l.dead = true
+		if l.kind == kindBend {
+			continue // bend links hold no triangle of their own
+		}
+		for _, s := range [2][2]triCorner{l.sa, l.sb} {
+			for _, tc := range s {
+				if tc.tri >= 0 && g.triAlive[tc.tri] {
+					g.killTriangle(tc.tri)
+					killed = true
+				}
+			}
+		}
+	}
+	if !killed {
+		return false
+	}
+	// Split vertices whose triangles no longer form one fan. Splitting adds
+	// vertices, so iterate by index over a list that may grow.
+	for k := 0; k < len(g.affected); k++ {
+		g.splitVertex(g.affected[k])
+	}
+	for i := range g.mark {
+		g.mark[i] = false
+	}
+	g.relinkAll()
+	g.rebuildIndices()
+	if len(g.tethers) > 0 {
+		g.measureTethers(false)
+	}
+	return true
+}
+
+// killTriangle removes triangle t and notes its vertices for splitting.
+func (g *Grid) killTriangle(t int32) {
+	g.triAlive[t] = false
+	for _, v := range g.tris[t] {
+		l := &g.vtris[v]
+		for k := range l {
+			if l[k] == t {
+				l[k] = -1
+			}
+		}
+		g.touch(v)
+	}
+}
+
+// touch adds v to the affected list once.
+func (g *Grid) touch(v int32) {
+	for int(v) >= len(g.mark) {
+		g.mark = append(g.mark, false)
+	}
+	if !g.mark[v] {
+		g.mark[v] = true
+		g.affected = append(g.affected, v)
+	}
+}
+
+// splitVertex groups the live triangles around v into fans joined by
+// shared edges and gives every fan but the first its own duplicate of v.
+func (g *Grid) splitVertex(v int32) {
+	var ts [8]int32
+	n := 0
+	for _, t := range g.vtris[v] {
+		if t >= 0 {
+			ts[n] = t
+			n++
+		}
+	}
+	if n < 2 {
+		return
+	}
+	// Union-find over at most 8 triangles.
+	var parent [8]int
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if shareOther(g.tris[ts[i]], g.tris[ts[j]], v) {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	groups := 0
+	var rootOf [8]int
+	for i := 0; i < n; i++ {
+		if find(i) == i {
+			rootOf[groups] = i
+			groups++
+		}
+	}
+	if groups < 2 {
+		return
+	}
+	w := g.w
+	orig := g.verts[v]
+	mass := w.Mass(orig)
+	total := float32(n)
+	// The first fan keeps v; each other fan gets a duplicate.
+	for gi := 1; gi < groups; gi++ {
+		root := rootOf[gi]
+		count := 0
+		for i := 0; i < n; i++ {
+			if find(i) == root {
+				count++
+			}
+		}
+		p, err := w.AddParticle(w.Position(orig), mass*float32(count)/total)
+		if err != nil {
+			panic(fmt.Sprintf("cloth: splitting vertex %d: %v", v, err)) // position and mass come from a live particle
+		}
+		// Same velocity as the original: copy its previous position.
+		w.PrevPositions()[p] = w.PrevPositions()[orig]
+		w.SetRadius(p, w.Radii()[orig])
+		if g.s.Group != 1 {
+			w.SetGroup(p, g.s.Group)
+		}
+		if w.Pinned(orig) {
+			if t := w.Target(orig); t != w.Position(orig) {
+				w.SetTarget(p, t)
+			} else {
+				w.Pin(p)
+			}
+		}
+		nv := int32(len(g.verts))
+		g.verts = append(g.verts, p)
+		g.origin = append(g.origin, g.origin[v])
+		g.next = append(g.next, g.next[v])
+		g.next[v] = nv
+		g.uvs = append(g.uvs, g.uvs[v])
+		g.pinned = append(g.pinned, g.pinned[v])
+		var l [8]int32
+		for k := range l {
+			l[k] = -1
+		}
+		for i := 0; i < n; i++ {
+			if find(i) != root {
+				continue
+			}
+			t := ts[i]
+			g.tris[t][cornerOf(g.tris[t], v)] = nv
+			addTri(&l, t)
+			vt := &g.vtris[v]
+			for k := range vt {
+				if vt[k] == t {
+					vt[k] = -1
+				}
+			}
+		}
+		g.vtris = append(g.vtris, l)
+	}
+	// The original keeps the first fan's share of the mass.
+	kept := 0
+	for i := 0; i < n; i++ {
+		if find(i) == rootOf[0] {
+			kept++
+		}
+	}
+	if mass > 0 {
+		if err := w.SetMass(orig, mass*float32(kept)/total); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// shareOther reports whether triangles a and b share a vertex other than v,
+// that is an edge through v.
+func shareOther(a, b [3]int32, v int32) bool {
+	for _, x := range a {
+		if x == v {
+			continue
+		}
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relinkAll removes links that no live triangles hold together and moves
+// the others onto the vertices their triangles now use.
+func (g *Grid) relinkAll() {
+	w := g.w
+	for i := range g.links {
+		l := &g.links[i]
+		if l.dead {
+			continue
+		}
+		a, b, ok := g.linkEnds(l)
+		if !ok {
+			l.dead = true
+			w.RemoveLink(l.h)
+			continue
+		}
+		if a != l.a || b != l.b {
+			l.a, l.b = a, b
+			w.SetLinkParticles(l.h, g.verts[a], g.verts[b])
+		}
+	}
+}
+
+// linkEnds finds a live triangle holding each end of l such that the two
+// meet, and returns the vertices they use for the ends.
+func (g *Grid) linkEnds(l *gridLink) (a, b int32, ok bool) {
+	for _, ta := range l.sa {
+		if ta.tri < 0 || !g.triAlive[ta.tri] {
+			continue
+		}
+		A := g.tris[ta.tri]
+		for _, tb := range l.sb {
+			if tb.tri < 0 || !g.triAlive[tb.tri] {
+				continue
+			}
+			B := g.tris[tb.tri]
+			if ta.tri == tb.tri || shareAny(A, B) {
+				return A[ta.corner], B[tb.corner], true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func shareAny(a, b [3]int32) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Cut breaks every intact link of the grid that passes within radius (m) of
+// the segment from a to b, then applies the tear, and returns how many
+// links it broke. A mouse knife calls it with the cloth points under the
+// cursor on two frames. It returns an error for non-finite input or a
+// negative radius.
+func (g *Grid) Cut(a, b mgl32.Vec3, radius float32) (int, error) {
+	if !verlet3d.Finite(a) || !verlet3d.Finite(b) || !finite(radius) || radius < 0 {
+		return 0, fmt.Errorf("cloth: Cut(%v, %v, %v): want finite points and radius >= 0", a, b, radius)
+	}
+	pos := g.w.Positions()
+	r2 := radius * radius
+	n := 0
+	for i := range g.links {
+		l := &g.links[i]
+		if l.dead || g.w.LinkBroken(l.h) {
+			continue
+		}
+		p, q := pos[g.verts[l.a]], pos[g.verts[l.b]]
+		if segmentDist2(a, b, p, q) <= r2 {
+			g.w.BreakLink(l.h)
+			n++
+		}
+	}
+	if n > 0 {
+		g.ApplyTears()
+	}
+	return n, nil
+}
+
+// CutNear breaks every intact link of the grid that passes within radius
+// (m) of point p, applies the tear and returns how many links it broke.
+func (g *Grid) CutNear(p mgl32.Vec3, radius float32) (int, error) {
+	if !verlet3d.Finite(p) || !finite(radius) || radius <= 0 {
+		return 0, fmt.Errorf("cloth: CutNear(%v, %v): want a finite point and radius > 0", p, radius)
+	}
+	return g.Cut(p, p, radius)
+}
+
+// segmentDist2 returns the squared distance between segments p1-q1 and
+// p2-q2 (Ericson, Real-Time Collision Detection, 5.1.9).
+func segmentDist2(p1, q1, p2, q2 mgl32.Vec3) float32 {
+	d1, d2 := q1.Sub(p1), q2.Sub(p2)
+	r := p1.Sub(p2)
+	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(r)
+	const eps = 1e-12
+	var s, t float32
+	switch {
+	case a <= eps && e <= eps:
+		return r.Dot(r)
+	case a <= eps:
+		t = clamp01(f / e)
+	default:
+		c := d1.Dot(r)
+		if e <= eps {
+			s = clamp01(-c / a)
+		} else {
+			b := d1.Dot(d2)
+			den := a*e - b*b
+			if den > eps {
+				s = clamp01((b*f - c*e) / den)
+			}
+			t = (b*s + f) / e
+			if t < 0 {
+				t, s = 0, clamp01(-c/a)
+			} else if t > 1 {
+				t, s = 1, clamp01((b-c)/a)
+			}
+		}
+	}
+	d := p1.Add(d1.Mul(s)).Sub(p2.Add(d2.Mul(t)))
+	return d.Dot(d)
+}
+
+func clamp01(x float32) float32 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// measureTethers measures each tether's path through intact structural and
+// shear links. At build (initial) it records the distance; after a tear it
+// lengthens each tether by the detour the tear forces, and disables tethers
+// whose particle is cut off from its anchor.
+func (g *Grid) measureTethers(initial bool) {
+	nv := len(g.verts)
+	// Adjacency through intact in-plane links.
+	start := make([]int32, nv+1)
+	for i := range g.links {
+		l := &g.links[i]
+		if l.dead || l.kind == kindBend {
+			continue
+		}
+		start[l.a+1]++
+		start[l.b+1]++
+	}
+	for i := 0; i < nv; i++ {
+		start[i+1] += start[i]
+	}
+	type arc struct {
+		to int32
+		d  float32
+	}
+	arcs := make([]arc, start[nv])
+	fill := append([]int32(nil), start[:nv]...)
+	for i := range g.links {
+		l := &g.links[i]
+		if l.dead || l.kind == kindBend {
+			continue
+		}
+		arcs[fill[l.a]] = arc{l.b, l.rest}
+		fill[l.a]++
+		arcs[fill[l.b]] = arc{l.a, l.rest}
+		fill[l.b]++
+	}
+	dist := make([]float32, nv)
+	var q distHeap
+	inf := float32(math.Inf(1))
+	// Visit tethers grouped by anchor: one Dijkstra per anchor.
+	order := make([]int32, len(g.tethers))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := g.tethers[order[i]].anchor, g.tethers[order[j]].anchor
+		return a < b || a == b && order[i] < order[j]
+	})
+	lastAnchor := int32(-1)
+	for _, ti := range order {
+		t := &g.tethers[ti]
+		if t.anchor != lastAnchor {
+			lastAnchor = t.anchor
+			for k := range dist {
+				dist[k] = inf
+			}
+			dist[t.anchor] = 0
+			q = append(q[:0], distItem{t.anchor, 0})
+			for len(q) > 0 {
+				it := heap.Pop(&q).(distItem)
+				if it.d > dist[it.v] {
+					continue
+				}
+				for _, a := range arcs[start[it.v]:start[it.v+1]] {
+					if d := it.d + a.d; d < dist[a.to] {
+						dist[a.to] = d
+						heap.Push(&q, distItem{a.to, d})
+					}
+				}
+			}
+		}
+		d := dist[t.p]
+		if initial {
+			t.graph = d
+			continue
+		}
+		switch {
+		case math.IsInf(float64(d), 1):
+			g.w.SetTetherLength(t.h, disabledTether)
+		case t.graph > 0 && d > t.graph:
+			g.w.SetTetherLength(t.h, t.max*d/t.graph)
+		}
+	}
+}
+
+type distItem struct {
+	v int32
+	d float32
+}
+
+type distHeap []distItem
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}

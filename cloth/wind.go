@@ -1,0 +1,253 @@
+package cloth
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// WindSettings describe the air around a Grid and how the cloth catches it.
+type WindSettings struct {
+	// Air is the velocity field of the air in m/s: steady wind, gusts and
+	// turbulence (see verlet3d.Wind). The zero value is still air, which
+	// still slows moving cloth.
+	Air verlet3d.Wind
+	// Density is the air density in kg/m³. DefaultWindSettings uses 1.2.
+	Density float32
+	// Drag is the pressure coefficient: a triangle facing air at relative
+	// speed u feels ½·Density·Drag·area·u² along its normal. About 1 for
+	// fabric; DefaultWindSettings uses 1.
+	Drag float32
+	// Lift is the lift coefficient: at an angle θ to the flow a triangle
+	// also feels ½·Density·Lift·area·u²·cos θ·sin θ across it. It makes a
+	// flag flutter instead of just streaming. DefaultWindSettings uses 0.5.
+	Lift float32
+	// SampleStride is the spacing, in cells, of the lattice on which the
+	// air velocity is sampled when it has turbulence; triangles between
+	// samples interpolate. 0 means 4. Uniform air (no turbulence) is
+	// sampled once.
+	SampleStride int
+}
+
+// DefaultWindSettings returns still air of density 1.2 kg/m³ with drag 1
+// and lift 0.5; set Air to make it blow.
+func DefaultWindSettings() WindSettings {
+	return WindSettings{Density: 1.2, Drag: 1, Lift: 0.5}
+}
+
+// Validate reports the first invalid field, naming it and its value.
+func (s WindSettings) Validate() error {
+	if err := s.Air.Validate(); err != nil {
+		return fmt.Errorf("cloth: WindSettings.Air: %w", err)
+	}
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"Density", s.Density}, {"Drag", s.Drag}, {"Lift", s.Lift}} {
+		if !finite(f.v) || f.v < 0 {
+			return fmt.Errorf("cloth: WindSettings.%s = %v, want a finite value >= 0", f.name, f.v)
+		}
+	}
+	if s.SampleStride < 0 {
+		return fmt.Errorf("cloth: WindSettings.SampleStride = %d, want cells >= 0 (0 means 4)", s.SampleStride)
+	}
+	return nil
+}
+
+// Wind turns moving air into forces on a Grid's triangles. It is a
+// verlet3d.ForceField: add it with World.AddForceField. Per triangle it
+// takes the air velocity relative to the triangle (the mean of its
+// vertices' Verlet velocities), splits it on the unit normal, and shares a
+// pressure force along the normal and a lift force across the flow equally
+// among the three vertices. Both vanish for a triangle edge-on to the air.
+type Wind struct {
+	g *Grid
+	s WindSettings
+
+	// Air sampling lattice over the grid's rows and columns.
+	stride     int
+	nodeR      []int32 // grid row of each lattice row
+	nodeC      []int32 // grid column of each lattice column
+	rowI, colJ []int32 // lattice interval of each cell row / column
+	rowF, colF []float32
+	samples    []mgl32.Vec3 // air at each lattice node, m/s
+	cellAir    []mgl32.Vec3 // air at each cell centre, m/s
+	net        mgl32.Vec3   // total force of the last Apply, N
+}
+
+// NetForce returns the total force in newtons the last Apply put on the
+// cloth (pinned particles included): the wind load on a flag's pole.
+func (wd *Wind) NetForce() mgl32.Vec3 { return wd.net }
+
+// NewWind makes a Wind for g; add it to the World with AddForceField.
+func NewWind(g *Grid, s WindSettings) (*Wind, error) {
+	if g == nil {
+		return nil, fmt.Errorf("cloth: NewWind: Grid is nil")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	wd := &Wind{g: g}
+	wd.set(s)
+	return wd, nil
+}
+
+// Settings returns the current settings.
+func (wd *Wind) Settings() WindSettings { return wd.s }
+
+// Set changes all settings at run time; invalid settings return an error
+// and change nothing.
+func (wd *Wind) Set(s WindSettings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	wd.set(s)
+	return nil
+}
+
+// SetAir changes the air velocity field at run time, for example to raise
+// the wind; a non-finite or negative setting returns an error and changes
+// nothing.
+func (wd *Wind) SetAir(air verlet3d.Wind) error {
+	s := wd.s
+	s.Air = air
+	return wd.Set(s)
+}
+
+func (wd *Wind) set(s WindSettings) {
+	wd.s = s
+	stride := s.SampleStride
+	if stride == 0 {
+		stride = 4
+	}
+	if stride == wd.stride {
+		return
+	}
+	wd.stride = stride
+	rows, cols := wd.g.s.Rows, wd.g.s.Cols
+	wd.nodeR, wd.rowI, wd.rowF = lattice(rows, stride)
+	wd.nodeC, wd.colJ, wd.colF = lattice(cols, stride)
+	wd.samples = make([]mgl32.Vec3, len(wd.nodeR)*len(wd.nodeC))
+	wd.cellAir = make([]mgl32.Vec3, (rows-1)*(cols-1))
+}
+
+// lattice picks sample lines every stride particles (and the last one) and
+// tells each cell which interval it is in and how far along its centre is.
+func lattice(n, stride int) (nodes, interval []int32, frac []float32) {
+	for i := 0; i < n-1; i += stride {
+		nodes = append(nodes, int32(i))
+	}
+	nodes = append(nodes, int32(n-1))
+	interval = make([]int32, n-1)
+	frac = make([]float32, n-1)
+	for c := 0; c < n-1; c++ {
+		k := c / stride
+		if k > len(nodes)-2 {
+			k = len(nodes) - 2
+		}
+		lo, hi := float32(nodes[k]), float32(nodes[k+1])
+		interval[c] = int32(k)
+		frac[c] = (float32(c) + 0.5 - lo) / (hi - lo)
+	}
+	return nodes, interval, frac
+}
+
+// Apply implements verlet3d.ForceField.
+func (wd *Wind) Apply(w *verlet3d.World, t float32) {
+	g := wd.g
+	s := &wd.s
+	wd.net = mgl32.Vec3{}
+	if s.Density == 0 || s.Drag == 0 && s.Lift == 0 {
+		return
+	}
+	pos, prev := w.Positions(), w.PrevPositions()
+	verts := g.verts
+	uniform := s.Air.Turbulence == 0
+	var air mgl32.Vec3
+	if uniform {
+		air = s.Air.Velocity(mgl32.Vec3{}, t)
+	} else {
+		wd.sampleAir(pos, t)
+	}
+	invH := 1 / w.SubstepLength()
+	half := 0.5 * s.Density
+	cd, cl := s.Drag, s.Lift
+	var net mgl32.Vec3
+	for ti := range g.tris {
+		if !g.triAlive[ti] {
+			continue
+		}
+		tri := &g.tris[ti]
+		pa, pb, pc := verts[tri[0]], verts[tri[1]], verts[tri[2]]
+		a, b, c := pos[pa], pos[pb], pos[pc]
+		if !uniform {
+			air = wd.cellAir[g.triCell[ti]]
+		}
+		// Air relative to the triangle: air minus the mean vertex velocity.
+		qa, qb, qc := prev[pa], prev[pb], prev[pc]
+		k3 := invH / 3
+		ux := air[0] - (a[0]+b[0]+c[0]-qa[0]-qb[0]-qc[0])*k3
+		uy := air[1] - (a[1]+b[1]+c[1]-qa[1]-qb[1]-qc[1])*k3
+		uz := air[2] - (a[2]+b[2]+c[2]-qa[2]-qb[2]-qc[2])*k3
+		u2 := ux*ux + uy*uy + uz*uz
+		if u2 < 1e-12 {
+			continue
+		}
+		ex, ey, ez := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+		fx, fy, fz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+		nx, ny, nz := ey*fz-ez*fy, ez*fx-ex*fz, ex*fy-ey*fx
+		n2 := nx*nx + ny*ny + nz*nz
+		if n2 < 1e-24 {
+			continue // degenerate triangle: no normal, no area
+		}
+		nl := float32(math.Sqrt(float64(n2))) // twice the area
+		ul := float32(math.Sqrt(float64(u2)))
+		// cos θ between the flow and the unit normal n/nl.
+		cos := (ux*nx + uy*ny + uz*nz) / (nl * ul)
+		sgn := float32(1)
+		if cos < 0 {
+			// Use the side the air blows onto.
+			sgn, cos = -1, -cos
+		}
+		k := half * 0.5 * nl * u2 * cos / 3 // ½ρ·area·u²·cos θ per vertex
+		// Pressure along the normal; lift along the part of the normal
+		// across the flow, n - cos·û, whose length is sin θ.
+		an := k * (cd + cl) * sgn / nl
+		au := k * cl * cos / ul
+		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
+		w.AddForce(pa, f)
+		w.AddForce(pb, f)
+		w.AddForce(pc, f)
+		net = net.Add(f)
+	}
+	wd.net = net.Mul(3)
+}
+
+// sampleAir fills cellAir from the air at the lattice nodes, sampled where
+// the nodes' particles are now.
+func (wd *Wind) sampleAir(pos []mgl32.Vec3, t float32) {
+	g := wd.g
+	cols := g.s.Cols
+	nc := len(wd.nodeC)
+	for i, r := range wd.nodeR {
+		for j, c := range wd.nodeC {
+			p := pos[g.verts[int(r)*cols+int(c)]]
+			wd.samples[i*nc+j] = wd.s.Air.Velocity(p, t)
+		}
+	}
+	cellCols := cols - 1
+	for r := 0; r < g.s.Rows-1; r++ {
+		i, fr := int(wd.rowI[r]), wd.rowF[r]
+		row0 := wd.samples[i*nc : (i+1)*nc]
+		row1 := wd.samples[(i+1)*nc : (i+2)*nc]
+		out := wd.cellAir[r*cellCols : (r+1)*cellCols]
+		for c := range out {
+			j, fc := int(wd.colJ[c]), wd.colF[c]
+			top := row0[j].Mul(1 - fc).Add(row0[j+1].Mul(fc))
+			bot := row1[j].Mul(1 - fc).Add(row1[j+1].Mul(fc))
+			out[c] = top.Mul(1 - fr).Add(bot.Mul(fr))
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+var (
+	flagWind = flag.Float64("flag-wind", 7, "flag scene: wind speed in m/s (the flag tears from about 20)")
+	flagTear = flag.Float64("flag-tear", 0.3, "flag scene: strain at which the flag's links tear (0 never)")
+	flagHole = flag.Bool("flag-hole", false, "flag scene: cut a hole in the middle of the flag at the start (for captures of a tear)")
+)
+
+func init() {
+	register(sceneDef{
+		Name:  "flag",
+		About: "a flag on a pole in gusty wind; raise the wind and it tears",
+		Build: buildFlag,
+	})
+}
+
+// flagScene holds what a reset rebuilds.
+type flagScene struct {
+	d     *Demo
+	drv   *scene.Driver
+	speed float32 // m/s
+	// ramping is true while the wind is still rising to speed.
+	ramping bool
+	w       *verlet3d.World
+	grid    *cloth.Grid
+	wind    *cloth.Wind
+	mesh    *scene.ClothMesh
+}
+
+func buildFlag(d *Demo) error {
+	if *flagWind < 0 || *flagWind > 60 || *flagWind != *flagWind {
+		return fmt.Errorf("-flag-wind = %v, want m/s in [0, 60]", *flagWind)
+	}
+	if *flagTear < 0 || *flagTear != *flagTear {
+		return fmt.Errorf("-flag-tear = %v, want a strain >= 0", *flagTear)
+	}
+	fs := &flagScene{d: d, speed: float32(*flagWind)}
+	if err := fs.build(); err != nil {
+		return err
+	}
+	fs.drv = d.SetWorld(fs.w)
+	// The wind rises to its speed over the first seconds, as a gale does,
+	// so a strong wind tears the flag instead of shredding it at once.
+	d.OnUpdate(func(float32) {
+		if t := float32(fs.w.Time()); t < rampTime {
+			fs.applyWind(fs.speed * t / rampTime)
+		} else if fs.ramping {
+			fs.ramping = false
+			fs.applyWind(fs.speed)
+		}
+	})
+	fs.drv.AfterStep(func() {
+		fs.mesh.Sync()
+		f := fs.wind.NetForce()
+		d.Status("wind %.0f m/s  load on the pole %.0f N  %d triangles  %d split vertices  %d links torn",
+			fs.speed, f.Len(), fs.grid.Triangles(), len(fs.grid.Vertices())-fs.grid.Rows()*fs.grid.Cols(),
+			fs.w.Stats().LinksBroken)
+	})
+
+	// Pole and floor.
+	pole := graphic.NewMesh(geometry.NewCylinder(0.03, 3.3, 16, 1, true, true),
+		material.NewStandard(&math32.Color{R: 0.55, G: 0.5, B: 0.45}))
+	pole.SetPosition(-0.03, 1.65, 0)
+	d.Scene.Add(pole)
+	knob := graphic.NewMesh(geometry.NewSphere(0.06, 16, 8), material.NewStandard(&math32.Color{R: 0.85, G: 0.7, B: 0.2}))
+	knob.SetPosition(-0.03, 3.32, 0)
+	d.Scene.Add(knob)
+	d.AddFloor(0, 10)
+
+	d.OnKey(window.KeyUp, "Up wind +3", func() { fs.setSpeed(fs.speed + 3) })
+	d.OnKey(window.KeyDown, "Down wind -3", func() { fs.setSpeed(fs.speed - 3) })
+	d.OnKey(window.KeyR, "R new flag", func() {
+		if err := fs.build(); err != nil {
+			panic(err)
+		}
+		fs.drv.World = fs.w
+	})
+	d.OnKey(window.KeyC, "C cut a hole", func() { fs.hole() })
+	d.LookAt(math32.Vector3{X: 1.2, Y: 2.6, Z: 3.6}, math32.Vector3{X: 1.0, Y: 2.45, Z: 0})
+	return nil
+}
+
+// build makes a fresh world with a new, whole flag.
+func (fs *flagScene) build() error {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Workers = fs.d.Workers
+	cfg.Damping = 0.2
+	cfg.Substeps = 3
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		return err
+	}
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows, s.Spacing = 40, 25, 0.045 // 1.76 m x 1.08 m
+	s.Mass = 0.35
+	s.Origin = mgl32.Vec3{0.005, 3.2, 0}
+	s.PinCols = []int{0}
+	s.Shear.Compliance = 1e-4
+	s.Bend.Compliance = 0.5
+	s.TearStrain = float32(*flagTear)
+	// Tethers to the pole keep the flag from sagging away from it; tears
+	// lengthen or release them.
+	s.Tethers, s.TetherSlack = true, 0.02
+	g, err := cloth.New(w, s)
+	if err != nil {
+		return err
+	}
+	ws := cloth.DefaultWindSettings()
+	wd, err := cloth.NewWind(g, ws)
+	if err != nil {
+		return err
+	}
+	w.AddForceField(wd)
+	if fs.mesh != nil {
+		fs.d.Scene.Remove(fs.mesh)
+	}
+	fs.w, fs.grid, fs.wind = w, g, wd
+	if err := fs.setSpeed(fs.speed); err != nil {
+		return err
+	}
+	fs.mesh = scene.NewClothMesh(g, fs.d.Texture("flag"))
+	fs.d.Scene.Add(fs.mesh)
+	if *flagHole {
+		fs.hole()
+	}
+	return nil
+}
+
+const rampTime = 2 // s
+
+// setSpeed sets the wind speed in m/s.
+func (fs *flagScene) setSpeed(v float32) error {
+	fs.speed = max(0, min(60, v))
+	if float32(fs.w.Time()) < rampTime {
+		fs.ramping = true
+		return nil
+	}
+	return fs.applyWind(fs.speed)
+}
+
+// applyWind sets the air: mostly along +X, away from the pole, a little
+// across, gusting and turbulent.
+func (fs *flagScene) applyWind(v float32) error {
+	return fs.wind.SetAir(verlet3d.Wind{
+		Steady:          mgl32.Vec3{1, 0, 0.25}.Normalize().Mul(v),
+		Gust:            0.4,
+		GustPeriod:      2.5,
+		Turbulence:      0.15 * v,
+		TurbulenceScale: 0.6,
+	})
+}
+
+// hole cuts out the cells in the middle of the flag, around the star: a
+// cut at a cell's centre breaks its two diagonals, which removes both of
+// its triangles.
+func (fs *flagScene) hole() {
+	g := fs.grid
+	pos := func(r, c int) mgl32.Vec3 { return fs.w.Position(g.Particle(r, c)) }
+	rows, cols := g.Rows(), g.Cols()
+	for r := rows * 3 / 10; r < rows*7/10; r++ {
+		for c := cols * 2 / 5; c < cols*7/10; c++ {
+			centre := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
+			g.CutNear(centre, 0.3*g.Settings().Spacing)
+		}
+	}
+}
