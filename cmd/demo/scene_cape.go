@@ -1,0 +1,417 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/drape3d/drape/assets/mannequin"
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/animation"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/loader/gltf"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/texture"
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+var (
+	capeView  = flag.String("cape-view", "side", "cape scene camera: side, behind or front")
+	capeGait  = flag.String("cape-gait", "walk", "cape scene gait: idle, walk, run or turn")
+	capeWind  = flag.Bool("cape-wind", false, "cape scene: start with the wind blowing")
+	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
+	capeBones = flag.String("cape-bones", "LeftShoulder,Neck,RightShoulder", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back")
+	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (default the first)")
+	capeBody  = flag.String("cape-body", "Spine:0.13,Hips:0.14", "cape scene with -cape-gltf: bone:radius colliders, a capsule from each bone to its first child")
+)
+
+func init() {
+	register(sceneDef{
+		Name:  "cape",
+		About: "a cape on an animated character walking a loop; pins and colliders follow the body",
+		Build: buildCape,
+	})
+}
+
+// capeRig is what the scene animates: the mannequin or a loaded glTF.
+type capeRig struct {
+	root      *core.Node // moves with the character; the camera follows it
+	update    func(dt float32)
+	settings  scene.CapeSettings
+	mannequin *mannequin.Mannequin
+}
+
+func buildCape(d *Demo) error {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Workers = d.Workers
+	// A run whips the hem: 4 substeps of 15 iterations keep every link
+	// within 10% (scene/cape_test.go measures it).
+	cfg.Substeps = 4
+	cfg.Iterations = 15
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		return err
+	}
+	var rig *capeRig
+	if *capeGLTF != "" {
+		rig, err = gltfRig(d, *capeGLTF, *capeBones, *capeAnim, *capeBody)
+	} else {
+		rig, err = mannequinRig(d, *capeGait)
+	}
+	if err != nil {
+		return err
+	}
+	d.Scene.UpdateMatrixWorld()
+	rig.settings.CarryLinear = 0.3
+	rig.settings.CarryAngular = 0.3
+	rig.settings.MaxLag = 1.5
+	cape, err := scene.NewCape(w, rig.settings)
+	if err != nil {
+		return err
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		return err
+	}
+	// Still air slows the cape, so it streams behind a runner; W makes it blow.
+	ws := cloth.DefaultWindSettings()
+	wind, err := cloth.NewWind(cape.Grid, ws)
+	if err != nil {
+		return err
+	}
+	w.AddForceField(wind)
+	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, Turbulence: 1.5}
+	windOn := false
+	setWind := func(on bool) {
+		windOn = on
+		air := verlet3d.Wind{}
+		if on {
+			air = gust
+		}
+		wind.SetAir(air)
+	}
+	setWind(*capeWind)
+
+	drv := d.SetWorld(w)
+	cape.Attach(drv)
+	mesh := newCapeMesh(cape.Grid, d.Texture("cape"))
+	d.Scene.Add(mesh)
+	drv.AfterStep(mesh.sync)
+	d.AddFloor(0, 40)
+
+	// Camera: the chosen view, then it follows the character's moves.
+	var view math32.Vector3
+	switch *capeView {
+	case "side":
+		view = math32.Vector3{X: 2.8, Y: 0.3, Z: -0.4}
+	case "behind":
+		view = math32.Vector3{X: 0.6, Y: 0.4, Z: -2.8}
+	case "front":
+		view = math32.Vector3{X: 0.4, Y: 0.3, Z: 2.8}
+	default:
+		return fmt.Errorf("-cape-view %q: want side, behind or front", *capeView)
+	}
+	// The view is in the character's frame at the start.
+	m := rig.root.MatrixWorld()
+	var start math32.Vector3
+	rig.root.WorldPosition(&start)
+	eye := view
+	eye.ApplyMatrix4(&m)
+	eye.Y = start.Y + 1.0 + view.Y
+	look := start
+	look.Y += 1.1
+	d.LookAt(eye, look)
+	last, lastYaw := start, yaw(rig.root)
+	d.OnUpdate(func(dt float32) {
+		rig.update(dt)
+		var p math32.Vector3
+		rig.root.UpdateMatrixWorld()
+		rig.root.WorldPosition(&p)
+		move := p
+		move.Sub(&last)
+		turn := yaw(rig.root) - lastYaw
+		last, lastYaw = p, yaw(rig.root)
+		if move.Length() > 2 { // a teleport: the camera jumps with the character
+			turn = 0
+		}
+		// Follow: keep the camera's offset from its target in the
+		// character's frame, turning as it turns.
+		cam, tgt := d.Camera.Position(), d.Orbit.Target()
+		off := cam
+		off.Sub(&tgt)
+		off.ApplyAxisAngle(&math32.Vector3{Y: 1}, turn)
+		tgt.Add(&move)
+		cam = tgt
+		cam.Add(&off)
+		d.Camera.SetPositionVec(&cam)
+		d.Camera.LookAt(&tgt, &math32.Vector3{Y: 1})
+		d.Orbit.SetTarget(tgt)
+		gait := "animation"
+		if rig.mannequin != nil {
+			gait = rig.mannequin.Gait().String()
+		}
+		d.Status("gait %s  wind %v  carry %.1f  %d cape particles  strain %.1f%%  teleports %d",
+			gait, onOff(windOn), cape.Settings().CarryLinear, len(cape.Particles()), 100*cape.Grid.MaxStrain(), cape.Teleports)
+	})
+	if mq := rig.mannequin; mq != nil {
+		for _, k := range []struct {
+			key  window.Key
+			help string
+			g    mannequin.Gait
+		}{{window.Key1, "1 idle", mannequin.Idle}, {window.Key2, "2 walk", mannequin.Walk}, {window.Key3, "3 run", mannequin.Run}, {window.Key4, "4 turn", mannequin.Turn}} {
+			g := k.g
+			d.OnKey(k.key, k.help, func() { mq.SetGait(g) })
+		}
+		d.OnKey(window.KeyT, "T teleport", func() {
+			p := mq.Root.Position()
+			p.X += 6
+			mq.SetPlacement(p, mq.Heading()+math.Pi/2)
+		})
+	}
+	d.OnKey(window.KeyW, "W wind", func() { setWind(!windOn) })
+	d.OnKey(window.KeyC, "C carry", func() {
+		c := float32(0.3)
+		if cape.Settings().CarryLinear > 0 {
+			c = 0
+		}
+		cape.SetCarry(c, c)
+	})
+	// Let the cape settle on the shoulders before the first frame.
+	for i := 0; i < 30; i++ {
+		cape.Sync()
+		w.Step()
+	}
+	mesh.sync()
+	return nil
+}
+
+// yaw returns the heading of n's world transform about +Y, in radians.
+func yaw(n *core.Node) float32 {
+	m := n.MatrixWorld()
+	// The node's +Z axis projected on the ground.
+	return float32(math.Atan2(float64(m[8]), float64(m[10])))
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// mannequinRig builds the procedural character walking a 3.5 m loop.
+func mannequinRig(d *Demo, gait string) (*capeRig, error) {
+	g, err := mannequin.ParseGait(gait)
+	if err != nil {
+		return nil, fmt.Errorf("-cape-gait: %w", err)
+	}
+	m, err := mannequin.New(mannequin.Options{Steer: 1 / 3.5})
+	if err != nil {
+		return nil, err
+	}
+	m.SetPlacement(math32.Vector3{X: -3.5}, 0)
+	m.SetGait(g)
+	m.BlendTime = 0.35
+	d.Scene.Add(m.Root)
+	// Start mid-stride so captures show a walking pose.
+	for i := 0; i < 20; i++ {
+		m.Update(1.0 / 60)
+	}
+	m.Root.UpdateMatrixWorld()
+	s := scene.CapeSettings{Reference: m.Root, Length: 1.05}
+	for _, a := range m.CapeAnchors() {
+		n, err := m.Node(a.Node)
+		if err != nil {
+			return nil, err
+		}
+		s.Anchors = append(s.Anchors, scene.Anchor{Node: n, Offset: a.Offset})
+	}
+	for _, c := range m.Capsules() {
+		n, _ := m.Node(c.Node)
+		s.Body = append(s.Body, scene.BodyPart{Node: n, A: c.A, B: c.B, Radius: c.Radius})
+	}
+	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m}, nil
+}
+
+// gltfRig loads a skinned glTF character, plays one of its animations and
+// pins the cape to the named bones.
+func gltfRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
+	var doc *gltf.GLTF
+	var err error
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".gltf":
+		doc, err = gltf.ParseJSON(file)
+	case ".glb":
+		doc, err = gltf.ParseBin(file)
+	default:
+		return nil, fmt.Errorf("-cape-gltf %q: want a .gltf or .glb file", file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
+	}
+	if len(doc.Scenes) == 0 {
+		return nil, fmt.Errorf("-cape-gltf %q: the file has no scene", file)
+	}
+	si := 0
+	if doc.Scene != nil {
+		si = *doc.Scene
+	}
+	root, err := doc.LoadScene(si)
+	if err != nil {
+		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
+	}
+	if len(doc.Skins) == 0 {
+		return nil, fmt.Errorf("-cape-gltf %q: the file has no skin (skeleton) to pin a cape to", file)
+	}
+	sk, err := doc.LoadSkin(0)
+	if err != nil {
+		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
+	}
+	var anim *animation.Animation
+	if len(doc.Animations) > 0 {
+		if animName != "" {
+			anim, err = doc.LoadAnimationByName(animName)
+		} else {
+			anim, err = doc.LoadAnimation(0)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-cape-anim: %w", err)
+		}
+		anim.SetLoop(true)
+	} else if animName != "" {
+		return nil, fmt.Errorf("-cape-anim %q: the file has no animations", animName)
+	}
+	holder := core.NewNode()
+	holder.Add(root)
+	d.Scene.Add(holder)
+	d.Scene.UpdateMatrixWorld()
+
+	var s scene.CapeSettings
+	names := splitList(bones)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("-cape-bones is empty: name the bones to pin the cape to, e.g. LeftShoulder,Neck,RightShoulder")
+	}
+	for _, n := range names {
+		b, err := scene.FindBone(sk, n)
+		if err != nil {
+			return nil, fmt.Errorf("-cape-bones: %w", err)
+		}
+		s.Anchors = append(s.Anchors, scene.Anchor{Node: b})
+	}
+	s.Reference = sk.Bones()[0]
+	// Bone origins lie inside the body: hang the top edge behind the
+	// thickest collider.
+	s.Standoff = 0.05
+	for _, part := range splitList(body) {
+		name, rs, ok := strings.Cut(part, ":")
+		var r float64
+		if ok {
+			_, err = fmt.Sscan(rs, &r)
+		}
+		if !ok || err != nil || r <= 0 {
+			return nil, fmt.Errorf("-cape-body %q: want bone:radius with radius in metres > 0", part)
+		}
+		b, err := scene.FindBone(sk, name)
+		if err != nil {
+			return nil, fmt.Errorf("-cape-body: %w", err)
+		}
+		// A capsule from the bone to its first child bone.
+		end := math32.Vector3{Y: 0.1}
+		for _, c := range b.Children() {
+			if cn := c.GetNode(); cn != nil && isBone(sk, cn) {
+				end = cn.Position()
+				break
+			}
+		}
+		s.Body = append(s.Body, scene.BodyPart{Node: b, B: end, Radius: float32(r)})
+		s.Standoff = max(s.Standoff, float32(r)+0.04)
+	}
+	update := func(dt float32) {
+		if anim != nil {
+			anim.Update(dt)
+		}
+	}
+	return &capeRig{root: s.Reference, update: update, settings: s}, nil
+}
+
+func isBone(sk *graphic.Skeleton, n *core.Node) bool {
+	for _, b := range sk.Bones() {
+		if b == n {
+			return true
+		}
+	}
+	return false
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// capeMesh draws a cloth.Grid as a textured, lit, double-sided triangle
+// mesh whose buffers follow the particles. (A stand-in until the shared
+// cloth mesh of scene/cloth.go exists.)
+type capeMesh struct {
+	*graphic.Mesh
+	g        *cloth.Grid
+	geom     *geometry.Geometry
+	pos, nor *gls.VBO
+	p, n     []mgl32.Vec3
+	version  uint64
+}
+
+func newCapeMesh(g *cloth.Grid, tex *texture.Texture2D) *capeMesh {
+	m := &capeMesh{g: g, geom: geometry.NewGeometry()}
+	nv := len(g.Vertices())
+	m.pos = gls.NewVBO(math32.NewArrayF32(3*nv, 3*nv)).AddAttrib(gls.VertexPosition)
+	m.pos.SetUsage(gls.DYNAMIC_DRAW)
+	m.nor = gls.NewVBO(math32.NewArrayF32(3*nv, 3*nv)).AddAttrib(gls.VertexNormal)
+	m.nor.SetUsage(gls.DYNAMIC_DRAW)
+	uv := math32.NewArrayF32(0, 2*nv)
+	for _, t := range g.UVs() {
+		uv.Append(t[0], t[1])
+	}
+	m.geom.AddVBO(m.pos)
+	m.geom.AddVBO(m.nor)
+	m.geom.AddVBO(gls.NewVBO(uv).AddAttrib(gls.VertexTexcoord))
+	m.geom.SetIndices(math32.ArrayU32(append([]uint32(nil), g.Indices()...)))
+	m.version = g.Version()
+	mat := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+	mat.SetSide(material.SideDouble)
+	mat.SetShininess(8)
+	if tex != nil {
+		mat.AddTexture(tex)
+	}
+	m.Mesh = graphic.NewMesh(m.geom, mat)
+	// The cloth moves every frame; its cached bounds would not.
+	m.Mesh.SetCullable(false)
+	m.sync()
+	return m
+}
+
+// sync copies positions and normals into the GPU buffers.
+func (m *capeMesh) sync() {
+	m.p = m.g.Positions(m.p)
+	m.n = m.g.Normals(m.n)
+	pb, nb := m.pos.Buffer(), m.nor.Buffer()
+	for i := range m.p {
+		(*pb)[3*i], (*pb)[3*i+1], (*pb)[3*i+2] = m.p[i][0], m.p[i][1], m.p[i][2]
+		(*nb)[3*i], (*nb)[3*i+1], (*nb)[3*i+2] = m.n[i][0], m.n[i][1], m.n[i][2]
+	}
+	m.pos.Update()
+	m.nor.Update()
+}
