@@ -75,7 +75,7 @@ func (w *World) step() {
 				f.Finish(w, h)
 			}
 		}
-		w.post()
+		w.post(s == n-1)
 	}
 	w.time += float64(w.cfg.TimeStep)
 	w.stats.Steps++
@@ -172,9 +172,10 @@ func (w *World) solveRest(h float32) {
 	w.solveContacts()
 }
 
-// post is phase 6: breakage, the non-finite guard and the final collider
-// projection.
-func (w *World) post() {
+// post is phase 6: breakage, the non-finite guard and, after the last
+// substep, the final collider projection (earlier substeps' stragglers get a
+// contact in the next substep anyway).
+func (w *World) post(last bool) {
 	ls := &w.links
 	for i := range ls.hot {
 		c := &ls.hot[i]
@@ -201,7 +202,9 @@ func (w *World) post() {
 		}
 		w.pos[i], w.prev[i] = p, p
 	}
-	w.clampOutside()
+	if last {
+		w.clampOutside()
+	}
 }
 
 // Pick returns the particle nearest to the ray origin + t·dir (t >= 0) whose

@@ -12,6 +12,7 @@ type Tether int32
 type tether struct {
 	anchor, p int32
 	max       float32 // m
+	off       bool
 }
 
 // AddTether keeps p within maxDist metres of anchor; maxDist 0 takes their
@@ -29,7 +30,7 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 	if !finite(maxDist) || maxDist < 0 {
 		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres >= 0", maxDist)
 	}
-	w.tethers = append(w.tethers, tether{int32(anchor), int32(p), maxDist})
+	w.tethers = append(w.tethers, tether{anchor: int32(anchor), p: int32(p), max: maxDist})
 	return Tether(len(w.tethers) - 1), nil
 }
 
@@ -44,6 +45,15 @@ func (w *World) SetTetherLength(t Tether, maxDist float32) {
 	w.tethers[t].max = maxDist
 }
 
+// SetTetherEnabled switches t off (false) or back on. A disabled tether
+// keeps its length.
+func (w *World) SetTetherEnabled(t Tether, on bool) {
+	if t < 0 || int(t) >= len(w.tethers) {
+		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
+	}
+	w.tethers[t].off = !on
+}
+
 // Tethers returns the number of tethers.
 func (w *World) Tethers() int { return len(w.tethers) }
 
@@ -51,7 +61,7 @@ func (w *World) solveTethers() {
 	pos, inv := w.pos, w.invMass
 	for i := range w.tethers {
 		t := &w.tethers[i]
-		if inv[t.p] == 0 {
+		if inv[t.p] == 0 || t.off {
 			continue
 		}
 		d := pos[t.p].Sub(pos[t.anchor])

@@ -217,6 +217,9 @@ func (w *World) SetRadius(p Particle, r float32) error {
 // its Mask shares a bit with the group. Default 1.
 func (w *World) SetGroup(p Particle, bits uint32) { w.check(p); w.group[p] = bits }
 
+// Group returns the collision group bits of p.
+func (w *World) Group(p Particle) uint32 { w.check(p); return w.group[p] }
+
 // Pin fixes p where it is: inverse mass 0, no motion.
 func (w *World) Pin(p Particle) {
 	w.check(p)

@@ -413,3 +413,27 @@ func TestWindIsSmoothAndSteadyWithoutGusts(t *testing.T) {
 		t.Errorf("gusts vary the wind by only %.2f m/s", hi-lo)
 	}
 }
+
+func TestDisabledTetherLetsGo(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+	a := add(t, w, mgl32.Vec3{}, 0)
+	p := add(t, w, mgl32.Vec3{1, 0, 0}, 1)
+	tt, err := w.AddTether(a, p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetVelocity(p, mgl32.Vec3{1, 0, 0})
+	w.Step()
+	if d := w.Position(p).Len(); d > 1+1e-6 {
+		t.Fatalf("tether let the particle reach %.4f m", d)
+	}
+	w.SetTetherEnabled(tt, false)
+	w.SetVelocity(p, mgl32.Vec3{1, 0, 0})
+	w.Step()
+	if d := w.Position(p).Len(); d < 1.01 {
+		t.Errorf("disabled tether still holds the particle at %.4f m", d)
+	}
+	if w.Group(p) != 1 {
+		t.Errorf("default group %d, want 1", w.Group(p))
+	}
+}
