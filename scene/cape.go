@@ -463,18 +463,22 @@ func (c *Cape) Prepare(*verlet3d.World, float32) {}
 
 // Solve implements verlet3d.ConstraintSet: with MaxLag set, it pulls every
 // particle back inside the sphere around its bind-pose place in the
-// character's frame.
+// character's frame. It runs every iteration, so it stays lean: the top row
+// (radius 0) is skipped and the test is one squared distance per particle.
 func (c *Cape) Solve(w *verlet3d.World, _ float32) {
 	pos, inv := w.Positions(), w.InvMasses()
-	for i, p := range c.parts {
-		r := c.lagMax[i]
-		if r == 0 || inv[p] == 0 {
+	cols := len(c.top)
+	parts, at, lim := c.parts[cols:], c.lagAt[cols:], c.lagMax[cols:]
+	at, lim = at[:len(parts)], lim[:len(parts)]
+	for i, p := range parts {
+		x, a, r := &pos[p], at[i], lim[i]
+		dx, dy, dz := x[0]-a[0], x[1]-a[1], x[2]-a[2]
+		l2 := dx*dx + dy*dy + dz*dz
+		if l2 <= r*r || r == 0 || inv[p] == 0 {
 			continue
 		}
-		d := pos[p].Sub(c.lagAt[i])
-		if l2 := d.Dot(d); l2 > r*r {
-			pos[p] = c.lagAt[i].Add(d.Mul(r / float32(math.Sqrt(float64(l2)))))
-		}
+		k := r / float32(math.Sqrt(float64(l2)))
+		*x = mgl32.Vec3{a[0] + dx*k, a[1] + dy*k, a[2] + dz*k}
 	}
 }
 

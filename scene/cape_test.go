@@ -322,8 +322,18 @@ func TestCapeSyncAllocs(t *testing.T) {
 	}
 }
 
-func BenchmarkCapeFrame(b *testing.B) {
-	w, m, c := mannequinCape(b, nil)
+// BenchmarkCapeFrame is one frame of a run with a plain cape: no lag
+// limits, no carry.
+func BenchmarkCapeFrame(b *testing.B) { benchCape(b, nil) }
+
+// BenchmarkCapeFrameDemo is one frame of a run with the cape scene's
+// settings: lag limits (a constraint solved every iteration) and carry.
+func BenchmarkCapeFrameDemo(b *testing.B) {
+	benchCape(b, func(s *CapeSettings) { s.MaxLag = 1.5; s.CarryLinear = 0.3; s.CarryAngular = 0.3 })
+}
+
+func benchCape(b *testing.B, mod func(*CapeSettings)) {
+	w, m, c := mannequinCape(b, mod)
 	m.SetGait(mannequin.Run)
 	b.ReportAllocs()
 	b.ResetTimer()

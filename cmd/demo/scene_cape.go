@@ -13,13 +13,9 @@ import (
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/animation"
 	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/geometry"
-	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/loader/gltf"
-	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
-	"github.com/g3n/engine/texture"
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -103,9 +99,14 @@ func buildCape(d *Demo) error {
 
 	drv := d.SetWorld(w)
 	cape.Attach(drv)
-	mesh := newCapeMesh(cape.Grid, d.Texture("cape"))
+	// The shared cloth renderer: lit and textured on both sides, its
+	// culling bounds following the cape.
+	mesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
+	// A satin sheen: g3n's default specular, broader than the cloth
+	// mesh's matte default, so the folds catch the light.
+	mesh.Material.SetSpecularColor(&math32.Color{R: 0.5, G: 0.5, B: 0.5})
 	d.Scene.Add(mesh)
-	drv.AfterStep(mesh.sync)
+	drv.AfterStep(mesh.Sync)
 	d.AddFloor(0, 40)
 
 	// Camera: the chosen view, then it follows the character's moves.
@@ -190,7 +191,7 @@ func buildCape(d *Demo) error {
 		cape.Sync()
 		w.Step()
 	}
-	mesh.sync()
+	mesh.Sync()
 	return nil
 }
 
@@ -360,58 +361,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// capeMesh draws a cloth.Grid as a textured, lit, double-sided triangle
-// mesh whose buffers follow the particles. (A stand-in until the shared
-// cloth mesh of scene/cloth.go exists.)
-type capeMesh struct {
-	*graphic.Mesh
-	g        *cloth.Grid
-	geom     *geometry.Geometry
-	pos, nor *gls.VBO
-	p, n     []mgl32.Vec3
-	version  uint64
-}
-
-func newCapeMesh(g *cloth.Grid, tex *texture.Texture2D) *capeMesh {
-	m := &capeMesh{g: g, geom: geometry.NewGeometry()}
-	nv := len(g.Vertices())
-	m.pos = gls.NewVBO(math32.NewArrayF32(3*nv, 3*nv)).AddAttrib(gls.VertexPosition)
-	m.pos.SetUsage(gls.DYNAMIC_DRAW)
-	m.nor = gls.NewVBO(math32.NewArrayF32(3*nv, 3*nv)).AddAttrib(gls.VertexNormal)
-	m.nor.SetUsage(gls.DYNAMIC_DRAW)
-	uv := math32.NewArrayF32(0, 2*nv)
-	for _, t := range g.UVs() {
-		uv.Append(t[0], t[1])
-	}
-	m.geom.AddVBO(m.pos)
-	m.geom.AddVBO(m.nor)
-	m.geom.AddVBO(gls.NewVBO(uv).AddAttrib(gls.VertexTexcoord))
-	m.geom.SetIndices(math32.ArrayU32(append([]uint32(nil), g.Indices()...)))
-	m.version = g.Version()
-	mat := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
-	mat.SetSide(material.SideDouble)
-	mat.SetShininess(8)
-	if tex != nil {
-		mat.AddTexture(tex)
-	}
-	m.Mesh = graphic.NewMesh(m.geom, mat)
-	// The cloth moves every frame; its cached bounds would not.
-	m.Mesh.SetCullable(false)
-	m.sync()
-	return m
-}
-
-// sync copies positions and normals into the GPU buffers.
-func (m *capeMesh) sync() {
-	m.p = m.g.Positions(m.p)
-	m.n = m.g.Normals(m.n)
-	pb, nb := m.pos.Buffer(), m.nor.Buffer()
-	for i := range m.p {
-		(*pb)[3*i], (*pb)[3*i+1], (*pb)[3*i+2] = m.p[i][0], m.p[i][1], m.p[i][2]
-		(*nb)[3*i], (*nb)[3*i+1], (*nb)[3*i+2] = m.n[i][0], m.n[i][1], m.n[i][2]
-	}
-	m.pos.Update()
-	m.nor.Update()
 }
