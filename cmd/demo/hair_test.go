@@ -1,0 +1,101 @@
+package main
+
+import (
+	"image"
+	"testing"
+)
+
+// hairPixel reports a hair-coloured pixel: brown, from dark roots to lit
+// tips (red over green over blue, blue under half the red). Skin has more
+// blue, the shirt and the background are blue.
+func hairPixel(r, g, b uint8) bool {
+	return r > 25 && r >= g && g > b && 2*int(b) < int(r)
+}
+
+// hairCount counts hair pixels in rect, the lit ones among them (red
+// above 170) and the distinct brightness levels they show.
+func hairCount(img image.Image, rect image.Rectangle) (hair, lit, levels int) {
+	seen := map[uint32]bool{}
+	rect = rect.Intersect(img.Bounds())
+	for y := rect.Min.Y; y < rect.Max.Y; y++ {
+		for x := rect.Min.X; x < rect.Max.X; x++ {
+			R, G, B, _ := img.At(x, y).RGBA()
+			r, g, b := uint8(R>>8), uint8(G>>8), uint8(B>>8)
+			if !hairPixel(r, g, b) {
+				continue
+			}
+			hair++
+			if r > 170 {
+				lit++
+			}
+			seen[uint32(r)>>3] = true
+		}
+	}
+	return hair, lit, len(seen)
+}
+
+// hairRegions are the parts of a front view of the head, from the fixed
+// camera of hairFront: centre (cx, cy) and head radius r in pixels.
+func hairRegions(b image.Rectangle) (above, face, left, right image.Rectangle) {
+	cx, cy := b.Dx()/2, b.Dy()/2-5
+	r := b.Dy() * 85 / 720
+	above = image.Rect(cx-r/3, cy-r-r/8, cx+r/3, cy-r) // over the sphere's outline
+	face = image.Rect(cx-r*2/3, cy-r/6, cx+r*2/3, cy+r*3/4)
+	left = image.Rect(cx-r*3/2, cy, cx-r, cy+r*3/2)
+	right = image.Rect(cx+r, cy, cx+r*3/2, cy+r*3/2)
+	return above, face, left, right
+}
+
+// hairFront is a camera straight at the face, head centre mid-frame.
+var hairFront = []string{"-scene", "hair", "-cam", "0,1.6,0.75", "-look", "0,1.6,0"}
+
+// The hair scene at rest: hair stands above the head's outline and hangs on
+// both sides of the face, is lit (bright highlights and many shades, not
+// flat colour), and the face itself is clear of hair.
+func TestHairSceneRest(t *testing.T) {
+	img := runDemo(t, append(hairFront, "-frames", "90")...)
+	above, face, left, right := hairRegions(img.Bounds())
+	ha, _, _ := hairCount(img, above)
+	hf, _, _ := hairCount(img, face)
+	hl, _, _ := hairCount(img, left)
+	hr, _, _ := hairCount(img, right)
+	all, lit, levels := hairCount(img, img.Bounds())
+	t.Logf("hair pixels: above the head %d/%d, face %d/%d, left %d/%d, right %d/%d; total %d, lit %d, %d brightness levels",
+		ha, above.Dx()*above.Dy(), hf, face.Dx()*face.Dy(), hl, left.Dx()*left.Dy(), hr, right.Dx()*right.Dy(), all, lit, levels)
+	if ha < above.Dx()*above.Dy()/3 {
+		t.Errorf("no hair on top of the head: %d hair pixels of %d", ha, above.Dx()*above.Dy())
+	}
+	if hl < left.Dx()*left.Dy()/3 || hr < right.Dx()*right.Dy()/3 {
+		t.Errorf("hair does not hang beside the face: %d left, %d right of %d", hl, hr, left.Dx()*left.Dy())
+	}
+	if hf > face.Dx()*face.Dy()/20 {
+		t.Errorf("hair over the face: %d of %d pixels", hf, face.Dx()*face.Dy())
+	}
+	if lit < 200 || levels < 16 {
+		t.Errorf("hair looks unlit: %d bright pixels, %d brightness levels", lit, levels)
+	}
+	if f := backgroundFraction(img); f < 0.3 || f > 0.95 {
+		t.Errorf("background fraction %.2f: the scene is missing or fills the frame", f)
+	}
+}
+
+// Wind from the viewer's left blows the hair to the right: the right side
+// of the head shows more hair than the left, and the face stays clear.
+func TestHairSceneWind(t *testing.T) {
+	img := runDemo(t, append(hairFront, "-hair-wind", "10", "-hair-strands", "1000", "-frames", "120")...)
+	_, face, _, _ := hairRegions(img.Bounds())
+	b := img.Bounds()
+	cx := b.Dx() / 2
+	leftHalf := image.Rect(0, 0, cx-20, b.Dy())
+	rightHalf := image.Rect(cx+20, 0, b.Dx(), b.Dy())
+	hl, _, _ := hairCount(img, leftHalf)
+	hr, _, _ := hairCount(img, rightHalf)
+	hf, _, _ := hairCount(img, face)
+	t.Logf("hair pixels in wind: left half %d, right half %d, face %d", hl, hr, hf)
+	if hr < hl*6/5 {
+		t.Errorf("wind from the left does not blow the hair right: %d left, %d right", hl, hr)
+	}
+	if hf > face.Dx()*face.Dy()/10 {
+		t.Errorf("hair blown over the face: %d of %d pixels", hf, face.Dx()*face.Dy())
+	}
+}

@@ -1,0 +1,144 @@
+package hair_test
+
+import (
+	"testing"
+
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// benchHair measures one 1/60 s frame of strands x segments hair on a head
+// (head sphere collision, style keeping, still-air drag) while the head
+// turns, in a World with hair.WorldConfig (2 substeps, 4 iterations) and
+// the given workers. Particles: strands·(segments+1).
+func benchHair(b *testing.B, strands, segments, workers int) {
+	cfg := hair.WorldConfig()
+	cfg.Workers = workers
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = strands, segments
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	for i := 0; i < 30; i++ { // settle
+		w.Step()
+	}
+	c := h.Head().Center
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		w.Step()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkHair2000x16Workers1(b *testing.B) { benchHair(b, 2000, 16, 1) }
+func BenchmarkHair2000x16Workers2(b *testing.B) { benchHair(b, 2000, 16, 2) }
+func BenchmarkHair500x12Workers1(b *testing.B)  { benchHair(b, 500, 12, 1) }
+
+// BenchmarkWorldFloor34000 is what the core alone costs for the same
+// particle count (2000 x 17) with one sphere collider and nothing else: a
+// floor under BenchmarkHair2000x16 that the hair package cannot go below.
+func BenchmarkWorldFloor34000(b *testing.B) {
+	w, _ := verlet3d.NewWorld(hair.WorldConfig())
+	for i := 0; i < 34000; i++ {
+		w.AddParticle(mgl32.Vec3{float32(i%100)*0.01 - 0.5, 1 + float32(i/100)*0.001, 0}, 1)
+	}
+	sph, _ := verlet3d.NewSphere(mgl32.Vec3{0, 1.1, 0}, 0.1)
+	w.AddCollider(sph, verlet3d.ContactSettings{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Step()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+// naiveHair is the baseline: the same strands as an array-of-structs
+// Jakobsen loop (stretch and bend links, head sphere push-out, gravity),
+// no style keeping, 2 substeps x 10 iterations.
+type naiveParticle struct{ pos, prev mgl32.Vec3 }
+type naiveLink struct {
+	a, b int
+	rest float32
+}
+
+func BenchmarkNaiveHair2000x16(b *testing.B) {
+	w, _ := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	h, err := hair.New(w, hair.DefaultHead(), func() hair.Settings {
+		s := hair.DefaultSettings()
+		s.Strands, s.Segments = 2000, 16
+		return s
+	}())
+	if err != nil {
+		b.Fatal(err)
+	}
+	first, n := h.Particles()
+	ps := make([]naiveParticle, n)
+	for i := range ps {
+		p := w.Position(first + verlet3d.Particle(i))
+		ps[i] = naiveParticle{p, p}
+	}
+	var links []naiveLink
+	per := h.Segments() + 1
+	for s := 0; s < h.Strands(); s++ {
+		o := s * per
+		for j := 0; j+1 < per; j++ {
+			links = append(links, naiveLink{o + j, o + j + 1, ps[o+j].pos.Sub(ps[o+j+1].pos).Len()})
+		}
+		for j := 0; j+2 < per; j++ {
+			links = append(links, naiveLink{o + j, o + j + 2, ps[o+j].pos.Sub(ps[o+j+2].pos).Len()})
+		}
+	}
+	const hs = 1.0 / 120
+	g := mgl32.Vec3{0, -9.81 * hs * hs, 0}
+	rad := float32(0.102)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for sub := 0; sub < 2; sub++ {
+			for k := range ps {
+				if k%per == 0 {
+					continue
+				}
+				p := &ps[k]
+				v := p.pos.Sub(p.prev)
+				p.prev = p.pos
+				p.pos = p.pos.Add(v.Mul(0.996)).Add(g)
+			}
+			for it := 0; it < 10; it++ {
+				for _, l := range links {
+					pa, pb := &ps[l.a], &ps[l.b]
+					d := pb.pos.Sub(pa.pos)
+					dl := d.Len()
+					if dl == 0 {
+						continue
+					}
+					diff := (dl - l.rest) / dl * 0.5
+					if l.a%per != 0 {
+						pa.pos = pa.pos.Add(d.Mul(diff))
+						pb.pos = pb.pos.Sub(d.Mul(diff))
+					} else {
+						pb.pos = pb.pos.Sub(d.Mul(2 * diff))
+					}
+				}
+				for k := range ps {
+					if l := ps[k].pos.Len(); l < rad && l > 0 {
+						ps[k].pos = ps[k].pos.Mul(rad / l)
+					}
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}

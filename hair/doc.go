@@ -1,0 +1,46 @@
+// Package hair grows strands of hair on a head sphere and simulates them in a
+// verlet3d.World.
+//
+// A Hair is a set of strands rooted on a scalp cap of a sphere (the head).
+// Roots are spread evenly over the cap by a golden-angle (Fibonacci) spiral,
+// leaving a gap along the parting. From each root a strand is grown into a
+// rest shape (the style): combed away from the parting and the face, lifted
+// off the scalp, drooping over the head and past the ears. Each strand is a
+// chain of Segments+1 particles held by
+//
+//   - stretch links between neighbours (rigid by default),
+//   - bend links between every other particle (XPBD, soft), and
+//   - a style-keeping pull toward the rest shape expressed in the head's
+//     frame, strong at the root and fading as (1-t)² toward the tip, so hair
+//     keeps its shape without freezing into a helmet.
+//
+// The Hair is the World's ConstraintSet for these: strands are chains, so it
+// solves them strand by strand from root to tip (several strands side by
+// side, and split between Config.Workers goroutines), which converges in a
+// few passes; a follow-the-leader sweep at the end of each substep removes
+// any stretch left over. WorldConfig gives a World tuned for that.
+//
+// The head moves with SetHead: roots are pinned and follow the head
+// transform exactly at every substep, and the head's verlet3d.Sphere
+// collider moves with it. Strands are kept outside the head sphere by the
+// hair's own solver (every pass, and finally with friction against the
+// moving scalp); the Sphere collider masks the hair's collision group
+// (Settings.Group) and stops every other particle of the World. Add extra
+// colliders such as neck and shoulder capsules to the World directly, and
+// call Drape so the style starts resting on them.
+//
+// Air acts on every segment as drag against the relative air velocity, taken
+// from a shared verlet3d.Wind field: still air damps swinging hair, wind
+// blows it. The Hair is also the World's ForceField for that.
+//
+// All strand particles are one contiguous range of the World's particles,
+// strand after strand, root first, so renderers read
+// World.Positions()[first:first+n] directly (Particles, Strand). Tangents and
+// Colours give per-vertex render data in the same order.
+//
+// # Frames and units
+//
+// Lengths are metres, times seconds. In the head's own frame +Y points to the
+// crown, +Z out of the face and +X to the head's left (the viewer's right
+// when facing it).
+package hair

@@ -1,0 +1,572 @@
+package hair
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Hair is a set of strands rooted on a head, living in one verlet3d.World.
+// It is the World's ForceField (head motion and air drag, each substep),
+// ConstraintSet (stretch, bend and style, once per solver pass) and
+// Finisher (head contact and friction); New registers it. It is not safe
+// for concurrent use.
+type Hair struct {
+	w    *verlet3d.World
+	set  Settings
+	per  int               // particles per strand, Segments+1
+	base verlet3d.Particle // first particle of strand 0
+
+	// Rest shape in the head's frame, one entry per particle in strand
+	// order; the root entry is the scalp point.
+	rest []mgl32.Vec3
+	// restLen is each strand's rest length along its segments, m.
+	restLen []float32
+	// shade is a per-strand random number in [0, 1) for colour variation.
+	shade []float32
+
+	head    *verlet3d.Sphere // collider that follows the head
+	start   Head             // pose at the start of the current step
+	end     Head             // pose at the end of the current step
+	pending bool             // SetHead called since the last step began
+	cur     frame            // pose of the current substep
+	prevCur frame            // pose of the previous substep
+	lastT   float64          // World time of the step in progress
+	began   bool             // a step has been seen
+
+	wind verlet3d.Wind
+
+	// Style keeping: per-particle-along-strand stiffness per substep and
+	// per iteration (recomputed when the iteration count changes).
+	styleSub  []float32
+	styleIter []float32
+	styleN    int
+	iter      int       // solver passes so far in this substep
+	restSeg   []float32 // rest segment length per strand, m
+
+	// Strand constraints, solved per strand by the ConstraintSet.
+	bendRest   []float32 // rest distance from particle j-2 to j, by particle
+	segInv     []float32 // 1/restSeg
+	lamS, lamB []float32 // XPBD multipliers of stretch and bend, by particle
+	kS, kB     []float32 // XPBD denominators 1/(w_a+w_b+α/h²)
+	kAS, kAB   float32   // the α/h² kS and kB were made with (-1: none yet)
+	invSeen    []float32 // inverse masses kS and kB were made with
+	bendInv    []float32 // 1/bendRest
+	// Per-substep solver state shared with the workers.
+	pos       []mgl32.Vec3
+	prev      []mgl32.Vec3
+	inv       []float32
+	invH2     float32
+	last      bool    // this is the last pass of the substep
+	t         float32 // substep start time, for the wind
+	dragScale float32 // drag runs once per step: Substeps times stronger
+	still     bool    // the wind is still air
+	workers   *pool
+	// Method values bound once, so dispatching them does not allocate.
+	passFn, prepFn, dragFn, finFn func(lo, hi int)
+}
+
+// New grows hair on head in w with settings s and registers it with w: its
+// particles (roots pinned, the rest free, in Settings.Group), the head's
+// Sphere collider, and itself as force field and constraint set. It returns
+// an error naming the field for invalid input, before touching w.
+func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
+	if w == nil {
+		return nil, fmt.Errorf("hair: New: World is nil")
+	}
+	if err := head.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	head.Rotation = head.rotation()
+	h := &Hair{w: w, set: s, per: s.Segments + 1, start: head, end: head}
+	roots := scalpPoints(s)
+	h.grow(head.Radius, roots)
+
+	n := s.Strands * h.per
+	f := head.frame()
+	pm := s.Mass / float32(s.Segments)
+	h.base = verlet3d.Particle(w.Len())
+	for i, r := range h.rest {
+		mass := pm
+		if i%h.per == 0 {
+			mass = 0 // roots are pinned and moved with the head
+		}
+		p, err := w.AddParticle(f.apply(r), mass)
+		if err != nil {
+			return nil, fmt.Errorf("hair: strand %d: %w", i/h.per, err)
+		}
+		if p != h.base+verlet3d.Particle(i) {
+			return nil, fmt.Errorf("hair: World particles were added concurrently (got handle %d, want %d)", p, h.base+verlet3d.Particle(i))
+		}
+		if err := w.SetRadius(p, s.Radius); err != nil {
+			return nil, err
+		}
+		w.SetGroup(p, s.Group)
+	}
+	h.restShapeChanged()
+	h.lamS = make([]float32, n)
+	h.lamB = make([]float32, n)
+	h.kS = make([]float32, n)
+	h.kB = make([]float32, n)
+	h.invSeen = make([]float32, n)
+	h.kAS, h.kAB = -1, -1
+	h.bindPasses()
+	sph, err := verlet3d.NewSphere(head.Center, head.Radius)
+	if err != nil {
+		return nil, fmt.Errorf("hair: head collider: %w", err)
+	}
+	h.head = sph
+	if err := w.AddCollider(sph, verlet3d.ContactSettings{Friction: s.HeadFriction, Mask: ^s.Group}); err != nil {
+		return nil, fmt.Errorf("hair: head collider: %w", err)
+	}
+	h.cur = head.frame()
+	h.prevCur = h.cur
+	h.setStyle()
+	w.AddForceField(h)
+	w.AddConstraintSet(h)
+	return h, nil
+}
+
+// Remove takes the hair's force field, constraint set and head collider out
+// of the World and stops its worker goroutines. Its particles stay (a World
+// never removes particles) but no longer feel the hair's constraints; build
+// a new World to get rid of them.
+func (h *Hair) Remove() {
+	h.w.RemoveForceField(h)
+	h.w.RemoveConstraintSet(h)
+	h.w.RemoveCollider(h.head)
+	h.Close()
+}
+
+// Close stops the worker goroutines the hair starts when the World has
+// Config.Workers > 1. The hair stays usable; the next step starts them
+// again.
+func (h *Hair) Close() {
+	if h.workers != nil {
+		h.workers.close()
+		h.workers = nil
+	}
+}
+
+// restShapeChanged recomputes what depends on the rest shape.
+func (h *Hair) restShapeChanged() {
+	n := len(h.rest)
+	if len(h.bendRest) != n {
+		h.bendRest = make([]float32, n)
+		h.bendInv = make([]float32, n)
+		h.segInv = make([]float32, len(h.restSeg))
+	}
+	for o := 0; o < n; o += h.per {
+		for j := 2; j < h.per; j++ {
+			r := h.rest[o+j].Sub(h.rest[o+j-2]).Len()
+			h.bendRest[o+j], h.bendInv[o+j] = r, 0
+			if r > 0 {
+				h.bendInv[o+j] = 1 / r
+			}
+		}
+	}
+	for i, r := range h.restSeg {
+		h.segInv[i] = 1 / r
+	}
+}
+
+// World returns the World the hair lives in.
+func (h *Hair) World() *verlet3d.World { return h.w }
+
+// Settings returns the settings in use.
+func (h *Hair) Settings() Settings { return h.set }
+
+// Strands returns the number of strands.
+func (h *Hair) Strands() int { return h.set.Strands }
+
+// Segments returns the number of segments per strand.
+func (h *Hair) Segments() int { return h.set.Segments }
+
+// Particles returns the range of all hair particles: first and count.
+// Strand i is first+i·(Segments+1) .. +Segments, root first.
+func (h *Hair) Particles() (first verlet3d.Particle, n int) {
+	return h.base, h.set.Strands * h.per
+}
+
+// Strand returns the range of strand i: its root particle and its particle
+// count (Segments+1). It panics if i is out of range.
+func (h *Hair) Strand(i int) (root verlet3d.Particle, n int) {
+	if i < 0 || i >= h.set.Strands {
+		panic(fmt.Sprintf("hair: strand %d out of range [0, %d)", i, h.set.Strands))
+	}
+	return h.base + verlet3d.Particle(i*h.per), h.per
+}
+
+// StrandLength returns the rest length of strand i in metres.
+func (h *Hair) StrandLength(i int) float32 {
+	h.Strand(i)
+	return h.restLen[i]
+}
+
+// RestLocal returns the rest position of particle j (0 is the root) of
+// strand i in the head's frame.
+func (h *Hair) RestLocal(i, j int) mgl32.Vec3 {
+	h.Strand(i)
+	if j < 0 || j >= h.per {
+		panic(fmt.Sprintf("hair: particle %d of a strand out of range [0, %d)", j, h.per))
+	}
+	return h.rest[i*h.per+j]
+}
+
+// HeadCollider returns the sphere collider that follows the head.
+func (h *Hair) HeadCollider() *verlet3d.Sphere { return h.head }
+
+// Head returns the head pose the hair is moving to (the last SetHead).
+func (h *Hair) Head() Head { return h.end }
+
+// SetHead moves the head to center and rotation (head frame to world) over
+// the next step: the roots and the head collider follow it exactly at every
+// substep. Call it every frame for an animated head.
+func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
+	nh := h.end
+	nh.Center, nh.Rotation = center, rotation
+	if err := nh.Validate(); err != nil {
+		return err
+	}
+	nh.Rotation = nh.rotation()
+	if !h.pending {
+		h.start = h.end
+	}
+	h.end = nh
+	h.pending = true
+	return nil
+}
+
+// Reset puts every strand back in its rest shape around the current head
+// pose, at rest.
+func (h *Hair) Reset() {
+	h.start = h.end
+	h.pending = false
+	f := h.end.frame()
+	h.cur, h.prevCur = f, f
+	h.head.Center = h.end.Center
+	pos, prev := h.w.Positions(), h.w.PrevPositions()
+	for i, r := range h.rest {
+		p := int(h.base) + i
+		x := f.apply(r)
+		pos[p], prev[p] = x, x
+		h.w.SetHome(verlet3d.Particle(p), x)
+	}
+}
+
+// SetWind sets the air the strands move through. The zero Wind is still
+// air, which still damps motion through WindDrag.
+func (h *Hair) SetWind(wd verlet3d.Wind) error {
+	if err := wd.Validate(); err != nil {
+		return fmt.Errorf("hair: SetWind: %w", err)
+	}
+	h.wind = wd
+	return nil
+}
+
+// Wind returns the air set by SetWind.
+func (h *Hair) Wind() verlet3d.Wind { return h.wind }
+
+// SetStyle changes the style-keeping stiffness at the root and the fraction
+// left at the tip, both in [0, 1], at run time.
+func (h *Hair) SetStyle(stiffness, tip float32) error {
+	s := h.set
+	s.StyleStiffness, s.StyleTip = stiffness, tip
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	h.set = s
+	h.setStyle()
+	return nil
+}
+
+// SetWindDrag changes Settings.WindDrag (1/s) at run time.
+func (h *Hair) SetWindDrag(drag float32) error {
+	s := h.set
+	s.WindDrag = drag
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	h.set = s
+	return nil
+}
+
+// setStyle fills the per-substep stiffness along a strand.
+func (h *Hair) setStyle() {
+	if cap(h.styleSub) < h.per {
+		h.styleSub = make([]float32, h.per)
+		h.styleIter = make([]float32, h.per)
+	}
+	h.styleSub = h.styleSub[:h.per]
+	h.styleIter = h.styleIter[:h.per]
+	s := h.set
+	for j := range h.styleSub {
+		t := float32(j) / float32(s.Segments)
+		u := (1 - t) * (1 - t)
+		h.styleSub[j] = s.StyleStiffness * (s.StyleTip + (1-s.StyleTip)*u)
+	}
+	h.styleSub[0] = 0
+	h.styleN = 0 // recompute the per-iteration values
+}
+
+// StyleStiffness returns the style-keeping stiffness per substep at
+// particle j of a strand (0 is the root, which is pinned anyway).
+func (h *Hair) StyleStiffness(j int) float32 { return h.styleSub[j] }
+
+// scalpPoints returns s.Strands unit vectors in the head's frame spread
+// evenly over the scalp cap by a golden-angle spiral, skipping the parting.
+func scalpPoints(s Settings) []mgl32.Vec3 {
+	n := s.Strands
+	var out []mgl32.Vec3
+	// The parting removes part of the cap: grow the spiral until enough
+	// points fall outside the gap, then drop the extras evenly.
+	for m := n; ; m += 1 + (n-len(out))/2 {
+		out = spiral(s, m, out[:0])
+		if len(out) >= n {
+			break
+		}
+	}
+	if extra := len(out) - n; extra > 0 {
+		keep := out[:0]
+		for i, p := range out {
+			// Drop indices spread evenly through the list.
+			if (i+1)*extra/len(out) != i*extra/len(out) {
+				continue
+			}
+			keep = append(keep, p)
+		}
+		out = keep[:n]
+	}
+	return out
+}
+
+const goldenAngle = math.Pi * (3 - 2.2360679774997896) // π(3-√5)
+
+// spiral appends the points of an m-point Fibonacci spiral on the cap that
+// lie outside the parting gap.
+func spiral(s Settings, m int, out []mgl32.Vec3) []mgl32.Vec3 {
+	axis, u, v := capFrame(s)
+	cosCap := math.Cos(float64(s.CapAngle))
+	for i := 0; i < m; i++ {
+		// Equal-area rings: cos(polar angle) steps evenly.
+		z := 1 - (1-cosCap)*(float64(i)+0.5)/float64(m)
+		r := math.Sqrt(math.Max(0, 1-z*z))
+		phi := float64(i) * goldenAngle
+		p := axis.Mul(float32(z)).
+			Add(u.Mul(float32(r * math.Cos(phi)))).
+			Add(v.Mul(float32(r * math.Sin(phi))))
+		p = p.Normalize()
+		if inParting(s, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// capFrame returns the cap axis and two unit vectors perpendicular to it.
+func capFrame(s Settings) (axis, u, v mgl32.Vec3) {
+	st, ct := math.Sincos(float64(s.CapTilt))
+	axis = mgl32.Vec3{0, float32(ct), -float32(st)}
+	u = mgl32.Vec3{1, 0, 0}
+	v = axis.Cross(u).Normalize()
+	return axis, u, v
+}
+
+// partingNormal is the unit normal of the plane through the head centre and
+// the parting line (the plane holds the front-back axis).
+func partingNormal(s Settings) mgl32.Vec3 {
+	sp, cp := math.Sincos(float64(s.Parting))
+	return mgl32.Vec3{float32(cp), -float32(sp), 0}
+}
+
+// partingWeight is how much the parting shapes the hair at scalp point p:
+// 1 in front of the cap axis (the crown), fading to 0 behind it.
+func partingWeight(s Settings, p mgl32.Vec3) float32 {
+	return smoothstep(-0.45, 0.05, p.Dot(capForward(s)))
+}
+
+// capForward is the unit vector perpendicular to the cap axis pointing to
+// the face.
+func capForward(s Settings) mgl32.Vec3 {
+	st, ct := math.Sincos(float64(s.CapTilt))
+	return mgl32.Vec3{0, float32(st), float32(ct)}
+}
+
+func inParting(s Settings, p mgl32.Vec3) bool {
+	if s.PartingWidth == 0 || partingWeight(s, p) < 0.5 || p[1] < 0 {
+		return false
+	}
+	d := p.Dot(partingNormal(s)) // sine of the angle to the parting plane
+	return float32(math.Abs(float64(d))) < float32(math.Sin(float64(s.PartingWidth)/2))
+}
+
+func smoothstep(a, b, x float32) float32 {
+	t := (x - a) / (b - a)
+	if t <= 0 {
+		return 0
+	}
+	if t >= 1 {
+		return 1
+	}
+	return t * t * (3 - 2*t)
+}
+
+// rng is a small deterministic generator (SplitMix64).
+type rng uint64
+
+func (r *rng) next() uint64 {
+	*r += 0x9e3779b97f4a7c15
+	z := uint64(*r)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// float returns a number in [0, 1).
+func (r *rng) float() float32 { return float32(r.next()>>40) / (1 << 24) }
+
+// grow fills the rest shape: from each root the strand leaves the scalp
+// along the comb direction lifted by the normal, bends down under a
+// "gravity" of the style, and lies over the head at a random depth of the
+// hair layer, never inside it.
+func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
+	s := h.set
+	h.rest = make([]mgl32.Vec3, 0, s.Strands*h.per)
+	h.restLen = make([]float32, s.Strands)
+	h.restSeg = make([]float32, s.Strands)
+	h.shade = make([]float32, s.Strands)
+	r := rng(s.Seed)
+	pn := partingNormal(s)
+	axis, _, _ := capFrame(s)
+	down := mgl32.Vec3{0, -1, 0}
+	back := mgl32.Vec3{0, 0, -1}
+	for k, n := range roots {
+		length := s.Length * (1 - s.LengthVariation*r.float())
+		depth := s.Radius + s.Volume*(0.15+0.85*r.float())
+		h.shade[k] = r.float()
+		h.restLen[k] = length
+		h.restSeg[k] = length / float32(s.Segments)
+		seg := length / float32(s.Segments)
+
+		// Comb direction in the scalp's tangent plane: away from the
+		// parting in front of the crown, away from the cap axis behind
+		// it, and always a little back, away from the face.
+		wp := partingWeight(s, n)
+		side := pn
+		if n.Dot(pn) < 0 {
+			side = pn.Mul(-1)
+		}
+		away := n.Sub(axis)
+		if away.Len() < 1e-4 {
+			away = back
+		}
+		away = away.Normalize()
+		front := smoothstep(-0.3, 0.5, n.Dot(capForward(s)))
+		comb := side.Mul(wp).Add(away.Mul(1 - wp)).Add(back.Mul(2 * front)).Add(down.Mul(0.3 * (1 - front)))
+		comb = comb.Sub(n.Mul(comb.Dot(n)))
+		if comb.Len() < 1e-4 {
+			comb = back.Sub(n.Mul(back.Dot(n)))
+		}
+		comb = comb.Normalize()
+		jitter := mgl32.Vec3{r.float() - 0.5, r.float() - 0.5, r.float() - 0.5}.Mul(0.12)
+		// Less lift at the front keeps the hairline neat.
+		d := comb.Add(n.Mul(s.Lift * (1 - 0.6*front))).Add(jitter).Normalize()
+
+		p := n.Mul(radius)
+		h.rest = append(h.rest, p)
+		minR := radius + depth
+		for j := 1; j <= s.Segments; j++ {
+			// The style's own gravity: strands droop a little more at
+			// every segment; the first ones stay near the comb direction.
+			// Over the face the droop turns backward, so hair falls
+			// beside and behind the face, never over it.
+			face := smoothstep(-0.1*radius, 0.5*radius, p[2]) * smoothstep(-0.7*radius, 0, p[1])
+			d = d.Add(down.Add(back.Mul(1.5 * face)).Normalize().Mul(0.35)).Normalize()
+			q := p.Add(d.Mul(seg))
+			// Lay the strand over the head: project out of the layer,
+			// then restore the segment length, a few times.
+			for it := 0; it < 4; it++ {
+				if l := q.Len(); l < minR {
+					q = q.Mul(minR / l)
+				}
+				q = p.Add(q.Sub(p).Normalize().Mul(seg))
+			}
+			d = q.Sub(p).Normalize()
+			p = q
+			h.rest = append(h.rest, p)
+		}
+	}
+}
+
+// Drape bends the rest shape around the given colliders at the current head
+// pose, so that a style grown on a bare head starts resting on the neck and
+// shoulders instead of inside them. Each strand is walked from the root:
+// where a segment would enter a collider (come within Settings.Radius plus
+// the contact margin of it) it turns along the surface instead, as falling
+// hair slides off a shoulder. Particles move to the new rest shape, at rest.
+// It does not add the colliders to the World.
+func (h *Hair) Drape(colliders ...verlet3d.Collider) {
+	if len(colliders) == 0 {
+		return
+	}
+	f := h.end.frame()
+	pos, prev := h.w.Positions(), h.w.PrevPositions()
+	rad := h.set.Radius + h.w.Config().ContactMargin
+	up := f.m.Col(1)
+	for i := 0; i < h.set.Strands; i++ {
+		o := i * h.per
+		seg := h.restLen[i] / float32(h.set.Segments)
+		p := f.apply(h.rest[o])
+		for j := 1; j < h.per; j++ {
+			q := f.apply(h.rest[o+j])
+			d := q.Sub(p).Normalize()
+			for it := 0; it < 4; it++ {
+				hit := false
+				for _, c := range colliders {
+					s, n := c.Closest(q)
+					if q.Sub(s).Dot(n) >= rad {
+						continue
+					}
+					hit = true
+					if dn := d.Dot(n); dn < 0 {
+						d = d.Sub(n.Mul(dn))
+					}
+					if d.Len() < 0.3 {
+						// Head-on: slide away from the head's axis.
+						out := q.Sub(f.c)
+						out = out.Sub(up.Mul(out.Dot(up)))
+						d = d.Add(out.Normalize().Mul(0.5))
+					}
+					d = d.Normalize()
+				}
+				if !hit {
+					break
+				}
+				q = p.Add(d.Mul(seg))
+			}
+			// Whatever is still inside is pushed out; the solver's
+			// contacts would do the same.
+			for _, c := range colliders {
+				s, n := c.Closest(q)
+				if dd := q.Sub(s).Dot(n); dd < rad {
+					q = q.Add(n.Mul(rad - dd))
+				}
+			}
+			q = p.Add(q.Sub(p).Normalize().Mul(seg))
+			h.rest[o+j] = h.end.ToLocal(q)
+			p = q
+		}
+	}
+	h.restShapeChanged()
+	for i, r := range h.rest {
+		x := f.apply(r)
+		pos[int(h.base)+i], prev[int(h.base)+i] = x, x
+		h.w.SetHome(h.base+verlet3d.Particle(i), x)
+	}
+}

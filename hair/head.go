@@ -1,0 +1,116 @@
+package hair
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Head is the pose and size of the head sphere. In the head's own frame +Y
+// points to the crown, +Z out of the face and +X to the head's left.
+type Head struct {
+	// Center is the centre of the head sphere in world space, m.
+	Center mgl32.Vec3
+	// Rotation turns the head's frame into world space. The zero
+	// quaternion is read as the identity.
+	Rotation mgl32.Quat
+	// Radius of the head sphere in metres, > 0. Default 0.1.
+	Radius float32
+}
+
+// DefaultHead returns a head of radius 0.1 m at the origin, facing +Z.
+func DefaultHead() Head {
+	return Head{Rotation: mgl32.QuatIdent(), Radius: 0.1}
+}
+
+// Validate reports a non-finite pose or a radius that is not positive.
+func (h Head) Validate() error {
+	if !verlet3d.Finite(h.Center) {
+		return fmt.Errorf("hair: Head.Center = %v, want finite metres", h.Center)
+	}
+	if !finite32(h.Radius) || h.Radius <= 0 {
+		return fmt.Errorf("hair: Head.Radius = %v, want metres > 0", h.Radius)
+	}
+	q := h.Rotation
+	if !finite32(q.W) || !verlet3d.Finite(q.V) {
+		return fmt.Errorf("hair: Head.Rotation = %v, want a finite quaternion", q)
+	}
+	return nil
+}
+
+// rotation returns the unit rotation of h, the identity for a zero one.
+func (h Head) rotation() mgl32.Quat {
+	q := h.Rotation
+	if l := q.Len(); l > 1e-6 {
+		return q.Scale(1 / l)
+	}
+	return mgl32.QuatIdent()
+}
+
+// ToWorld maps a point from the head's frame (metres, relative to the
+// centre) to world space.
+func (h Head) ToWorld(local mgl32.Vec3) mgl32.Vec3 {
+	f := h.frame()
+	return f.apply(local)
+}
+
+// ToLocal maps a world-space point into the head's frame.
+func (h Head) ToLocal(world mgl32.Vec3) mgl32.Vec3 {
+	f := h.frame()
+	return f.toLocal(world)
+}
+
+// frame is a head pose as a rotation matrix and translation, for applying
+// it to many points.
+type frame struct {
+	m mgl32.Mat3 // column-major rotation
+	c mgl32.Vec3
+}
+
+func (h Head) frame() frame {
+	return frame{m: h.rotation().Mat4().Mat3(), c: h.Center}
+}
+
+// toLocal is the inverse of apply.
+func (f *frame) toLocal(p mgl32.Vec3) mgl32.Vec3 {
+	m := &f.m
+	d := p.Sub(f.c)
+	return mgl32.Vec3{
+		m[0]*d[0] + m[1]*d[1] + m[2]*d[2],
+		m[3]*d[0] + m[4]*d[1] + m[5]*d[2],
+		m[6]*d[0] + m[7]*d[1] + m[8]*d[2],
+	}
+}
+
+func (f *frame) apply(p mgl32.Vec3) mgl32.Vec3 {
+	m := &f.m
+	return mgl32.Vec3{
+		m[0]*p[0] + m[3]*p[1] + m[6]*p[2] + f.c[0],
+		m[1]*p[0] + m[4]*p[1] + m[7]*p[2] + f.c[1],
+		m[2]*p[0] + m[5]*p[1] + m[8]*p[2] + f.c[2],
+	}
+}
+
+// lerpHead interpolates two poses: centre linearly, rotation along the
+// shorter arc. t = 1 returns b exactly.
+func lerpHead(a, b Head, t float32) Head {
+	if t >= 1 {
+		return b
+	}
+	qa, qb := a.rotation(), b.rotation()
+	if qa.Dot(qb) < 0 {
+		qb = qb.Scale(-1)
+	}
+	out := b
+	out.Center = a.Center.Add(b.Center.Sub(a.Center).Mul(t))
+	out.Rotation = mgl32.QuatSlerp(qa, qb, t)
+	return out
+}
+
+func finite32(f float32) bool {
+	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+}
+
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

@@ -1,0 +1,100 @@
+package hair_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func TestBadInput(t *testing.T) {
+	nan := float32(math.NaN())
+	cases := []struct {
+		name string
+		head func(*hair.Head)
+		set  func(*hair.Settings)
+		want string // the error must name this
+	}{
+		{"zero strands", nil, func(s *hair.Settings) { s.Strands = 0 }, "Strands = 0"},
+		{"negative strands", nil, func(s *hair.Settings) { s.Strands = -3 }, "Strands = -3"},
+		{"zero segments", nil, func(s *hair.Settings) { s.Segments = 0 }, "Segments = 0"},
+		{"zero length", nil, func(s *hair.Settings) { s.Length = 0 }, "Length = 0"},
+		{"negative length", nil, func(s *hair.Settings) { s.Length = -0.2 }, "Length = -0.2"},
+		{"NaN length", nil, func(s *hair.Settings) { s.Length = nan }, "Length = NaN"},
+		{"zero cap angle", nil, func(s *hair.Settings) { s.CapAngle = 0 }, "CapAngle = 0"},
+		{"negative cap angle", nil, func(s *hair.Settings) { s.CapAngle = -1 }, "CapAngle = -1"},
+		{"cap angle above pi", nil, func(s *hair.Settings) { s.CapAngle = 3.2 }, "CapAngle = 3.2"},
+		{"length variation 1", nil, func(s *hair.Settings) { s.LengthVariation = 1 }, "LengthVariation = 1"},
+		{"zero mass", nil, func(s *hair.Settings) { s.Mass = 0 }, "Mass = 0"},
+		{"negative radius", nil, func(s *hair.Settings) { s.Radius = -0.001 }, "Radius = -0.001"},
+		{"style above 1", nil, func(s *hair.Settings) { s.StyleStiffness = 1.5 }, "StyleStiffness = 1.5"},
+		{"negative bend", nil, func(s *hair.Settings) { s.BendCompliance = -1 }, "BendCompliance = -1"},
+		{"wide parting", nil, func(s *hair.Settings) { s.PartingWidth = 1 }, "PartingWidth = 1"},
+		{"infinite drag", nil, func(s *hair.Settings) { s.WindDrag = float32(math.Inf(1)) }, "WindDrag = +Inf"},
+		{"negative head radius", func(h *hair.Head) { h.Radius = -0.1 }, nil, "Head.Radius = -0.1"},
+		{"zero head radius", func(h *hair.Head) { h.Radius = 0 }, nil, "Head.Radius = 0"},
+		{"NaN head centre", func(h *hair.Head) { h.Center[1] = nan }, nil, "Head.Center"},
+		{"NaN head rotation", func(h *hair.Head) { h.Rotation.W = nan }, nil, "Head.Rotation"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, _ := verlet3d.NewWorld(hair.WorldConfig())
+			head := hair.DefaultHead()
+			s := hair.DefaultSettings()
+			s.Strands = 10
+			if c.head != nil {
+				c.head(&head)
+			}
+			if c.set != nil {
+				c.set(&s)
+			}
+			h, err := hair.New(w, head, s)
+			if err == nil {
+				t.Fatalf("New accepted it (%d strands)", h.Strands())
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not name %q", err, c.want)
+			}
+			if w.Len() != 0 {
+				t.Errorf("a failed New left %d particles in the World", w.Len())
+			}
+		})
+	}
+	// The largest cap angle, π, is a whole-head cover and is valid.
+	w, _ := verlet3d.NewWorld(hair.WorldConfig())
+	s := hair.DefaultSettings()
+	s.Strands, s.CapAngle = 50, math.Pi
+	if _, err := hair.New(w, hair.DefaultHead(), s); err != nil {
+		t.Errorf("CapAngle = π rejected: %v", err)
+	}
+	if _, err := hair.New(nil, hair.DefaultHead(), s); err == nil {
+		t.Errorf("New(nil World) accepted")
+	}
+}
+
+func TestBadRuntimeInput(t *testing.T) {
+	r := newRig(t, func(s *hair.Settings) { s.Strands = 20 }, 1)
+	nan := float32(math.NaN())
+	if err := r.h.SetHead(mgl32.Vec3{nan, 0, 0}, mgl32.QuatIdent()); err == nil || !strings.Contains(err.Error(), "Head.Center") {
+		t.Errorf("SetHead(NaN centre) = %v", err)
+	}
+	if err := r.h.SetStyle(-0.1, 0); err == nil || !strings.Contains(err.Error(), "StyleStiffness = -0.1") {
+		t.Errorf("SetStyle(-0.1) = %v", err)
+	}
+	if err := r.h.SetWind(verlet3d.Wind{Gust: -1}); err == nil || !strings.Contains(err.Error(), "Gust") {
+		t.Errorf("SetWind(Gust -1) = %v", err)
+	}
+	if err := r.h.SetWindDrag(nan); err == nil || !strings.Contains(err.Error(), "WindDrag") {
+		t.Errorf("SetWindDrag(NaN) = %v", err)
+	}
+	// None of them changed anything: the hair still steps cleanly.
+	for i := 0; i < 10; i++ {
+		r.w.Step()
+	}
+	if n := r.w.Stats().NonFiniteResets; n != 0 {
+		t.Errorf("%d NaN resets after rejected input", n)
+	}
+}

@@ -1,0 +1,236 @@
+package hair_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Roots cover the cap evenly: every root lies on the scalp inside the cap
+// and outside the parting gap, and no two crowd together: the closest pair
+// is at least half the mean nearest-neighbour distance, where random
+// placement would give pairs almost on top of each other.
+func TestRootsEven(t *testing.T) {
+	for _, n := range []int{50, 400, 2000} {
+		w, _ := verlet3d.NewWorld(hair.WorldConfig())
+		s := hair.DefaultSettings()
+		s.Strands = n
+		head := hair.DefaultHead()
+		h, err := hair.New(w, head, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, ct := math.Sincos(float64(s.CapTilt))
+		axis := mgl32.Vec3{0, float32(ct), -float32(st)}
+		roots := make([]mgl32.Vec3, n)
+		for i := range roots {
+			r := h.RestLocal(i, 0)
+			if d := math.Abs(float64(r.Len() - head.Radius)); d > 1e-6 {
+				t.Fatalf("%d strands: root %d is %.2g m off the scalp", n, i, d)
+			}
+			if a := math.Acos(float64(r.Normalize().Dot(axis))); a > float64(s.CapAngle)+1e-5 {
+				t.Fatalf("%d strands: root %d at %.3f rad from the cap axis, cap is %.3f", n, i, a, s.CapAngle)
+			}
+			roots[i] = r
+		}
+		var sum float64
+		minNN := math.Inf(1)
+		for i, a := range roots {
+			nn := math.Inf(1)
+			for j, b := range roots {
+				if i != j {
+					nn = math.Min(nn, float64(a.Sub(b).Len()))
+				}
+			}
+			sum += nn
+			minNN = math.Min(minNN, nn)
+		}
+		mean := sum / float64(n)
+		t.Logf("%d strands: nearest-neighbour distance mean %.4f m, min %.4f m (ratio %.2f)", n, mean, minNN, minNN/mean)
+		if minNN < 0.5*mean {
+			t.Errorf("%d strands: roots clump: closest pair %.4f m, mean spacing %.4f m", n, minNN, mean)
+		}
+	}
+}
+
+// The parting is bare: no root lies within PartingWidth/2 of the parting
+// plane in front of the crown, and the hair on its two sides is combed
+// away from it.
+func TestParting(t *testing.T) {
+	w, _ := verlet3d.NewWorld(hair.WorldConfig())
+	s := hair.DefaultSettings()
+	s.Strands, s.PartingWidth = 1500, 0.1
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, cp := math.Sincos(float64(s.Parting))
+	pn := mgl32.Vec3{float32(cp), -float32(sp), 0}
+	near := 0
+	for i := 0; i < h.Strands(); i++ {
+		r := h.RestLocal(i, 0).Normalize()
+		if r[2] < 0.2 || r[1] < 0.3 { // front top only
+			continue
+		}
+		side := r.Dot(pn)
+		if math.Abs(float64(side)) < math.Sin(float64(s.PartingWidth)/2)-1e-6 {
+			t.Fatalf("root %d is inside the parting gap (sin angle %.4f)", i, side)
+		}
+		if math.Abs(float64(side)) < 0.15 {
+			near++
+			// The strand's second particle is farther from the parting
+			// plane, on the same side, than its root.
+			p1 := h.RestLocal(i, 2)
+			if p1.Dot(pn)*side <= 0 || math.Abs(float64(p1.Dot(pn))) <= math.Abs(float64(h.RestLocal(i, 0).Dot(pn))) {
+				t.Errorf("strand %d by the parting is not combed away from it", i)
+			}
+		}
+	}
+	if near < 10 {
+		t.Fatalf("only %d roots near the parting", near)
+	}
+}
+
+// Wind blows hair downwind, and more wind blows it farther; the drag also
+// acts in still air, so a strand swinging after a turn settles faster with
+// it than without.
+func TestWind(t *testing.T) {
+	tipX := func(speed float32) float64 {
+		r := newRig(t, func(s *hair.Settings) { s.Strands = 100 }, 1)
+		if err := r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{speed, 0, 0}}); err != nil {
+			t.Fatal(err)
+		}
+		for f := 0; f < 120; f++ {
+			r.w.Step()
+		}
+		pos := r.w.Positions()
+		var sx float64
+		for i := 0; i < r.h.Strands(); i++ {
+			b, n := r.h.Strand(i)
+			sx += float64(pos[int(b)+n-1][0])
+		}
+		return sx / float64(r.h.Strands())
+	}
+	x0, x3, x8 := tipX(0), tipX(3), tipX(8)
+	t.Logf("mean tip x: still %.4f m, 3 m/s %.4f m, 8 m/s %.4f m", x0, x3, x8)
+	if !(x3 > x0+0.01 && x8 > x3+0.01) {
+		t.Errorf("wind along +x does not blow the tips downwind: %.4f, %.4f, %.4f m", x0, x3, x8)
+	}
+}
+
+// Workers split strands between goroutines; the result is bit-identical.
+func TestWorkersIdentical(t *testing.T) {
+	run := func(workers int) []mgl32.Vec3 {
+		r := newRig(t, func(s *hair.Settings) { s.Strands = 150 }, workers)
+		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1})
+		c := r.h.Head().Center
+		for f := 0; f < 60; f++ {
+			r.h.SetHead(c, turn(float64(f)*frame))
+			r.w.Step()
+		}
+		return append([]mgl32.Vec3(nil), r.w.Positions()...)
+	}
+	a, b := run(1), run(2)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("particle %d: %v with 1 worker, %v with 2", i, a[i], b[i])
+		}
+	}
+}
+
+// A step allocates nothing once running, with or without workers, wind and
+// a moving head; render data neither.
+func TestNoAllocs(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		r := newRig(t, func(s *hair.Settings) { s.Strands = 100 }, workers)
+		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{3, 0, 0}, Gust: 0.5, Turbulence: 1})
+		c := r.h.Head().Center
+		r.w.Step()
+		tan := r.h.Tangents(nil)
+		i := 0
+		allocs := testing.AllocsPerRun(50, func() {
+			i++
+			r.h.SetHead(c, mgl32.QuatRotate(float32(i)*0.01, mgl32.Vec3{0, 1, 0}))
+			r.w.Step()
+			tan = r.h.Tangents(tan)
+		})
+		if allocs != 0 {
+			t.Errorf("%d workers: %.1f allocations per step", workers, allocs)
+		}
+	}
+}
+
+// Tangents are unit vectors along the strand, colours follow the palette
+// from root to tip.
+func TestRenderData(t *testing.T) {
+	r := newRig(t, func(s *hair.Settings) { s.Strands = 30 }, 1)
+	r.w.Step()
+	pos := r.w.Positions()
+	first, n := r.h.Particles()
+	tan := r.h.Tangents(nil)
+	if len(tan) != n || n != r.h.Vertices() {
+		t.Fatalf("%d tangents for %d vertices", len(tan), n)
+	}
+	per := r.h.Segments() + 1
+	for i, tg := range tan {
+		if math.Abs(float64(tg.Len())-1) > 1e-5 {
+			t.Fatalf("tangent %d has length %v", i, tg.Len())
+		}
+		j := i % per
+		a, b := j-1, j+1
+		if a < 0 {
+			a = 0
+		}
+		if b >= per {
+			b = per - 1
+		}
+		d := pos[int(first)+i-j+b].Sub(pos[int(first)+i-j+a]).Normalize()
+		if tg.Dot(d) < 0.9999 {
+			t.Fatalf("tangent %d %v does not follow the strand %v", i, tg, d)
+		}
+	}
+	p := hair.DefaultPalette()
+	p.Variation = 0
+	col := r.h.Colours(nil, p)
+	if col[0] != p.Root || col[per-1].Sub(p.Tip).Len() > 1e-6 {
+		t.Errorf("without variation root colour %v tip %v, want %v and %v", col[0], col[per-1], p.Root, p.Tip)
+	}
+	p.Variation = 0.4
+	col = r.h.Colours(col, p)
+	differ := 0
+	for i := 1; i < r.h.Strands(); i++ {
+		if col[i*per] != col[0] {
+			differ++
+		}
+	}
+	if differ < r.h.Strands()/2 {
+		t.Errorf("with variation only %d of %d strands differ in colour", differ, r.h.Strands())
+	}
+}
+
+// Reset puts the strands back in their style around the head's current
+// pose, at rest.
+func TestReset(t *testing.T) {
+	r := newRig(t, func(s *hair.Settings) { s.Strands = 60 }, 1)
+	c := r.h.Head().Center
+	for f := 0; f < 40; f++ {
+		r.h.SetHead(c, turn(float64(f+1)*frame))
+		r.w.Step()
+	}
+	if meanTip(r.h) < 0.01 {
+		t.Fatalf("the turn did not move the tips (%.4f m)", meanTip(r.h))
+	}
+	r.h.Reset()
+	if d := meanTip(r.h); d != 0 {
+		t.Errorf("after Reset the tips are %.2g m from the style", d)
+	}
+	first, n := r.h.Particles()
+	for i := 0; i < n; i++ {
+		if v := r.w.Velocity(first + verlet3d.Particle(i)); v.Len() != 0 {
+			t.Fatalf("particle %d moves at %v after Reset", i, v)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package hair
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+)
+
+// Settings describe how a Hair is grown and how it moves. Start from
+// DefaultSettings and change what you need; New rejects invalid values with
+// an error naming the field.
+type Settings struct {
+	// Strands is the number of strands, >= 1. Each simulated strand stands
+	// for a wisp of real hairs. Default 1200.
+	Strands int
+	// Segments is the number of segments (links) per strand, >= 1; a strand
+	// has Segments+1 particles. Default 12.
+	Segments int
+	// Length is the longest strand's length in metres, > 0. Default 0.22.
+	Length float32
+	// LengthVariation in [0, 1): each strand is shortened by a random
+	// fraction up to this. Default 0.2.
+	LengthVariation float32
+
+	// CapAngle is the half-angle in radians, in (0, π], of the scalp cap
+	// that roots cover, measured from the cap axis. Default 1.6.
+	CapAngle float32
+	// CapTilt tips the cap axis from the crown (+Y) toward the back of the
+	// head (-Z) by this many radians, so the hairline sits above the
+	// forehead while the nape is covered. Default 0.55.
+	CapTilt float32
+	// Parting is the sideways position of the parting in radians from the
+	// head's midline, positive toward the head's left (+X). Hair in front of
+	// the crown is combed away from it on both sides. Default 0.25.
+	Parting float32
+	// PartingWidth is the angular width in radians of the bare gap along
+	// the parting, in [0, 0.5]. 0 leaves no gap. Default 0.05.
+	PartingWidth float32
+	// Lift in [0, 4] is how much strands rise off the scalp before falling:
+	// the root direction is the comb direction plus Lift times the scalp
+	// normal. More lift gives more volume. Default 0.4.
+	Lift float32
+	// Volume is the thickness in metres of the layer of hair over the
+	// scalp in the rest shape; strands are laid at random depths in it.
+	// Default 0.012.
+	Volume float32
+
+	// Mass of one strand in kg, > 0, spread over its particles (the root
+	// is pinned). Only matters against other bodies in the World. Default
+	// 0.002.
+	Mass float32
+	// Radius is the collision radius of each hair particle in metres:
+	// colliders keep particles this far out of their surface. Default
+	// 0.002.
+	Radius float32
+	// StretchCompliance of the links between neighbouring particles, in
+	// m/N; 0 (default) is inextensible.
+	StretchCompliance float32
+	// BendCompliance of the links between every other particle, in m/N;
+	// larger bends more easily. Hair particles are light (the default
+	// strand of 2 g has 0.15 g particles), so useful values are large:
+	// below about 1 the links are so stiff against the stretch links that
+	// a few iterations leave strands zigzagging. Default 3.
+	BendCompliance float32
+	// StyleStiffness in [0, 1] is the fraction of the distance to the rest
+	// shape (in the head's frame) removed per substep at the root. 0
+	// turns style keeping off. Default 0.08.
+	StyleStiffness float32
+	// StyleTip in [0, 1] is the fraction of StyleStiffness left at the
+	// tip; the stiffness fades as (1-t)² from root to tip in between.
+	// Default 0.02.
+	StyleTip float32
+	// WindDrag is the air drag in 1/s: a segment moving through air at a
+	// relative speed v, across its length, accelerates by WindDrag·v. It
+	// damps swinging hair in still air and lets wind blow it. Default 1.5.
+	WindDrag float32
+	// HeadFriction in [0, 1] is the fraction of a strand particle's
+	// sliding over the scalp (relative to the moving head) removed per
+	// substep while it touches the head. Default 0.3.
+	HeadFriction float32
+	// Group is the collision group bits of hair particles
+	// (verlet3d.World.SetGroup), non-zero and not all bits. The head's
+	// verlet3d.Sphere collider masks them out: the hair's own solver keeps
+	// strands off the head, exactly and more cheaply, while the collider
+	// still stops any other particle of the World. Default 1<<30.
+	Group uint32
+	// Seed drives the per-strand variation (lengths, depths, colour).
+	// The same seed grows the same hair. Default 1.
+	Seed uint64
+}
+
+// WorldConfig returns verlet3d.DefaultConfig tuned for a World that holds
+// hair: 3 solver iterations instead of 10. Strands converge fast because
+// they are solved root to tip, style keeping and XPBD bending do not depend
+// on the iteration count, and a final follow-the-leader sweep removes any
+// stretch left over, so more iterations only cost time.
+func WorldConfig() verlet3d.Config {
+	c := verlet3d.DefaultConfig()
+	c.Iterations = 3
+	return c
+}
+
+// DefaultSettings returns a shoulder-length side-parted style.
+func DefaultSettings() Settings {
+	return Settings{
+		Strands:         1200,
+		Segments:        12,
+		Length:          0.22,
+		LengthVariation: 0.2,
+		CapAngle:        1.6,
+		CapTilt:         0.55,
+		Parting:         0.25,
+		PartingWidth:    0.05,
+		Lift:            0.4,
+		Volume:          0.012,
+		Mass:            0.002,
+		Radius:          0.002,
+		BendCompliance:  3,
+		StyleStiffness:  0.08,
+		StyleTip:        0.02,
+		WindDrag:        1.5,
+		HeadFriction:    0.3,
+		Group:           1 << 30,
+		Seed:            1,
+	}
+}
+
+// Validate reports the first invalid field, naming it and its value.
+func (s Settings) Validate() error {
+	type rng struct {
+		name   string
+		v      float32
+		lo, hi float32
+		loOpen bool
+		unit   string
+	}
+	inf := float32(math.Inf(1))
+	if s.Strands < 1 || s.Strands > 1<<20 {
+		return fmt.Errorf("hair: Settings.Strands = %d, want 1..%d", s.Strands, 1<<20)
+	}
+	if s.Group == 0 || s.Group == math.MaxUint32 {
+		return fmt.Errorf("hair: Settings.Group = %#x, want some bits but not all", s.Group)
+	}
+	if s.Segments < 1 || s.Segments > 256 {
+		return fmt.Errorf("hair: Settings.Segments = %d, want 1..256", s.Segments)
+	}
+	for _, r := range []rng{
+		{"Length", s.Length, 0, 100, true, "metres"},
+		{"LengthVariation", s.LengthVariation, 0, 0.99, false, ""},
+		{"CapAngle", s.CapAngle, 0, math.Pi, true, "radians"},
+		{"CapTilt", s.CapTilt, -math.Pi, math.Pi, false, "radians"},
+		{"Parting", s.Parting, -math.Pi / 2, math.Pi / 2, false, "radians"},
+		{"PartingWidth", s.PartingWidth, 0, 0.5, false, "radians"},
+		{"Lift", s.Lift, 0, 4, false, ""},
+		{"Volume", s.Volume, 0, inf, false, "metres"},
+		{"Mass", s.Mass, 0, inf, true, "kg"},
+		{"Radius", s.Radius, 0, inf, false, "metres"},
+		{"StretchCompliance", s.StretchCompliance, 0, inf, false, "m/N"},
+		{"BendCompliance", s.BendCompliance, 0, inf, false, "m/N"},
+		{"StyleStiffness", s.StyleStiffness, 0, 1, false, ""},
+		{"StyleTip", s.StyleTip, 0, 1, false, ""},
+		{"WindDrag", s.WindDrag, 0, inf, false, "1/s"},
+		{"HeadFriction", s.HeadFriction, 0, 1, false, ""},
+	} {
+		bad := !finite32(r.v) || r.v > r.hi || r.v < r.lo || (r.loOpen && r.v == r.lo)
+		if !bad {
+			continue
+		}
+		open := "["
+		if r.loOpen {
+			open = "("
+		}
+		unit := ""
+		if r.unit != "" {
+			unit = " " + r.unit
+		}
+		if math.IsInf(float64(r.hi), 1) {
+			return fmt.Errorf("hair: Settings.%s = %v, want %s%g, ∞)%s", r.name, r.v, open, r.lo, unit)
+		}
+		return fmt.Errorf("hair: Settings.%s = %v, want %s%g, %g]%s", r.name, r.v, open, r.lo, r.hi, unit)
+	}
+	return nil
+}

@@ -1,0 +1,444 @@
+package hair
+
+import (
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The hair's work in each substep, in the World's phase order:
+//
+//  1. Apply (force field): move the head (collider, pinned roots) to its
+//     pose at the end of the substep; on the first substep of a step, add
+//     the step's air drag per segment.
+//  2. The World integrates and builds collider contacts.
+//  3. Prepare (constraint set): reset the XPBD multipliers.
+//  4. Solve, once per World iteration: one pass over every strand, root to
+//     tip: stretch links, bend links, style pull toward the rest shape at
+//     the head's pose, head sphere. On the last
+//     pass a follow-the-leader sweep removes any stretch left over.
+//  5. The World solves collider contacts after each pass (neck, shoulders,
+//     anything else; the head's collider masks hair out).
+//  6. Finish: every particle is put outside the head sphere, and what
+//     slides over it loses Settings.HeadFriction of its sliding.
+//  7. The World clamps particles out of its colliders.
+//
+// Strands are independent, so with Config.Workers > 1 each phase splits the
+// strands between goroutines; the result is bit-identical to one worker.
+
+func (h *Hair) bindPasses() {
+	h.passFn = h.pass
+	h.prepFn = h.prepare
+	h.dragFn = h.drag
+	h.finFn = h.finish
+}
+
+// run calls f over all strands, split between the World's workers.
+func (h *Hair) run(f func(lo, hi int)) {
+	n := h.w.Config().Workers
+	if n > h.set.Strands {
+		n = h.set.Strands
+	}
+	if n <= 1 {
+		f(0, h.set.Strands)
+		return
+	}
+	if h.workers == nil || h.workers.n != n {
+		h.Close()
+		h.workers = newPool(n)
+	}
+	h.workers.run(f, h.set.Strands)
+}
+
+// Apply implements verlet3d.ForceField. It runs first in every substep: it
+// moves the head (collider and pinned roots) to its pose at the end of the
+// substep, then adds air drag to every segment.
+func (h *Hair) Apply(w *verlet3d.World, t float32) {
+	cfg := w.Config()
+	sub := w.SubstepLength()
+	// Which substep of the step is this? The World's clock advances once
+	// per step, at its end.
+	k := int(math.Round((float64(t) - w.Time()) / float64(sub)))
+	if k < 0 {
+		k = 0
+	}
+	if !h.began || w.Time() != h.lastT {
+		// A new step: without a SetHead since the last one the head
+		// stays where it is.
+		if !h.pending {
+			h.start = h.end
+		}
+		h.pending = false
+		h.began = true
+		h.lastT = w.Time()
+	}
+	frac := float32(k+1) / float32(cfg.Substeps)
+	pose := lerpHead(h.start, h.end, frac)
+	h.prevCur = h.cur
+	h.cur = pose.frame()
+	h.head.Center = pose.Center
+
+	pos := w.Positions()
+	for i := 0; i < h.set.Strands; i++ {
+		p := int(h.base) + i*h.per
+		pos[p] = h.cur.apply(h.rest[i*h.per])
+	}
+	// Air drag once per step, on its first substep, scaled by the
+	// substep count: the same velocity change per step at a fraction of
+	// the cost. Air varies slowly next to a 1/60 s step.
+	if h.set.WindDrag > 0 && k == 0 {
+		h.bind(w)
+		h.t = t
+		h.still = h.wind == (verlet3d.Wind{})
+		h.dragScale = float32(cfg.Substeps)
+		h.run(h.dragFn)
+	}
+}
+
+// bind takes the World's live slices for the workers.
+func (h *Hair) bind(w *verlet3d.World) {
+	h.pos, h.prev, h.inv = w.Positions(), w.PrevPositions(), w.InvMasses()
+	sub := w.SubstepLength()
+	h.invH2 = 1 / (sub * sub)
+}
+
+// drag adds, per segment, WindDrag times the air velocity relative to the
+// segment across its direction, half to each end; air along a strand
+// pushes it a tenth as much. The wind is sampled at the root and the tip of
+// every strand and interpolated between, which is smooth at the scale of
+// turbulence. Written in scalars over local slices, and each particle gets
+// one World.AddAcceleration with the halves of both its segments: it runs
+// on every segment every substep.
+func (h *Hair) drag(lo, hi int) {
+	w := h.w
+	per := h.per
+	base := int(h.base)
+	n := h.set.Strands * per
+	pos, prev := h.pos[base:base+n], h.prev[base:base+n]
+	c := 0.5 * h.set.WindDrag * h.dragScale
+	invH := float32(math.Sqrt(float64(h.invH2)))
+	still := h.still
+	segs := h.set.Segments
+	inv := 1 / float32(segs)
+	t := h.t
+	for i := lo; i < hi; i++ {
+		o := i * per
+		var va, dv mgl32.Vec3
+		if !still {
+			va = h.wind.Velocity(pos[o], t)
+			dv = h.wind.Velocity(pos[o+segs], t).Sub(va).Mul(inv)
+		}
+		var carry mgl32.Vec3 // the previous segment's half for this particle
+		// Velocity of the segment's first end, carried along the strand.
+		x0, p0 := pos[o], prev[o]
+		v0x, v0y, v0z := (x0[0]-p0[0])*invH, (x0[1]-p0[1])*invH, (x0[2]-p0[2])*invH
+		for j := 0; j < segs; j++ {
+			x1, p1 := pos[o+j+1], prev[o+j+1]
+			v1x, v1y, v1z := (x1[0]-p1[0])*invH, (x1[1]-p1[1])*invH, (x1[2]-p1[2])*invH
+			k := float32(j) + 0.5
+			rx := va[0] + dv[0]*k - 0.5*(v0x+v1x)
+			ry := va[1] + dv[1]*k - 0.5*(v0y+v1y)
+			rz := va[2] + dv[2]*k - 0.5*(v0z+v1z)
+			dx, dy, dz := x1[0]-x0[0], x1[1]-x0[1], x1[2]-x0[2]
+			if l2 := dx*dx + dy*dy + dz*dz; l2 > 1e-18 {
+				s := 0.9 * (rx*dx + ry*dy + rz*dz) / l2
+				rx, ry, rz = rx-s*dx, ry-s*dy, rz-s*dz
+			}
+			a := mgl32.Vec3{rx * c, ry * c, rz * c}
+			if j > 0 { // the root is pinned: no force moves it
+				w.AddAcceleration(verlet3d.Particle(base+o+j), carry.Add(a))
+			}
+			carry = a
+			x0, v0x, v0y, v0z = x1, v1x, v1y, v1z
+		}
+		w.AddAcceleration(verlet3d.Particle(base+o+segs), carry)
+	}
+}
+
+// Prepare implements verlet3d.ConstraintSet: it resets the multipliers.
+func (h *Hair) Prepare(w *verlet3d.World, _ float32) {
+	n := w.Config().Iterations
+	if n != h.styleN {
+		// A stiffness k per substep spread over n passes: each pass
+		// removes 1-(1-k)^(1/n), so the result does not depend on n.
+		for j, k := range h.styleSub {
+			h.styleIter[j] = float32(1 - math.Pow(float64(1-k), 1/float64(n)))
+		}
+		h.styleN = n
+	}
+	h.iter = 0
+	h.bind(w)
+	h.run(h.prepFn)
+	h.kAS = h.set.StretchCompliance * h.invH2
+	h.kAB = h.set.BendCompliance * h.invH2
+}
+
+func (h *Hair) prepare(lo, hi int) {
+	a, b := lo*h.per, hi*h.per
+	if h.set.StretchCompliance != 0 {
+		clear(h.lamS[a:b])
+	}
+	clear(h.lamB[a:b])
+	// The XPBD denominators 1/(w_a + w_b + α/h²); 0 marks a link between
+	// two pinned particles, or no link (the root has no stretch link, the
+	// first two particles no bend link). They change only when a particle
+	// is pinned, grabbed or released, or the substep changes: recompute
+	// a strand's only then.
+	base := int(h.base)
+	inv := h.inv[base : base+h.set.Strands*h.per]
+	aS := h.set.StretchCompliance * h.invH2
+	aB := h.set.BendCompliance * h.invH2
+	fresh := aS == h.kAS && aB == h.kAB
+	per := h.per
+	for i := lo; i < hi; i++ {
+		o := i * per
+		same := fresh
+		for j := 0; j < per && same; j++ {
+			same = inv[o+j] == h.invSeen[o+j]
+		}
+		if same {
+			continue
+		}
+		copy(h.invSeen[o:o+per], inv[o:o+per])
+		for j := 0; j < per; j++ {
+			h.kS[o+j], h.kB[o+j] = 0, 0
+			if j >= 1 {
+				if ws := inv[o+j-1] + inv[o+j]; ws != 0 {
+					h.kS[o+j] = 1 / (ws + aS)
+				}
+			}
+			if j >= 2 {
+				if ws := inv[o+j-2] + inv[o+j]; ws != 0 {
+					h.kB[o+j] = 1 / (ws + aB)
+				}
+			}
+		}
+	}
+}
+
+// Solve implements verlet3d.ConstraintSet: one pass over every strand.
+func (h *Hair) Solve(w *verlet3d.World, _ float32) {
+	h.iter++
+	h.last = h.iter >= h.styleN
+	h.bind(w)
+	h.run(h.passFn)
+}
+
+// block is how many strands a pass advances side by side. A strand is a
+// chain: each link waits for the previous one's result, so solving one
+// strand at a time leaves the CPU idle on latency. Interleaving independent
+// strands hides it.
+const block = 8
+
+// pass solves strands lo..hi-1 once, root to tip: stretch links, bend
+// links (XPBD), the style pull and the head sphere; on the last pass of the
+// substep it also removes leftover stretch.
+func (h *Hair) pass(lo, hi int) {
+	for b := lo; b < hi; b += block {
+		e := b + block
+		if e > hi {
+			e = hi
+		}
+		h.links(b, e)
+		h.pull(b, e)
+		if h.last && h.set.StretchCompliance == 0 {
+			h.followLeader(b, e)
+		}
+	}
+}
+
+// links solves the stretch and bend links of strands lo..hi-1, root to tip,
+// the strands side by side.
+//
+// Division and square root are the slow operations here, so the common
+// case uses neither. Near its rest length r a link uses Jakobsen's
+// square-root-free form of the distance constraint, C = (d² - r²)/(2r) with
+// gradient direction d⃗/r: it has the same zero and sign as d - r and the
+// same value to first order. Stretch links always stay near r; a bend link
+// folded far from it (d² off r² by more than half) uses the exact form,
+// since the approximate one is too weak to unfold it. The XPBD denominators
+// 1/(w_a + w_b + α/h²) are computed once per substep by Prepare. The updates
+// are written out in scalars because as functions they would not inline.
+func (h *Hair) links(lo, hi int) {
+	per := h.per
+	base := int(h.base)
+	aS := h.set.StretchCompliance * h.invH2
+	aB := h.set.BendCompliance * h.invH2
+	n := h.set.Strands * per
+	pos := h.pos[base : base+n]
+	inv := h.inv[base : base+n]
+	lamS, lamB := h.lamS[:n], h.lamB[:n]
+	kS, kB := h.kS[:n], h.kB[:n]
+	bendRest, bendInv := h.bendRest[:n], h.bendInv[:n]
+	restSeg, segInv := h.restSeg[:h.set.Strands], h.segInv[:h.set.Strands]
+	for j := 1; j < per; j++ {
+		for i := lo; i < hi; i++ {
+			o := i*per + j
+			a, b := pos[o-1], pos[o]
+			wa, wb := inv[o-1], inv[o]
+			// Stretch link j-1 -> j.
+			if k := kS[o]; k != 0 {
+				r, ir := restSeg[i], segInv[i]
+				dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+				C := (dx*dx + dy*dy + dz*dz - r*r) * 0.5 * ir
+				dl := -C * k
+				if aS != 0 {
+					dl = (-C - aS*lamS[o]) * k
+					lamS[o] += dl
+				}
+				s := dl * ir
+				ka, kb := wa*s, wb*s
+				a = mgl32.Vec3{a[0] - ka*dx, a[1] - ka*dy, a[2] - ka*dz}
+				b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
+				pos[o-1] = a
+			}
+			// Bend link j-2 -> j: a soft distance-2 link.
+			if k := kB[o]; k != 0 {
+				c := pos[o-2]
+				wc := inv[o-2]
+				r, ir := bendRest[o], bendInv[o]
+				dx, dy, dz := b[0]-c[0], b[1]-c[1], b[2]-c[2]
+				d2 := dx*dx + dy*dy + dz*dz
+				r2 := r * r
+				var C, g float32 // constraint value and 1/|gradient direction|
+				if d2 > 0.5*r2 && d2 < 1.5*r2 {
+					C, g = (d2-r2)*0.5*ir, ir
+				} else if d2 > 1e-18 {
+					d := float32(math.Sqrt(float64(d2)))
+					C, g = d-r, 1/d
+				}
+				if g != 0 {
+					dl := (-C - aB*lamB[o]) * k
+					lamB[o] += dl
+					s := dl * g
+					kc, kb := wc*s, wb*s
+					pos[o-2] = mgl32.Vec3{c[0] - kc*dx, c[1] - kc*dy, c[2] - kc*dz}
+					b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
+				}
+			}
+			pos[o] = b
+		}
+	}
+}
+
+// pull moves the particles of strands lo..hi-1 toward their style targets
+// (the rest shape at the head's pose of this substep) and out of the head
+// sphere. The World's head contacts do the latter too, but doing it here
+// gives the next pass's links a valid start. Scalars in locals, because Go
+// reloads anything read through a pointer after a store.
+func (h *Hair) pull(lo, hi int) {
+	per := h.per
+	base := int(h.base)
+	n := h.set.Strands * per
+	pos, inv, rest := h.pos[base:base+n], h.inv[base:base+n], h.rest[:n]
+	style := h.set.StyleStiffness != 0
+	si := h.styleIter[:per]
+	m := h.cur.m
+	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
+	minR := h.head.Radius + h.set.Radius
+	minR2 := minR * minR
+	for i := lo; i < hi; i++ {
+		o := i * per
+		for j := 1; j < per; j++ {
+			if inv[o+j] == 0 {
+				continue
+			}
+			p := pos[o+j]
+			px, py, pz := p[0], p[1], p[2]
+			if style {
+				r := rest[o+j]
+				s := si[j]
+				tx := m0*r[0] + m3*r[1] + m6*r[2] + cx
+				ty := m1*r[0] + m4*r[1] + m7*r[2] + cy
+				tz := m2*r[0] + m5*r[1] + m8*r[2] + cz
+				px += s * (tx - px)
+				py += s * (ty - py)
+				pz += s * (tz - pz)
+			}
+			dx, dy, dz := px-cx, py-cy, pz-cz
+			if d2 := dx*dx + dy*dy + dz*dz; d2 < minR2 && d2 > 1e-18 {
+				k := minR / float32(math.Sqrt(float64(d2)))
+				px, py, pz = cx+dx*k, cy+dy*k, cz+dz*k
+			}
+			pos[o+j] = mgl32.Vec3{px, py, pz}
+		}
+	}
+}
+
+// followLeader (Müller et al. 2012) runs on the last pass of a substep:
+// whatever stretch the passes left, each particle farther than its rest
+// distance from its parent is pulled back to it. Only when stretched, only
+// the child moves, so it removes leftover stretch without adding stiffness.
+func (h *Hair) followLeader(lo, hi int) {
+	per := h.per
+	base := int(h.base)
+	pos, inv := h.pos, h.inv
+	for j := 1; j < per; j++ {
+		for i := lo; i < hi; i++ {
+			p := base + i*per + j
+			if inv[p] == 0 {
+				continue
+			}
+			seg := h.restSeg[i]
+			a, b := pos[p-1], &pos[p]
+			dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+			l2 := dx*dx + dy*dy + dz*dz
+			if l2 <= seg*seg {
+				continue
+			}
+			k := seg / sqrt32(l2)
+			b[0], b[1], b[2] = a[0]+dx*k, a[1]+dy*k, a[2]+dz*k
+		}
+	}
+}
+
+// Finish implements verlet3d.Finisher: the hair's own head contact. Every
+// particle is put outside the head sphere; one touching it loses the
+// HeadFriction fraction of its motion over the scalp relative to the
+// head's surface, which moves with the head.
+func (h *Hair) Finish(w *verlet3d.World, _ float32) {
+	h.bind(w)
+	h.run(h.finFn)
+}
+
+func (h *Hair) finish(lo, hi int) {
+	per := h.per
+	base := int(h.base)
+	n := h.set.Strands * per
+	pos, prev, inv := h.pos[base:base+n], h.prev[base:base+n], h.inv[base:base+n]
+	c := h.cur.c
+	minR := h.head.Radius + h.set.Radius
+	touch := minR + 0.1*h.w.Config().ContactMargin
+	touch2 := touch * touch
+	mu := h.set.HeadFriction
+	for o := lo * per; o < hi*per; o++ {
+		if inv[o] == 0 {
+			continue
+		}
+		p := pos[o]
+		dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
+		d2 := dx*dx + dy*dy + dz*dz
+		if d2 >= touch2 || d2 < 1e-18 {
+			continue
+		}
+		d := float32(math.Sqrt(float64(d2)))
+		nx, ny, nz := dx/d, dy/d, dz/d
+		if d < minR {
+			p = mgl32.Vec3{c[0] + nx*minR, c[1] + ny*minR, c[2] + nz*minR}
+			pos[o] = p
+		}
+		if mu == 0 {
+			continue
+		}
+		// Where the scalp under p was one substep ago: motion relative to
+		// it is sliding.
+		was := h.prevCur.apply(h.cur.toLocal(p))
+		q := prev[o]
+		vx, vy, vz := was[0]-q[0], was[1]-q[1], was[2]-q[2]
+		vn := vx*nx + vy*ny + vz*nz
+		tx, ty, tz := vx-vn*nx, vy-vn*ny, vz-vn*nz
+		prev[o] = mgl32.Vec3{q[0] + mu*tx, q[1] + mu*ty, q[2] + mu*tz}
+	}
+}

@@ -1,0 +1,88 @@
+package scene
+
+import (
+	"testing"
+
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func newHairMesh(t testing.TB, strands, segments int) *HairMesh {
+	t.Helper()
+	w, err := verlet3d.NewWorld(hair.WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = strands, segments
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Step()
+	return NewHairMesh(h, hair.DefaultPalette())
+}
+
+// The ribbon buffers hold two vertices per strand vertex, both at the
+// particle with its tangent, on opposite sides, and triangles that join
+// consecutive vertices of one strand only.
+func TestHairMeshBuffers(t *testing.T) {
+	m := newHairMesh(t, 40, 8)
+	h := m.Hair()
+	h.World().Step()
+	m.Sync()
+	first, n := h.Particles()
+	pos := h.World().Positions()
+	tan := h.Tangents(nil)
+	dyn := *m.dyn.Buffer()
+	stat := *m.stat.Buffer()
+	if len(dyn) != 2*n*hairDynStride || len(stat) != 2*n*hairStatStride {
+		t.Fatalf("buffers hold %d and %d floats for %d vertices", len(dyn), len(stat), n)
+	}
+	for i := 0; i < n; i++ {
+		for k := 0; k < 2; k++ {
+			o := (2*i + k) * hairDynStride
+			p := mgl32.Vec3{dyn[o], dyn[o+1], dyn[o+2]}
+			tg := mgl32.Vec3{dyn[o+3], dyn[o+4], dyn[o+5]}
+			if p != pos[int(first)+i] || tg != tan[i] {
+				t.Fatalf("ribbon vertex %d/%d: %v %v, want %v %v", i, k, p, tg, pos[int(first)+i], tan[i])
+			}
+			side := stat[(2*i+k)*hairStatStride+3]
+			if want := float32(2*k - 1); side != want {
+				t.Fatalf("ribbon vertex %d/%d side %v, want %v", i, k, side, want)
+			}
+		}
+	}
+	per := uint32(h.Segments() + 1)
+	idx := m.geom.Indices()
+	if len(idx) != h.Strands()*h.Segments()*6 {
+		t.Fatalf("%d indices, want %d", len(idx), h.Strands()*h.Segments()*6)
+	}
+	for k := 0; k < len(idx); k += 3 {
+		s := idx[k] / 2 / per
+		for _, v := range idx[k : k+3] {
+			if v/2/per != s || int(v) >= 2*n {
+				t.Fatalf("triangle %d joins strands %d and %d", k/3, s, v/2/per)
+			}
+		}
+	}
+	if a := testing.AllocsPerRun(20, m.Sync); a != 0 {
+		t.Errorf("Sync allocates %.1f times", a)
+	}
+}
+
+func benchHairSync(b *testing.B, strands, segments int) {
+	m := newHairMesh(b, strands, segments)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Sync()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+// The ribbon buffer update per frame (tangents and the buffer copy; the GPU
+// upload happens at render).
+func BenchmarkHairSync2000x16(b *testing.B) { benchHairSync(b, 2000, 16) }
+func BenchmarkHairSync500x12(b *testing.B)  { benchHairSync(b, 500, 12) }
