@@ -1,0 +1,137 @@
+package bodies_test
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// tumbling builds n cubes of 0.4 m in a loose grid above a floor, turned
+// and thrown at random, so that they land, tumble and pile up.
+func tumbling(b testing.TB, n, workers, iterations int) *verlet3d.World {
+	w, _ := tumblingSys(b, n, workers, iterations)
+	return w
+}
+
+func tumblingSys(b testing.TB, n, workers, iterations int) (*verlet3d.World, *bodies.System) {
+	w, s := newWorld(b, func(c *verlet3d.Config) { c.Workers = workers; c.Iterations = iterations })
+	floor(b, s, mgl32.Vec3{0, 1, 0}, 0)
+	r := rand.New(rand.NewSource(7))
+	side := 1
+	for side*side < n {
+		side++
+	}
+	for i := 0; i < n; i++ {
+		x, z := float32(i%side)-float32(side)/2, float32(i/side)-float32(side)/2
+		addCube(b, s, bodies.CubeSettings{
+			Size: 0.4, Mass: 1,
+			Position:        mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7},
+			Rotation:        randomQuat(r),
+			Velocity:        mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}.Mul(2),
+			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6),
+		})
+	}
+	return w, s
+}
+
+// benchCubes measures one 1/60 s frame (one Step: 2 substeps) of n solid
+// cubes tumbling on a floor: the first two seconds after they are dropped
+// (landing, tumbling, piling up, settling), the scene rebuilt every 120
+// frames outside the timer. iterations is Config.Iterations: 10 is the
+// default, tuned for cloth; scenes of rigid cubes stand as well with 4
+// (TestStackIterations).
+func benchCubes(b *testing.B, n, workers, iterations int) {
+	b.ReportAllocs()
+	var w *verlet3d.World
+	frames := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if frames%120 == 0 {
+			b.StopTimer()
+			if w != nil {
+				w.Close()
+			}
+			w = tumbling(b, n, workers, iterations)
+			b.StartTimer()
+		}
+		w.Step()
+		frames++
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkCubes100(b *testing.B)              { benchCubes(b, 100, 1, 10) }
+func BenchmarkCubes100Workers2(b *testing.B)      { benchCubes(b, 100, 2, 10) }
+func BenchmarkCubes100Iter4(b *testing.B)         { benchCubes(b, 100, 1, 4) }
+func BenchmarkCubes100Iter4Workers2(b *testing.B) { benchCubes(b, 100, 2, 4) }
+func BenchmarkCubes25(b *testing.B)               { benchCubes(b, 25, 1, 10) }
+
+// benchSeed is the baseline measured in the same run: the seed article's
+// cubes, the same 100 crates as linked particles (9 particles, 36 links
+// each) falling on the same floor with only the core's particle-plane
+// contacts: no cube-cube contacts, no rigid response, no friction cone.
+// The difference to benchCubes is what the bodies package costs.
+func benchSeed(b *testing.B, n, iterations int) {
+	b.ReportAllocs()
+	build := func() *verlet3d.World {
+		w, err := verlet3d.NewWorld(func() verlet3d.Config {
+			c := verlet3d.DefaultConfig()
+			c.Iterations = iterations
+			return c
+		}())
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+		w.AddCollider(p, verlet3d.ContactSettings{Friction: 0.6})
+		r := rand.New(rand.NewSource(7))
+		side := 1
+		for side*side < n {
+			side++
+		}
+		for i := 0; i < n; i++ {
+			x, z := float32(i%side)-float32(side)/2, float32(i/side)-float32(side)/2
+			c := mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7}
+			q := randomQuat(r)
+			var ps []verlet3d.Particle
+			for k := 0; k < 9; k++ {
+				off := mgl32.Vec3{}
+				if k < 8 {
+					off = mgl32.Vec3{-0.2, -0.2, -0.2}
+					for a := 0; a < 3; a++ {
+						if k>>uint(a)&1 == 1 {
+							off[a] = 0.2
+						}
+					}
+				}
+				p, _ := w.AddParticle(c.Add(q.Rotate(off)), 1.0/9)
+				ps = append(ps, p)
+			}
+			for a := range ps {
+				for bb := a + 1; bb < len(ps); bb++ {
+					w.AddLink(ps[a], ps[bb], verlet3d.LinkSettings{})
+				}
+			}
+		}
+		return w
+	}
+	var w *verlet3d.World
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%120 == 0 {
+			b.StopTimer()
+			w = build()
+			b.StartTimer()
+		}
+		w.Step()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkSeedCubes100(b *testing.B)      { benchSeed(b, 100, 10) }
+func BenchmarkSeedCubes100Iter4(b *testing.B) { benchSeed(b, 100, 4) }

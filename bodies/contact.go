@@ -1,0 +1,335 @@
+package bodies
+
+import (
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Prepare implements verlet3d.ConstraintSet: it recovers every cube's frame
+// from its integrated corners, finds overlapping pairs by sort-and-sweep and
+// builds this substep's contacts.
+func (s *System) Prepare(w *verlet3d.World, h float32) {
+	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
+	s.contacts = s.contacts[:0]
+	s.stats = Stats{}
+	s.pass = 0
+	for len(s.owned) < len(pos) {
+		s.owned = append(s.owned, false)
+	}
+	s.margin = s.set.Margin
+	if s.margin == 0 {
+		s.margin = w.Config().ContactMargin
+	}
+	if len(s.cubes) == 0 {
+		return
+	}
+	s.maxWidth = 0
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		s.frame(cb, pos)
+		var cp mgl32.Vec3
+		for _, p := range cb.p {
+			cp = cp.Add(prev[p])
+		}
+		cb.cPrev = cp.Mul(1.0 / 8)
+		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
+		for _, p := range cb.p {
+			cb.held = cb.held || inv[p] == 0
+		}
+		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
+			s.maxWidth = wd
+		}
+	}
+	s.sweep()
+	for ii, i := range s.order {
+		a := &s.cubes[i]
+		for _, j := range s.order[ii+1:] {
+			b := &s.cubes[j]
+			if b.lo[0] > a.hi[0] {
+				break
+			}
+			if b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
+				continue
+			}
+			s.stats.Pairs++
+			s.cubePair(i, j, pos, inv)
+		}
+	}
+	n0 := len(s.contacts)
+	// Collider contacts of cubes touching other cubes first: the extra
+	// solver passes only go over contacts[:nLinked].
+	for i := range s.cubes {
+		s.cubes[i].linked = false
+	}
+	for k := range s.contacts {
+		s.cubes[s.contacts[k].ca].linked = true
+		s.cubes[s.contacts[k].cb].linked = true
+	}
+	for _, linked := range [2]bool{true, false} {
+		for i := range s.cubes {
+			if s.cubes[i].linked != linked {
+				continue
+			}
+			for _, col := range s.colliders {
+				s.cubeCollider(int32(i), col, pos, inv)
+			}
+		}
+		if linked {
+			s.nLinked = len(s.contacts)
+		}
+	}
+	n1 := len(s.contacts)
+	s.nRigid = n1
+	s.particles(pos, prev, inv, w.Radii())
+	s.stats.CubeContacts = n0
+	s.stats.ColliderContacts = n1 - n0
+	s.stats.ParticleContacts = len(s.contacts) - n1
+	// Where the contact points were at the start of the substep, for
+	// friction, and how fast they approach, for restitution.
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
+		c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
+	}
+}
+
+// frame refreshes cb's centre, axes, rotation and bounds from pos.
+func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
+	a, c := moment(pos, &cb.p)
+	q, ok := polarRotation(a, cb.q, 6)
+	if !ok {
+		// A jump (World.Reset, Teleport): start again from the faces.
+		q, _ = polarRotation(a, faceAverage(a), 64)
+	}
+	cb.q = q
+	cb.c = mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])}
+	r := q.mat()
+	for k := 0; k < 3; k++ {
+		cb.axis[k] = mgl32.Vec3{float32(r[k][0]), float32(r[k][1]), float32(r[k][2])}
+	}
+	lo, hi := pos[cb.p[0]], pos[cb.p[0]]
+	for _, p := range cb.p[1:] {
+		x := pos[p]
+		for k := 0; k < 3; k++ {
+			lo[k] = min(lo[k], x[k])
+			hi[k] = max(hi[k], x[k])
+		}
+	}
+	m := mgl32.Vec3{s.margin, s.margin, s.margin}
+	cb.lo, cb.hi = lo.Sub(m), hi.Add(m)
+}
+
+// sweep sorts the cubes by their lower x bound. Insertion sort: the order
+// barely changes from one substep to the next, so this is nearly linear.
+func (s *System) sweep() {
+	o := s.order
+	for i := 1; i < len(o); i++ {
+		v := o[i]
+		x := s.cubes[v].lo[0]
+		j := i - 1
+		for j >= 0 && s.cubes[o[j]].lo[0] > x {
+			o[j+1] = o[j]
+			j--
+		}
+		o[j+1] = v
+	}
+	for i, c := range o {
+		s.sortedLo[i] = s.cubes[c].lo[0]
+	}
+}
+
+// vertexFace adds a contact keeping particle p (radius r) outside box b, if
+// it is within the margin of it. The face is the one p entered through
+// during the substep, found from its start position relative to b's
+// motion like a ray entering a box: the last slab it crossed. A corner
+// sinking straight down onto a corner of b, exactly along b's side plane,
+// is thus held by the top face rather than "resolved" by a zero push out of
+// the side. A point already inside at the start of the substep leaves
+// through the nearest face.
+func (s *System) vertexFace(p, owner, ib int32, r, mu float32, kind uint8, pos, prev []mgl32.Vec3, inv []float32) bool {
+	b := &s.cubes[ib]
+	x := pos[p]
+	l := b.local(x)
+	reach := b.half + r + s.margin
+	if l[0] > reach || l[0] < -reach || l[1] > reach || l[1] < -reach || l[2] > reach || l[2] < -reach {
+		return false
+	}
+	lp := b.local(prev[p].Sub(b.c.Sub(b.cPrev)))
+	// Points this close to a slab count as inside it: aligned stacks put
+	// corners exactly on each other's side planes.
+	slab := b.half + r + 2e-3*b.half
+	axis, sign := -1, float32(1)
+	tEnter := float32(-1)
+	for k := 0; k < 3; k++ {
+		a := lp[k]
+		sg := float32(1)
+		if a < 0 {
+			a, sg = -a, -1
+		}
+		if a <= slab {
+			continue // inside this slab at the start
+		}
+		t := float32(0)
+		if d := a - sg*l[k]; d > 1e-12 {
+			t = (a - slab) / d
+		}
+		if t > tEnter {
+			tEnter, axis, sign = t, k, sg
+		}
+	}
+	if axis < 0 {
+		best := float32(math.MaxFloat32)
+		for k := 0; k < 3; k++ {
+			for _, sg := range [2]float32{1, -1} {
+				if pen := b.half + r - sg*l[k]; pen < best {
+					best, axis, sign = pen, k, sg
+				}
+			}
+		}
+	}
+	fl := l
+	fl[axis] = sign * b.half
+	idx, wt := faceWeights(b.half, fl, axis, sign)
+	c := contact{kind: kind, ca: owner, cb: ib, na: 1, nb: 4, r: r, mu: mu, n: b.axis[axis].Mul(sign)}
+	c.a[0], c.wa[0] = p, 1
+	for i := 0; i < 4; i++ {
+		c.b[i], c.wb[i] = b.p[idx[i]], wt[i]
+	}
+	if !s.movable(&c, inv) {
+		return false
+	}
+	s.contacts = append(s.contacts, c)
+	return true
+}
+
+// closestSegSeg returns the parameters in [0, 1] of the closest points of
+// segments p1 + s·d1 and p2 + t·d2 (Ericson, Real-Time Collision
+// Detection, 5.1.9). Both segments have non-zero length here.
+func closestSegSeg(p1, d1, p2, d2 mgl32.Vec3) (s, t float32) {
+	r := p1.Sub(p2)
+	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(r)
+	c, b := d1.Dot(r), d1.Dot(d2)
+	den := a*e - b*b
+	if den > 0 {
+		s = clamp01((b*f - c*e) / den)
+	}
+	t = (b*s + f) / e
+	if t < 0 {
+		t, s = 0, clamp01(-c/a)
+	} else if t > 1 {
+		t, s = 1, clamp01((b-c)/a)
+	}
+	return s, t
+}
+
+func clamp01(x float32) float32 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// cubeCollider adds contacts between cb and a collider: its corners, with
+// the System's own friction, and the face point facing the collider when
+// the collider pokes into the cube between its corners (a small sphere on
+// a face).
+func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv []float32) {
+	cb := &s.cubes[ic]
+	if cb.held {
+		return
+	}
+	lo, hi := col.c.Bounds()
+	if cb.lo[0] > hi[0] || cb.hi[0] < lo[0] || cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
+		return
+	}
+	mu := col.mu
+	if mu == 0 {
+		mu = s.set.Friction
+	}
+	for _, p := range cb.p {
+		if inv[p] == 0 {
+			continue
+		}
+		x := pos[p]
+		sp, n := col.c.Closest(x)
+		if x.Sub(sp).Dot(n) >= s.margin {
+			continue
+		}
+		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu}
+		c.a[0], c.wa[0] = p, 1
+		s.contacts = append(s.contacts, c)
+	}
+	sp, n := col.c.Closest(cb.c)
+	l := cb.local(sp)
+	in := cb.half - 1e-4*cb.half
+	if l[0] > in || l[0] < -in || l[1] > in || l[1] < -in || l[2] > in || l[2] < -in {
+		return
+	}
+	// The face whose outward normal is most against n faces the collider.
+	axis, sign := 0, float32(1)
+	best := float32(math.MaxFloat32)
+	for k := 0; k < 3; k++ {
+		d := cb.axis[k].Dot(n)
+		if d < best {
+			best, axis, sign = d, k, 1
+		}
+		if -d < best {
+			best, axis, sign = -d, k, -1
+		}
+	}
+	fl := l
+	fl[axis] = sign * cb.half
+	idx, wt := faceWeights(cb.half, fl, axis, sign)
+	c := contact{kind: kindCollider, ca: ic, cb: -1, na: 4, fixed: sp, n: n, mu: mu}
+	for i := 0; i < 4; i++ {
+		c.a[i], c.wa[i] = cb.p[idx[i]], wt[i]
+	}
+	s.contacts = append(s.contacts, c)
+}
+
+// particles adds contacts between cube faces and every particle that is not
+// a cube's: cloth and hair rest on cubes and push them by their mass. The
+// cubes are sorted by lower x bound, so a binary search finds the few whose
+// bounds can hold a particle.
+func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
+	lo, hi := s.cubes[0].lo, s.cubes[0].hi
+	for i := range s.cubes {
+		for k := 0; k < 3; k++ {
+			lo[k] = min(lo[k], s.cubes[i].lo[k])
+			hi[k] = max(hi[k], s.cubes[i].hi[k])
+		}
+	}
+	mu := s.set.ParticleFriction
+	for p := range pos {
+		if s.owned[p] {
+			continue
+		}
+		x, r := pos[p], radius[p]
+		if x[0]+r < lo[0] || x[0]-r > hi[0] || x[1]+r < lo[1] || x[1]-r > hi[1] || x[2]+r < lo[2] || x[2]-r > hi[2] {
+			continue
+		}
+		// First cube whose lower bound could still reach x.
+		from := x[0] - r - s.maxWidth
+		i, j := 0, len(s.sortedLo)
+		for i < j {
+			m := int(uint(i+j) >> 1)
+			if s.sortedLo[m] < from {
+				i = m + 1
+			} else {
+				j = m
+			}
+		}
+		for ; i < len(s.order) && s.sortedLo[i] <= x[0]+r; i++ {
+			cb := &s.cubes[s.order[i]]
+			if x[0]-r > cb.hi[0] || x[1]+r < cb.lo[1] || x[1]-r > cb.hi[1] || x[2]+r < cb.lo[2] || x[2]-r > cb.hi[2] {
+				continue
+			}
+			s.vertexFace(int32(p), -1, s.order[i], r, mu, kindParticle, pos, prev, inv)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package bodies
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Cube is a handle to one cube of a System, an index in the order cubes
+// were added. Handles stay valid for the life of the System.
+type Cube int32
+
+// CubeSettings describe a cube when it is added. Size and Mass are
+// required; everything else has a useful zero value.
+type CubeSettings struct {
+	// Size is the edge length in metres; it must be finite and > 0.
+	Size float32
+	// Mass is the total mass in kg; it must be finite and > 0.
+	Mass float32
+	// Position is the centre in metres.
+	Position mgl32.Vec3
+	// Rotation turns the cube from its own frame to the world. The zero
+	// value (all components 0) means no rotation; other values are
+	// normalised.
+	Rotation mgl32.Quat
+	// Velocity is the initial velocity of the centre in m/s.
+	Velocity mgl32.Vec3
+	// AngularVelocity is the initial spin in rad/s about world axes.
+	AngularVelocity mgl32.Vec3
+	// Hollow leaves out the centre particle. By default a ninth particle
+	// sits at the centre, linked to every corner and holding 2/3 of the
+	// mass, so the cube has the rotational inertia of a solid cube
+	// (M·size²/6) and tumbles like one, and a mouse ray through the middle
+	// of a face picks (and drags) the cube by its centre. A hollow cube is
+	// only its 8 corners with 1/8 of the mass each and 28 links: cheaper,
+	// but with three times the inertia it turns sluggishly and stacks creep
+	// more.
+	Hollow bool
+	// Compliance of the links in m/N (XPBD, inverse stiffness). 0, the
+	// default, is rigid; 1e-5 makes a jelly cube.
+	Compliance float32
+}
+
+// Validate reports the first invalid field, naming it and its value.
+func (s CubeSettings) Validate() error {
+	switch {
+	case !finite(s.Size) || s.Size <= 0:
+		return fmt.Errorf("bodies: CubeSettings.Size = %v, want a finite edge length > 0 (m)", s.Size)
+	case !finite(s.Mass) || s.Mass <= 0:
+		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a finite mass > 0 (kg)", s.Mass)
+	case !verlet3d.Finite(s.Position):
+		return fmt.Errorf("bodies: CubeSettings.Position = %v, want finite metres", s.Position)
+	case !finite(s.Rotation.W) || !verlet3d.Finite(s.Rotation.V):
+		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
+	case !verlet3d.Finite(s.Velocity):
+		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want finite m/s", s.Velocity)
+	case !verlet3d.Finite(s.AngularVelocity):
+		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want finite rad/s", s.AngularVelocity)
+	case !finite(s.Compliance) || s.Compliance < 0:
+		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want a finite value >= 0 (m/N)", s.Compliance)
+	}
+	if s.Rotation != (mgl32.Quat{}) && s.Rotation.Len() < 1e-6 {
+		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a non-zero quaternion (or all zeros for none)", s.Rotation)
+	}
+	return nil
+}
+
+// cube is the System's record of one cube.
+type cube struct {
+	p      [8]int32 // corner particles; corner i at sign(bit k of i) along axis k
+	centre int32    // centre particle, -1 if none
+	half   float32  // half the edge length, m
+	mass   float32  // kg
+	mc, m0 float32  // mass of one corner and of the centre particle, kg
+	invM   float32  // 1/mass, 1/kg
+	invI   float32  // 1/inertia about any axis through the centre, 1/(kg·m²)
+	held   bool     // a particle is pinned or dragged: contacts treat the cube as immovable
+	linked bool     // touches another cube this substep
+
+	// Working frame, refreshed by Prepare after integration.
+	c     mgl32.Vec3    // centre (mean of the corners), m
+	cPrev mgl32.Vec3    // centre at the start of the substep
+	axis  [3]mgl32.Vec3 // world directions of the local axes
+	q     quatd         // rotation, warm start for the next recovery
+	lo    mgl32.Vec3    // bounds of the corners plus the contact margin
+	hi    mgl32.Vec3
+
+	// Solve-time rigid correction: translation dc and small turn th about
+	// ctr0, the centre of mass when the Solve call began.
+	ctr0, dc, th mgl32.Vec3
+
+	// Published transform, refreshed at the end of every substep.
+	pos  mgl32.Vec3
+	quat mgl32.Quat
+}
+
+// local returns x in the cube's working frame (centre at the origin).
+func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
+	d := x.Sub(c.c)
+	return mgl32.Vec3{d.Dot(c.axis[0]), d.Dot(c.axis[1]), d.Dot(c.axis[2])}
+}
+
+// cornerSign returns ±1: the side of corner i along axis k.
+func cornerSign(i, k int) float32 {
+	if i>>uint(k)&1 == 1 {
+		return 1
+	}
+	return -1
+}
+
+// edges lists the 12 edges as corner pairs differing in one bit.
+var edges = func() (e [12][2]uint8) {
+	n := 0
+	for i := 0; i < 8; i++ {
+		for k := 0; k < 3; k++ {
+			if i>>uint(k)&1 == 0 {
+				e[n] = [2]uint8{uint8(i), uint8(i | 1<<uint(k))}
+				n++
+			}
+		}
+	}
+	return e
+}()
+
+// faceWeights returns the four corners of the face (axis, sign) and their
+// bilinear weights for the point l (local coordinates, clamped to the
+// face).
+func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uint8, w [4]float32) {
+	var u [3]float32
+	for k := 0; k < 3; k++ {
+		t := (l[k]/half + 1) / 2
+		if t < 0 {
+			t = 0
+		} else if t > 1 {
+			t = 1
+		}
+		u[k] = t
+	}
+	bit := 0
+	if sign > 0 {
+		bit = 1
+	}
+	a1, a2 := (axis+1)%3, (axis+2)%3
+	n := 0
+	for i := 0; i < 8; i++ {
+		if i>>uint(axis)&1 != bit {
+			continue
+		}
+		w1, w2 := u[a1], u[a2]
+		if i>>uint(a1)&1 == 0 {
+			w1 = 1 - w1
+		}
+		if i>>uint(a2)&1 == 0 {
+			w2 = 1 - w2
+		}
+		idx[n], w[n] = uint8(i), w1*w2
+		n++
+	}
+	return idx, w
+}
+
+func finite(f float32) bool {
+	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+}

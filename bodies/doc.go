@@ -1,0 +1,44 @@
+// Package bodies builds rigid cubes out of verlet3d particles: crates that
+// fall, tumble, stack, get thrown, and carry cloth draped over them.
+//
+// A cube is eight corner particles and, by default, a ninth at its centre
+// holding 2/3 of the mass (so it has the inertia of a solid cube), joined
+// by rigid links between every pair: 36 links, 28 for a Hollow cube of
+// corners only. Nothing else stores the body: its centre and rotation are
+// recovered from the corners by shape matching (the polar decomposition of
+// the corners' moment matrix, which is the face-average frame
+// orthonormalised) and stay well defined while contacts squash the cube for
+// an instant. Corners are ordinary particles, so World colliders keep them
+// out, the mouse grabs them (World.Pick, DragTo) and Release throws the cube
+// with the dragged velocity.
+//
+// A System owns the cubes of one World and registers itself with it once
+// as a verlet3d.ConstraintSet. Every substep, after integration, it builds
+// temporary contact constraints that live for that substep only:
+//
+//   - cube against cube: the separating-axis test picks one normal per
+//     pair; on a face axis, the incident face is clipped against the
+//     reference face (corners and crossing edges: vertex-face contacts), on
+//     a clearly shallower edge axis the two supporting edges touch
+//     (edge-edge);
+//   - cube against the colliders given to AddCollider: each corner, and the
+//     face facing a small collider that pokes in between the corners;
+//   - cube against every other particle of the World: cloth and hair are
+//     pushed out through the face they came in by, and push back according
+//     to their mass.
+//
+// A contact point sits on a feature and is carried by that feature's
+// corners with barycentric weights (1 for a corner, 1-t and t along an
+// edge, bilinear on a face). Corrections are impulses at that point: a
+// cloth particle moves by P/m, a cube moves as the rigid body its particles
+// form, by P/M and the turn I⁻¹(r×P), every particle following. An edge
+// contact therefore turns a cube about its centre of mass the way a real
+// box turns and never shoves its centre sideways, which is the sliding the
+// seed article warns about when a temporary constraint pushes the centre.
+// Friction is Coulomb friction at the position level (the sliding since the
+// start of the substep is cancelled within the friction cone), so a crate
+// rests on a slope up to its friction angle; restitution is optional.
+//
+// Pairs are found by sort-and-sweep on x and particles by a binary search
+// in the same order, so a hundred cubes do not test every pair.
+package bodies

@@ -1,0 +1,247 @@
+package bodies
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Cube against cube.
+//
+// The narrow phase is the separating-axis test of two oriented boxes (the
+// 3 + 3 face axes and the 9 edge-edge axes), as in Ericson, "Real-Time
+// Collision Detection" 4.4, and Gottschalk's OBB tree. The axis of least
+// overlap gives one contact normal for the whole pair:
+//
+//   - a face axis: the face of the other cube that most faces it (the
+//     incident face) is clipped against the reference face; every clipped
+//     point within the margin is a contact (corners of the incident face,
+//     and points where its edges cross the reference face's border), and so
+//     is every corner of the reference face lying over the incident face.
+//     A cube resting on another, twisted or not, gets the whole outline of
+//     the touching area, each point carried by the corners of the features
+//     it lies on;
+//   - an edge axis, when clearly shallower than any face axis: the two
+//     supporting edges give one edge-edge contact.
+//
+// A single normal for the pair is what keeps an aligned stack standing: a
+// corner resting exactly on a corner belongs to both a top face and a side
+// face, and choosing per corner can pick the side and let the stack sink.
+
+// cubePair adds the contacts between cubes ia and ib, whose bounds overlap.
+func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32) {
+	a, b := &s.cubes[ia], &s.cubes[ib]
+	if a.held && b.held {
+		return
+	}
+	m := s.margin
+	d := a.c.Sub(b.c) // from b to a
+	proj := func(cb *cube, ax mgl32.Vec3) float32 {
+		return cb.half * (abs(cb.axis[0].Dot(ax)) + abs(cb.axis[1].Dot(ax)) + abs(cb.axis[2].Dot(ax)))
+	}
+	bestFace, faceOwner, faceAxis := float32(math.MaxFloat32), 0, 0
+	for k := 0; k < 3; k++ {
+		ax := a.axis[k]
+		o := a.half + proj(b, ax) - abs(d.Dot(ax))
+		if o < -m {
+			return
+		}
+		if o < bestFace {
+			bestFace, faceOwner, faceAxis = o, 0, k
+		}
+		ax = b.axis[k]
+		o = b.half + proj(a, ax) - abs(d.Dot(ax))
+		if o < -m {
+			return
+		}
+		// Small bias to a's faces keeps the choice from flickering.
+		if o < 0.999*bestFace-1e-6 {
+			bestFace, faceOwner, faceAxis = o, 1, k
+		}
+	}
+	bestEdge, ei, ej := float32(math.MaxFloat32), 0, 0
+	var en mgl32.Vec3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			cr := a.axis[i].Cross(b.axis[j])
+			l := cr.Len()
+			if l < 1e-3 {
+				continue // parallel edges: a face axis covers it
+			}
+			ax := cr.Mul(1 / l)
+			o := proj(a, ax) + proj(b, ax) - abs(d.Dot(ax))
+			if o < -m {
+				return
+			}
+			if o < bestEdge {
+				bestEdge, ei, ej, en = o, i, j, ax
+			}
+		}
+	}
+	if bestEdge < bestFace-0.05*min(a.half, b.half) {
+		if en.Dot(d) < 0 {
+			en = en.Mul(-1)
+		}
+		if s.edgeContact(ia, ib, ei, ej, en, pos) {
+			return
+		}
+	}
+	if faceOwner == 0 {
+		// a's face is the reference: the normal points from a to b.
+		n := a.axis[faceAxis]
+		if n.Dot(d) > 0 {
+			n = n.Mul(-1)
+		}
+		s.faceContacts(ia, ib, faceAxis, n, pos, inv)
+	} else {
+		n := b.axis[faceAxis]
+		if n.Dot(d) < 0 {
+			n = n.Mul(-1)
+		}
+		s.faceContacts(ib, ia, faceAxis, n, pos, inv)
+	}
+}
+
+func abs(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// faceCycle lists the four corners of face (axis, sign) in cyclic order.
+func faceCycle(axis int, sign float32) [4]uint8 {
+	base := 0
+	if sign > 0 {
+		base = 1 << uint(axis)
+	}
+	u, v := 1<<uint((axis+1)%3), 1<<uint((axis+2)%3)
+	return [4]uint8{uint8(base), uint8(base | u), uint8(base | u | v), uint8(base | v)}
+}
+
+// faceContacts adds the contacts of the incident cube inc against face
+// (k, n) of the reference cube ref; n is the face's outward normal, pointing
+// toward inc. Side A of every contact is inc, side B is ref.
+func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32.Vec3, inv []float32) {
+	ref, inc := &s.cubes[iref], &s.cubes[iinc]
+	m := s.margin
+	h := ref.half
+	// Clip against the face grown by a hair, so that an exactly aligned
+	// stack, whose corners sit on the border, keeps them.
+	hc := h * (1 + 1e-3)
+	sk := float32(1)
+	if ref.axis[k].Dot(n) < 0 {
+		sk = -1
+	}
+	u, v := (k+1)%3, (k+2)%3
+	// The incident face: the face of inc most against n.
+	ik, isg := 0, float32(1)
+	best := float32(math.MaxFloat32)
+	for j := 0; j < 3; j++ {
+		dp := inc.axis[j].Dot(n)
+		if dp < best {
+			best, ik, isg = dp, j, 1
+		}
+		if -dp < best {
+			best, ik, isg = -dp, j, -1
+		}
+	}
+	mu := s.set.Friction
+	cyc := faceCycle(ik, isg)
+	for e := 0; e < 4; e++ {
+		c0, c1 := cyc[e], cyc[(e+1)%4]
+		l0, l1 := ref.local(pos[inc.p[c0]]), ref.local(pos[inc.p[c1]])
+		t0, t1 := float32(0), float32(1)
+		ok := true
+		for _, j := range [2]int{u, v} {
+			dj := l1[j] - l0[j]
+			if dj > -1e-12 && dj < 1e-12 {
+				if l0[j] < -hc || l0[j] > hc {
+					ok = false
+				}
+				continue
+			}
+			ta, tb := (-hc-l0[j])/dj, (hc-l0[j])/dj
+			if ta > tb {
+				ta, tb = tb, ta
+			}
+			t0, t1 = max(t0, ta), min(t1, tb)
+		}
+		if !ok || t0 > t1 {
+			continue
+		}
+		for q, t := range [2]float32{t0, t1} {
+			if q == 1 && (t >= 1 || t1-t0 < 1e-6) {
+				continue // the end corner is the next edge's start
+			}
+			x := l0.Add(l1.Sub(l0).Mul(t))
+			if sk*x[k]-h >= m {
+				continue
+			}
+			x[k] = sk * h
+			idx, wt := faceWeights(h, x, k, sk)
+			c := contact{kind: kindCube, ca: iinc, cb: iref, na: 2, nb: 4, n: n, mu: mu}
+			c.a[0], c.a[1], c.wa[0], c.wa[1] = inc.p[c0], inc.p[c1], 1-t, t
+			for i := 0; i < 4; i++ {
+				c.b[i], c.wb[i] = ref.p[idx[i]], wt[i]
+			}
+			s.contacts = append(s.contacts, c)
+		}
+	}
+	// Corners of the reference face lying over the incident face.
+	hi := inc.half
+	hic := hi * (1 + 1e-3)
+	iu, iv := (ik+1)%3, (ik+2)%3
+	for _, cr := range faceCycle(k, sk) {
+		x := pos[ref.p[cr]]
+		li := inc.local(x)
+		if li[iu] < -hic || li[iu] > hic || li[iv] < -hic || li[iv] > hic {
+			continue
+		}
+		lf := li
+		lf[ik] = isg * hi
+		pa := inc.c.Add(inc.axis[0].Mul(lf[0])).Add(inc.axis[1].Mul(lf[1])).Add(inc.axis[2].Mul(lf[2]))
+		if pa.Sub(x).Dot(n) >= m {
+			continue
+		}
+		idx, wt := faceWeights(hi, lf, ik, isg)
+		c := contact{kind: kindCube, ca: iinc, cb: iref, na: 4, nb: 1, n: n, mu: mu}
+		for i := 0; i < 4; i++ {
+			c.a[i], c.wa[i] = inc.p[idx[i]], wt[i]
+		}
+		c.b[0], c.wb[0] = ref.p[cr], 1
+		s.contacts = append(s.contacts, c)
+	}
+	_ = inv
+}
+
+// edgeContact adds the contact between the edge of cube ia along its axis i
+// and the edge of cube ib along its axis j that support the two cubes along
+// n (from ib to ia). It reports false when the closest points of the two
+// edges are not inside both, so that a face axis should be used instead.
+func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.Vec3) bool {
+	a, b := &s.cubes[ia], &s.cubes[ib]
+	c0, d0 := 0, 0
+	for k := 0; k < 3; k++ {
+		if k != i && a.axis[k].Dot(n) < 0 {
+			c0 |= 1 << uint(k) // a's extreme toward b is on the + side of k
+		}
+		if k != j && b.axis[k].Dot(n) > 0 {
+			d0 |= 1 << uint(k)
+		}
+	}
+	c1, d1 := c0|1<<uint(i), d0|1<<uint(j)
+	p1, q1 := pos[a.p[c0]], pos[a.p[c1]]
+	p2, q2 := pos[b.p[d0]], pos[b.p[d1]]
+	sa, tb := closestSegSeg(p1, q1.Sub(p1), p2, q2.Sub(p2))
+	if sa <= 0 || sa >= 1 || tb <= 0 || tb >= 1 {
+		return false
+	}
+	c := contact{kind: kindCube, ca: ia, cb: ib, na: 2, nb: 2, n: n, mu: s.set.Friction}
+	c.a[0], c.a[1], c.wa[0], c.wa[1] = a.p[c0], a.p[c1], 1-sa, sa
+	c.b[0], c.b[1], c.wb[0], c.wb[1] = b.p[d0], b.p[d1], 1-tb, tb
+	if c.pointA(pos).Sub(c.pointB(pos)).Dot(n) < s.margin {
+		s.contacts = append(s.contacts, c)
+	}
+	return true
+}

@@ -1,0 +1,546 @@
+package bodies
+
+import (
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// contact is a temporary constraint, alive for one substep, that keeps a
+// point of side A on the outer side of a plane through a point of side B:
+// (pA - pB)·n >= r. Each point sits on a feature and is a weighted sum of
+// the particles that carry it: a corner, the two corners of an edge
+// (weights 1-t, t), the four corners of a face (bilinear weights), or a
+// cloth particle. Side B may be a fixed point of a collider.
+//
+// The correction is an impulse-like vector P (kg·m) at the contact point.
+// A particle side moves by P/m. A cube side moves as the rigid body its
+// particles form: by P/M plus the turn I⁻¹(r×P) about its centre of mass
+// (the inertia of the corners, and of the centre particle, is isotropic:
+// I = 16·m_corner·h²), every particle following. So an edge contact gives
+// the cube the push and the turn a real box gets at that edge, nothing
+// pushes its centre sideways (the drift the seed article warns about), and
+// a stack converges in a few iterations; moving only the touched corners
+// and leaving the rest to the links converges too slowly to hold a stack.
+type contact struct {
+	ca, cb int32 // cube of side A / side B, -1 for a particle or a fixed point
+	a, b   [4]int32
+	wa, wb [4]float32
+	na, nb uint8
+	kind   uint8
+	mu     float32
+	r      float32    // separation to keep, m
+	fixed  mgl32.Vec3 // side B's point when nb == 0
+	n      mgl32.Vec3 // unit normal from B to A
+
+	paPrev, pbPrev mgl32.Vec3 // the points at the start of the substep
+	vn0            float32    // relative normal displacement at creation (< 0: approaching), m
+
+	// Solver state. pa0/pb0 are the points when the current Solve call
+	// began and ra/rb their offsets from their cube's centre of mass; ia/ib
+	// index System.rig (the last entry is the immovable ground).
+	ia, ib   int32
+	pa0, pb0 mgl32.Vec3
+	ra, rb   mgl32.Vec3
+	wn       float32    // generalised inverse mass along n
+	pn       float32    // normal impulse this substep, kg·m, >= 0
+	pt       mgl32.Vec3 // tangential impulse this substep, |pt| <= mu·pn
+}
+
+const (
+	kindCube uint8 = iota
+	kindCollider
+	kindParticle
+)
+
+func (c *contact) pointA(pos []mgl32.Vec3) mgl32.Vec3 {
+	var p mgl32.Vec3
+	for i := uint8(0); i < c.na; i++ {
+		p = p.Add(pos[c.a[i]].Mul(c.wa[i]))
+	}
+	return p
+}
+
+func (c *contact) pointB(pos []mgl32.Vec3) mgl32.Vec3 {
+	if c.nb == 0 {
+		return c.fixed
+	}
+	var p mgl32.Vec3
+	for i := uint8(0); i < c.nb; i++ {
+		p = p.Add(pos[c.b[i]].Mul(c.wb[i]))
+	}
+	return p
+}
+
+// movable reports whether either side of c can move.
+func (s *System) movable(c *contact, inv []float32) bool {
+	side := func(cube int32, p0 int32, np uint8) bool {
+		if cube >= 0 {
+			return !s.cubes[cube].held
+		}
+		return np > 0 && inv[p0] > 0
+	}
+	return side(c.ca, c.a[0], c.na) || side(c.cb, c.b[0], c.nb)
+}
+
+// com returns the centre of mass of cb's particles.
+func (cb *cube) com(pos []mgl32.Vec3) mgl32.Vec3 {
+	var c mgl32.Vec3
+	for _, p := range cb.p {
+		c = c.Add(pos[p])
+	}
+	c = c.Mul(1.0 / 8)
+	if cb.centre >= 0 {
+		f := cb.m0 / cb.mass
+		c = c.Mul(1 - f).Add(pos[cb.centre].Mul(f))
+	}
+	return c
+}
+
+// During a Solve call every cube accumulates its rigid correction in dc
+// (translation) and th (small rotation about ctr0) instead of moving its
+// particles at each contact; the particles move once at the end of the
+// call. A contact then costs a few dozen flops whatever the feature.
+
+// at returns p0 moved by dc and the small turn th applied to the offset r.
+func at(p0, dc, th, r mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{
+		p0[0] + dc[0] + th[1]*r[2] - th[2]*r[1],
+		p0[1] + dc[1] + th[2]*r[0] - th[0]*r[2],
+		p0[2] + dc[2] + th[0]*r[1] - th[1]*r[0],
+	}
+}
+
+// sideW returns the generalised inverse mass of a cube at offset r along
+// the unit direction d: 1/M + |r×d|²/I.
+func sideW(cb *cube, r, d mgl32.Vec3) float32 {
+	x := r[1]*d[2] - r[2]*d[1]
+	y := r[2]*d[0] - r[0]*d[2]
+	z := r[0]*d[1] - r[1]*d[0]
+	return cb.invM + (x*x+y*y+z*z)*cb.invI
+}
+
+// sideW2 returns |r×d|².
+func sideW2(r, d mgl32.Vec3) float32 {
+	x := r[1]*d[2] - r[2]*d[1]
+	y := r[2]*d[0] - r[0]*d[2]
+	z := r[0]*d[1] - r[1]*d[0]
+	return x*x + y*y + z*z
+}
+
+// kick adds the rigid response to impulse P at offset r (sign ±1) to the
+// cube's pending correction.
+func kick(cb *cube, r, P mgl32.Vec3, sign float32) {
+	m, i := sign*cb.invM, sign*cb.invI
+	cb.dc[0] += P[0] * m
+	cb.dc[1] += P[1] * m
+	cb.dc[2] += P[2] * m
+	cb.th[0] += (r[1]*P[2] - r[2]*P[1]) * i
+	cb.th[1] += (r[2]*P[0] - r[0]*P[2]) * i
+	cb.th[2] += (r[0]*P[1] - r[1]*P[0]) * i
+}
+
+// sides returns the two sides' cubes (nil for a particle, a fixed point or
+// a held cube) and their current points.
+func (s *System) sides(c *contact, pos []mgl32.Vec3) (ca, cb *cube, pa, pb mgl32.Vec3) {
+	if c.ca >= 0 {
+		ca = &s.cubes[c.ca]
+		pa = at(c.pa0, ca.dc, ca.th, c.ra)
+		if ca.held {
+			ca = nil
+		}
+	} else {
+		pa = pos[c.a[0]]
+	}
+	switch {
+	case c.cb >= 0:
+		cb = &s.cubes[c.cb]
+		pb = at(c.pb0, cb.dc, cb.th, c.rb)
+		if cb.held {
+			cb = nil
+		}
+	case c.nb == 0:
+		pb = c.fixed
+	default:
+		pb = pos[c.b[0]]
+	}
+	return ca, cb, pa, pb
+}
+
+// mass returns the generalised inverse mass of the contact along the unit
+// direction d: how far the two points move apart per unit of impulse.
+func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32) float32 {
+	var w float32
+	if ca != nil {
+		w += sideW(ca, c.ra, d)
+	} else if c.ca < 0 {
+		w += inv[c.a[0]]
+	}
+	if cb != nil {
+		w += sideW(cb, c.rb, d)
+	} else if c.cb < 0 && c.nb > 0 {
+		w += inv[c.b[0]]
+	}
+	return w
+}
+
+// impulse applies P to side A and -P to side B.
+func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32) {
+	if ca != nil {
+		kick(ca, c.ra, P, 1)
+	} else if c.ca < 0 {
+		p := c.a[0]
+		pos[p] = pos[p].Add(P.Mul(inv[p]))
+	}
+	if cb != nil {
+		kick(cb, c.rb, P, -1)
+	} else if c.cb < 0 && c.nb > 0 {
+		p := c.b[0]
+		pos[p] = pos[p].Sub(P.Mul(inv[p]))
+	}
+}
+
+// Solve implements verlet3d.ConstraintSet: Settings.Passes passes over the
+// contacts between cubes and against colliders, then one over the contacts
+// with other particles. Each pass first pushes every contact's points
+// apart along its normal, then cancels their sliding since the start of
+// the substep as far as Coulomb's cone allows: position-level friction
+// (Müller et al., "Detailed Rigid Body Simulation with Extended Position
+// Based Dynamics", 2020), which holds a cube still on a slope where
+// friction applied to velocities only would let it creep by g·sinθ·h²
+// every substep. Both work on impulses accumulated over the substep and
+// clamped as totals (normal >= 0, tangential within mu times normal), so
+// that a corner pushed too far while its neighbours were solved is let back
+// down and a box on four corners settles level. Passes alternate their
+// order (symmetric Gauss-Seidel) so that no corner is favoured.
+func (s *System) Solve(w *verlet3d.World, h float32) {
+	if len(s.contacts) == 0 {
+		return
+	}
+	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
+	ground := int32(len(s.cubes))
+	if cap(s.rig) < len(s.cubes)+1 {
+		s.rig = make([]rigid, len(s.cubes)+1)
+	}
+	s.rig = s.rig[:len(s.cubes)+1]
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		cb.ctr0 = cb.com(pos)
+		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+		r := rigid{invM: cb.invM, invI: cb.invI}
+		if cb.held {
+			r.invM, r.invI = 0, 0
+		}
+		s.rig[i] = r
+	}
+	s.rig[ground] = rigid{}
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		c.ia, c.ib = ground, ground
+		if c.ca >= 0 {
+			c.pa0 = c.pointA(pos)
+			c.ra = c.pa0.Sub(s.cubes[c.ca].ctr0)
+			c.ia = c.ca
+		}
+		if c.cb >= 0 {
+			c.pb0 = c.pointB(pos)
+			c.rb = c.pb0.Sub(s.cubes[c.cb].ctr0)
+			c.ib = c.cb
+		} else if c.nb == 0 {
+			c.pb0, c.rb = c.fixed, mgl32.Vec3{}
+		}
+		if c.ia != ground || c.ib != ground {
+			// Rigid sides: 1/M + |r×n|²/I each.
+			a, b := &s.rig[c.ia], &s.rig[c.ib]
+			c.wn = a.invM + b.invM + sideW2(c.ra, c.n)*a.invI + sideW2(c.rb, c.n)*b.invI
+		}
+		if c.ca < 0 || (c.cb < 0 && c.nb > 0) {
+			ca, cb, _, _ := s.sides(c, pos)
+			c.wn = c.mass(ca, cb, c.n, inv)
+		}
+	}
+	passes := s.set.Passes
+	if passes == 0 {
+		passes = 2
+	}
+
+	rigid := s.nRigid
+	for r := 0; r < passes; r++ {
+		// A cube alone on the floor settles in one pass; stacks and piles
+		// get the extra ones.
+		cs := s.contacts[:s.nLinked]
+		if r == 0 {
+			cs = s.contacts[:rigid]
+		}
+		s.pass++
+		s.rigidNormals(cs, s.pass&1 == 0)
+		s.rigidFriction(cs, s.pass&1 == 0)
+	}
+	for i := range s.cubes {
+		s.cubes[i].dc, s.cubes[i].th = s.rig[i].dc, s.rig[i].th
+	}
+	// Cloth and hair: one pass per iteration is as much as the World gives
+	// their links.
+	s.normals(s.contacts[rigid:], false, pos, inv)
+	s.friction(s.contacts[rigid:], false, pos, prev, inv)
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.dc == (mgl32.Vec3{}) && cb.th == (mgl32.Vec3{}) {
+			continue
+		}
+		rigidMove(cb, pos, cb.ctr0, cb.dc, cb.th)
+	}
+}
+
+// rigid is the solve-time state of a cube (or of the ground, last): its
+// pending translation dc and small turn th, and its inverse mass and
+// inertia (0 when held or static).
+type rigid struct {
+	dc, th     mgl32.Vec3
+	invM, invI float32
+}
+
+// rigidNormals is normals for contacts whose sides are both cubes or a
+// cube and a fixed point: one branch-free loop.
+func (s *System) rigidNormals(cs []contact, rev bool) {
+	rig := s.rig
+	n := len(cs)
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		c := &cs[k]
+		a, b := &rig[c.ia], &rig[c.ib]
+		ra, rb, nn := &c.ra, &c.rb, &c.n
+		// pa - pb with both points moved by their bodies' pending
+		// corrections.
+		dx := c.pa0[0] + a.dc[0] + a.th[1]*ra[2] - a.th[2]*ra[1] - (c.pb0[0] + b.dc[0] + b.th[1]*rb[2] - b.th[2]*rb[1])
+		dy := c.pa0[1] + a.dc[1] + a.th[2]*ra[0] - a.th[0]*ra[2] - (c.pb0[1] + b.dc[1] + b.th[2]*rb[0] - b.th[0]*rb[2])
+		dz := c.pa0[2] + a.dc[2] + a.th[0]*ra[1] - a.th[1]*ra[0] - (c.pb0[2] + b.dc[2] + b.th[0]*rb[1] - b.th[1]*rb[0])
+		C := dx*nn[0] + dy*nn[1] + dz*nn[2] - c.r
+		if c.wn <= 0 {
+			continue
+		}
+		pn := c.pn - C/c.wn
+		if pn < 0 {
+			pn = 0
+		}
+		if d := pn - c.pn; d != 0 {
+			c.pn = pn
+			rigidKick(a, ra, nn[0]*d, nn[1]*d, nn[2]*d)
+			rigidKick(b, rb, -nn[0]*d, -nn[1]*d, -nn[2]*d)
+		}
+	}
+}
+
+// rigidKick adds the response of body r to impulse (px, py, pz) at offset
+// o.
+func rigidKick(r *rigid, o *mgl32.Vec3, px, py, pz float32) {
+	m, i := r.invM, r.invI
+	r.dc[0] += px * m
+	r.dc[1] += py * m
+	r.dc[2] += pz * m
+	r.th[0] += (o[1]*pz - o[2]*py) * i
+	r.th[1] += (o[2]*px - o[0]*pz) * i
+	r.th[2] += (o[0]*py - o[1]*px) * i
+}
+
+// rigidFriction is friction for the contacts of rigidNormals.
+func (s *System) rigidFriction(cs []contact, rev bool) {
+	rig := s.rig
+	n := len(cs)
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		c := &cs[k]
+		if c.mu == 0 || (c.pn <= 0 && c.pt == (mgl32.Vec3{})) {
+			continue
+		}
+		a, b := &rig[c.ia], &rig[c.ib]
+		ra, rb, nn := &c.ra, &c.rb, &c.n
+		var pt mgl32.Vec3
+		if c.pn > 0 {
+			// Relative motion of the contact points since the substep
+			// began.
+			dx := c.pa0[0] + a.dc[0] + a.th[1]*ra[2] - a.th[2]*ra[1] - c.paPrev[0] - (c.pb0[0] + b.dc[0] + b.th[1]*rb[2] - b.th[2]*rb[1] - c.pbPrev[0])
+			dy := c.pa0[1] + a.dc[1] + a.th[2]*ra[0] - a.th[0]*ra[2] - c.paPrev[1] - (c.pb0[1] + b.dc[1] + b.th[2]*rb[0] - b.th[0]*rb[2] - c.pbPrev[1])
+			dz := c.pa0[2] + a.dc[2] + a.th[0]*ra[1] - a.th[1]*ra[0] - c.paPrev[2] - (c.pb0[2] + b.dc[2] + b.th[0]*rb[1] - b.th[1]*rb[0] - c.pbPrev[2])
+			dn := dx*nn[0] + dy*nn[1] + dz*nn[2]
+			tx, ty, tz := dx-nn[0]*dn, dy-nn[1]*dn, dz-nn[2]*dn
+			pt = c.pt
+			if l2 := tx*tx + ty*ty + tz*tz; l2 > 1e-24 {
+				l := float32(math.Sqrt(float64(l2)))
+				ux, uy, uz := tx/l, ty/l, tz/l
+				// Generalised inverse mass along the sliding direction.
+				w := a.invM + b.invM
+				cx, cy, cz := ra[1]*uz-ra[2]*uy, ra[2]*ux-ra[0]*uz, ra[0]*uy-ra[1]*ux
+				w += (cx*cx + cy*cy + cz*cz) * a.invI
+				cx, cy, cz = rb[1]*uz-rb[2]*uy, rb[2]*ux-rb[0]*uz, rb[0]*uy-rb[1]*ux
+				w += (cx*cx + cy*cy + cz*cz) * b.invI
+				if w > 0 {
+					k := l / w
+					pt[0] -= ux * k
+					pt[1] -= uy * k
+					pt[2] -= uz * k
+				}
+			}
+			if lt2, lim := pt[0]*pt[0]+pt[1]*pt[1]+pt[2]*pt[2], c.mu*c.pn; lt2 > lim*lim {
+				f := lim / float32(math.Sqrt(float64(lt2)))
+				pt[0] *= f
+				pt[1] *= f
+				pt[2] *= f
+			}
+		}
+		// pt is zero when the contact lifted off: the friction held so
+		// far is let go.
+		if pt != c.pt {
+			dx, dy, dz := pt[0]-c.pt[0], pt[1]-c.pt[1], pt[2]-c.pt[2]
+			c.pt = pt
+			rigidKick(a, ra, dx, dy, dz)
+			rigidKick(b, rb, -dx, -dy, -dz)
+		}
+	}
+}
+
+func (s *System) normals(cs []contact, rev bool, pos []mgl32.Vec3, inv []float32) {
+	n := len(cs)
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		c := &cs[k]
+		if c.wn <= 0 {
+			continue
+		}
+		ca, cb, pa, pb := s.sides(c, pos)
+		C := (pa[0]-pb[0])*c.n[0] + (pa[1]-pb[1])*c.n[1] + (pa[2]-pb[2])*c.n[2] - c.r
+		if pn := max(c.pn-C/c.wn, 0); pn != c.pn {
+			c.impulse(ca, cb, c.n.Mul(pn-c.pn), pos, inv)
+			c.pn = pn
+		}
+	}
+}
+
+func (s *System) friction(cs []contact, rev bool, pos, prev []mgl32.Vec3, inv []float32) {
+	n := len(cs)
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		c := &cs[k]
+		if c.mu == 0 || (c.pn <= 0 && c.pt == (mgl32.Vec3{})) {
+			continue
+		}
+		ca, cb, pa, pb := s.sides(c, pos)
+		if c.pn <= 0 {
+			// Lifted off: let go of the friction held so far.
+			c.impulse(ca, cb, c.pt.Mul(-1), pos, inv)
+			c.pt = mgl32.Vec3{}
+			continue
+		}
+		d := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
+		dt := d.Sub(c.n.Mul(d.Dot(c.n)))
+		pt := c.pt
+		if l2 := dt.Dot(dt); l2 > 1e-24 {
+			l := float32(math.Sqrt(float64(l2)))
+			dir := dt.Mul(1 / l)
+			if w := c.mass(ca, cb, dir, inv); w > 0 {
+				pt = pt.Sub(dir.Mul(l / w))
+			}
+		}
+		if lt2, lim := pt.Dot(pt), c.mu*c.pn; lt2 > lim*lim {
+			pt = pt.Mul(lim / float32(math.Sqrt(float64(lt2))))
+		}
+		if pt != c.pt {
+			c.impulse(ca, cb, pt.Sub(c.pt), pos, inv)
+			c.pt = pt
+		}
+	}
+}
+
+// rigidMove moves every particle of cb by dc plus the small turn th about
+// ctr.
+func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
+	for _, q := range cb.p {
+		pos[q] = pos[q].Add(dc).Add(th.Cross(pos[q].Sub(ctr)))
+	}
+	if q := cb.centre; q >= 0 {
+		pos[q] = pos[q].Add(dc).Add(th.Cross(pos[q].Sub(ctr)))
+	}
+}
+
+// Finish implements verlet3d.Finisher: restitution for cube contacts, a
+// last projection of other particles out of the cubes, and the published
+// transforms.
+func (s *System) Finish(w *verlet3d.World, h float32) {
+	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
+	e := s.set.Restitution
+	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
+	// quiet.
+	minApproach := -0.2 * h
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		switch {
+		case c.kind == kindParticle:
+			p := c.a[0]
+			if inv[p] == 0 {
+				continue
+			}
+			if C := pos[p].Sub(c.pointB(pos)).Dot(c.n) - c.r; C < 0 {
+				pos[p] = pos[p].Sub(c.n.Mul(C))
+			}
+		case e > 0 && c.kind == kindCube && c.pn > 0 && c.vn0 < minApproach:
+			s.bounce(c, e, pos, prev, inv)
+		}
+	}
+	// Publish the transforms once per step, after its last substep.
+	s.substep++
+	if s.substep < w.Config().Substeps {
+		return
+	}
+	s.substep = 0
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		s.frame(cb, pos)
+		cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+	}
+}
+
+// bounce gives the two cubes of c a normal separation speed of e times
+// their approach speed, by moving their previous positions (Verlet keeps
+// velocity as pos - prev).
+func (s *System) bounce(c *contact, e float32, pos, prev []mgl32.Vec3, inv []float32) {
+	a, b := &s.cubes[c.ca], &s.cubes[c.cb]
+	pa, pb := c.pointA(pos), c.pointB(pos)
+	vn := pa.Sub(c.pointA(prev)).Sub(pb.Sub(c.pointB(prev))).Dot(c.n)
+	dv := -e*c.vn0 - vn
+	if dv <= 0 {
+		return
+	}
+	ca, cb := a.com(pos), b.com(pos)
+	c.ra, c.rb = pa.Sub(ca), pb.Sub(cb)
+	var w float32
+	if !a.held {
+		w += sideW(a, c.ra, c.n)
+	}
+	if !b.held {
+		w += sideW(b, c.rb, c.n)
+	}
+	if w <= 0 {
+		return
+	}
+	P := c.n.Mul(dv / w)
+	// Raising the relative velocity moves prev the other way.
+	if !a.held {
+		rigidMove(a, prev, ca, P.Mul(-a.invM), c.ra.Cross(P).Mul(-a.invI))
+	}
+	if !b.held {
+		rigidMove(b, prev, cb, P.Mul(b.invM), c.rb.Cross(P).Mul(b.invI))
+	}
+}

@@ -1,0 +1,382 @@
+package bodies
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Settings describe how the cubes of a System touch things. Start from
+// DefaultSettings; the zero value is valid but frictionless.
+type Settings struct {
+	// Friction is the Coulomb coefficient between cubes, and between cube
+	// corners and the colliders added with AddCollider when their own
+	// ContactSettings.Friction is 0. A cube rests on a slope up to the
+	// friction angle atan(Friction). Default 0.6 (31°).
+	Friction float32
+	// ParticleFriction is the Coulomb coefficient between cubes and the
+	// World's other particles (cloth, hair). Default 0.4.
+	ParticleFriction float32
+	// Restitution is the fraction of the approach speed two cubes keep
+	// after they hit, in [0, 1]. Default 0 (no bounce). Against colliders
+	// the collider's ContactSettings.Restitution applies.
+	Restitution float32
+	// Margin in metres: features this close get a contact before they
+	// touch. 0 uses the World's Config.ContactMargin.
+	Margin float32
+	// Passes is how many times the contacts of cubes are solved per World
+	// iteration. A stack is a chain of rigid contacts that converges more
+	// slowly than links; a second pass halves the creep of a stack of five.
+	// 0 means 2.
+	Passes int
+}
+
+// DefaultSettings returns settings for wooden crates.
+func DefaultSettings() Settings {
+	return Settings{Friction: 0.6, ParticleFriction: 0.4}
+}
+
+// Validate reports the first invalid field, naming it and its value.
+func (s Settings) Validate() error {
+	switch {
+	case !finite(s.Friction) || s.Friction < 0:
+		return fmt.Errorf("bodies: Settings.Friction = %v, want a finite value >= 0", s.Friction)
+	case !finite(s.ParticleFriction) || s.ParticleFriction < 0:
+		return fmt.Errorf("bodies: Settings.ParticleFriction = %v, want a finite value >= 0", s.ParticleFriction)
+	case !finite(s.Restitution) || s.Restitution < 0 || s.Restitution > 1:
+		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
+	case !finite(s.Margin) || s.Margin < 0:
+		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
+	case s.Passes < 0 || s.Passes > 100:
+		return fmt.Errorf("bodies: Settings.Passes = %d, want 0 (default 2) to 100", s.Passes)
+	}
+	return nil
+}
+
+// Stats counts the contacts of the last substep.
+type Stats struct {
+	CubeContacts     int // vertex-face and edge-edge contacts between cubes
+	ColliderContacts int // cube corners and faces against colliders
+	ParticleContacts int // other particles against cube faces
+	Pairs            int // cube pairs whose bounds overlapped (broad phase)
+}
+
+// System owns cubes that live in one verlet3d.World and the temporary
+// contacts between them, the colliders given to AddCollider and the
+// World's other particles. It is a verlet3d.ConstraintSet, registered once
+// by NewSystem. Not safe for concurrent use.
+type System struct {
+	w         *verlet3d.World
+	set       Settings
+	cubes     []cube
+	colliders []colliderRef
+	owned     []bool // by particle: belongs to a cube of this System
+	contacts  []contact
+	order     []int32   // cube indices sorted by lower x bound
+	sortedLo  []float32 // lower x bounds in that order
+	maxWidth  float32   // widest cube bounds along x, m
+	margin    float32
+	stats     Stats
+	pass      int // solver passes since Prepare
+	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
+	nLinked   int // contacts[:nLinked] are those of cubes touching cubes
+	rig       []rigid
+	substep   int // substeps of the current step finished so far
+}
+
+type colliderRef struct {
+	c  verlet3d.Collider
+	mu float32
+}
+
+// NewSystem makes an empty System for w and registers it with
+// w.AddConstraintSet. It returns an error naming an invalid setting.
+func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
+	if w == nil {
+		return nil, fmt.Errorf("bodies: NewSystem: World is nil")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sys := &System{w: w, set: s}
+	w.AddConstraintSet(sys)
+	return sys, nil
+}
+
+// World returns the World the System's cubes live in.
+func (s *System) World() *verlet3d.World { return s.w }
+
+// Settings returns the System's settings.
+func (s *System) Settings() Settings { return s.set }
+
+// SetSettings changes the settings from the next substep on.
+func (s *System) SetSettings(set Settings) error {
+	if err := set.Validate(); err != nil {
+		return err
+	}
+	s.set = set
+	return nil
+}
+
+// Stats returns the contact counts of the last substep.
+func (s *System) Stats() Stats { return s.stats }
+
+// Len returns the number of cubes.
+func (s *System) Len() int { return len(s.cubes) }
+
+// AddCollider adds c to the World (every particle, cloth included, then
+// collides with it) and to the System, which gives cube corners resting on
+// it position-level static friction (so a cube holds on a slope up to
+// atan(Friction)) and keeps small colliders such as spheres from entering
+// a cube between its corners. ContactSettings.Friction 0 takes
+// Settings.Friction.
+func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) error {
+	if err := s.w.AddCollider(c, cs); err != nil {
+		return err
+	}
+	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction})
+	return nil
+}
+
+// AddCube adds a cube: 8 corner particles and a centre particle (none if
+// Hollow) joined by links between every pair, 36 (28 if Hollow). It
+// returns an error naming the field if the settings are invalid.
+func (s *System) AddCube(cs CubeSettings) (Cube, error) {
+	if err := cs.Validate(); err != nil {
+		return -1, err
+	}
+	q := mgl32.QuatIdent()
+	if cs.Rotation != (mgl32.Quat{}) {
+		q = cs.Rotation.Normalize()
+	}
+	half := cs.Size / 2
+	cornerMass := cs.Mass / 24
+	if cs.Hollow {
+		cornerMass = cs.Mass / 8
+	}
+	w := s.w
+	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass}
+	if !cs.Hollow {
+		cb.m0 = cs.Mass * 2 / 3
+	}
+	cb.invM = 1 / cs.Mass
+	cb.invI = 1 / (16 * cornerMass * half * half)
+	var parts [9]verlet3d.Particle
+	n := 8
+	for i := 0; i < 8; i++ {
+		r := mgl32.Vec3{cornerSign(i, 0) * half, cornerSign(i, 1) * half, cornerSign(i, 2) * half}
+		p, err := w.AddParticle(cs.Position.Add(q.Rotate(r)), cornerMass)
+		if err != nil {
+			return -1, fmt.Errorf("bodies: AddCube: %w", err)
+		}
+		cb.p[i] = int32(p)
+		parts[i] = p
+	}
+	if !cs.Hollow {
+		p, err := w.AddParticle(cs.Position, cs.Mass*2/3)
+		if err != nil {
+			return -1, fmt.Errorf("bodies: AddCube: %w", err)
+		}
+		cb.centre = int32(p)
+		parts[8] = p
+		n = 9
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if _, err := w.AddLink(parts[i], parts[j], verlet3d.LinkSettings{Compliance: cs.Compliance}); err != nil {
+				return -1, fmt.Errorf("bodies: AddCube: %w", err)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		r := w.Position(parts[i]).Sub(cs.Position)
+		w.SetVelocity(parts[i], cs.Velocity.Add(cs.AngularVelocity.Cross(r)))
+	}
+	cb.q = toQuatd(q)
+	cb.pos, cb.quat = cs.Position, cb.q.quat()
+	cb.c, cb.cPrev = cs.Position, cs.Position
+	s.cubes = append(s.cubes, cb)
+	s.order = append(s.order, int32(len(s.cubes)-1))
+	s.sortedLo = append(s.sortedLo, 0)
+	for i := 0; i < n; i++ {
+		s.markOwned(int(parts[i]))
+	}
+	return Cube(len(s.cubes) - 1), nil
+}
+
+func (s *System) markOwned(p int) {
+	for len(s.owned) <= p {
+		s.owned = append(s.owned, false)
+	}
+	s.owned[p] = true
+}
+
+func (s *System) check(c Cube) *cube {
+	if c < 0 || int(c) >= len(s.cubes) {
+		panic(fmt.Sprintf("bodies: cube handle %d out of range [0, %d)", c, len(s.cubes)))
+	}
+	return &s.cubes[c]
+}
+
+// Transform returns the centre (m) and rotation of c, recovered from its
+// particles at the end of the last substep.
+func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
+	cb := s.check(c)
+	return cb.pos, cb.quat
+}
+
+// Position returns the centre of c in metres.
+func (s *System) Position(c Cube) mgl32.Vec3 { return s.check(c).pos }
+
+// Rotation returns the rotation of c from its own frame to the world.
+func (s *System) Rotation(c Cube) mgl32.Quat { return s.check(c).quat }
+
+// TransformIn recovers the transform of c from another set of positions
+// indexed by particle, such as World.Interpolated for smooth rendering
+// between steps. It does not change the System.
+func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.Quat) {
+	cb := s.check(c)
+	a, ctr := moment(positions, &cb.p)
+	q, ok := polarRotation(a, toQuatd(cb.quat), 8)
+	if !ok {
+		q, _ = polarRotation(a, faceAverage(a), 64)
+	}
+	return mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}, q.quat()
+}
+
+// Size returns the edge length of c in metres.
+func (s *System) Size(c Cube) float32 { return 2 * s.check(c).half }
+
+// Mass returns the mass of c in kg.
+func (s *System) Mass(c Cube) float32 { return s.check(c).mass }
+
+// Corners returns the corner particles of c. Corner i sits at
+// (±1, ±1, ±1)·Size/2 in the cube's frame: bit 0 of i selects +x, bit 1 +y,
+// bit 2 +z.
+func (s *System) Corners(c Cube) [8]verlet3d.Particle {
+	cb := s.check(c)
+	var out [8]verlet3d.Particle
+	for i, p := range cb.p {
+		out[i] = verlet3d.Particle(p)
+	}
+	return out
+}
+
+// CentreParticle returns the centre particle of c; ok is false if the cube
+// was made without one.
+func (s *System) CentreParticle(c Cube) (p verlet3d.Particle, ok bool) {
+	cb := s.check(c)
+	return verlet3d.Particle(cb.centre), cb.centre >= 0
+}
+
+// Owns reports whether p is a particle of one of the System's cubes.
+func (s *System) Owns(p verlet3d.Particle) bool {
+	return p >= 0 && int(p) < len(s.owned) && s.owned[p]
+}
+
+// particles calls f for every particle of cb.
+func (cb *cube) particles(f func(p verlet3d.Particle)) {
+	for _, p := range cb.p {
+		f(verlet3d.Particle(p))
+	}
+	if cb.centre >= 0 {
+		f(verlet3d.Particle(cb.centre))
+	}
+}
+
+// Velocity returns the mass-weighted mean velocity of c in m/s.
+func (s *System) Velocity(c Cube) mgl32.Vec3 {
+	cb := s.check(c)
+	var v mgl32.Vec3
+	var m float32
+	cb.particles(func(p verlet3d.Particle) {
+		mp := s.w.Mass(p)
+		v = v.Add(s.w.Velocity(p).Mul(mp))
+		m += mp
+	})
+	return v.Mul(1 / m)
+}
+
+// Throw sets the velocity of c: its centre moves at v (m/s) and it spins
+// at omega (rad/s about world axes through its centre).
+func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
+	cb := s.check(c)
+	if !verlet3d.Finite(v) || !verlet3d.Finite(omega) {
+		return fmt.Errorf("bodies: Throw(%d, %v, %v): want finite velocities", c, v, omega)
+	}
+	ctr := s.centreOf(cb)
+	cb.particles(func(p verlet3d.Particle) {
+		s.w.SetVelocity(p, v.Add(omega.Cross(s.w.Position(p).Sub(ctr))))
+	})
+	return nil
+}
+
+func (s *System) centreOf(cb *cube) mgl32.Vec3 {
+	pos := s.w.Positions()
+	var c mgl32.Vec3
+	for _, p := range cb.p {
+		c = c.Add(pos[p])
+	}
+	return c.Mul(1.0 / 8)
+}
+
+// ApplyImpulse hits c with impulse (N·s) at the world point at: the centre
+// speeds up by impulse/Mass and the cube starts turning by the torque
+// (at - centre) × impulse over its inertia, as a rigid body would.
+func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
+	cb := s.check(c)
+	if !verlet3d.Finite(at) || !verlet3d.Finite(impulse) {
+		return fmt.Errorf("bodies: ApplyImpulse(%d, %v, %v): want finite vectors", c, at, impulse)
+	}
+	ctr := s.centreOf(cb)
+	// Inertia tensor of the particles about the centre, in float64.
+	var in [3][3]float64
+	var m float64
+	cb.particles(func(p verlet3d.Particle) {
+		mp := float64(s.w.Mass(p))
+		r := s.w.Position(p).Sub(ctr)
+		rr := float64(r.Dot(r))
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				v := -float64(r[i]) * float64(r[j])
+				if i == j {
+					v += rr
+				}
+				in[i][j] += mp * v
+			}
+		}
+		m += mp
+	})
+	tq := at.Sub(ctr).Cross(impulse)
+	omega := solve3(in, [3]float64{float64(tq[0]), float64(tq[1]), float64(tq[2])})
+	dv := impulse.Mul(float32(1 / m))
+	cb.particles(func(p verlet3d.Particle) {
+		r := s.w.Position(p).Sub(ctr)
+		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(omega.Cross(r)))
+	})
+	return nil
+}
+
+// solve3 solves m·x = b by Cramer's rule; a singular m gives 0.
+func solve3(m [3][3]float64, b [3]float64) mgl32.Vec3 {
+	det := func(a [3][3]float64) float64 {
+		return a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) -
+			a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) +
+			a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
+	}
+	d := det(m)
+	if math.Abs(d) < 1e-30 {
+		return mgl32.Vec3{}
+	}
+	var x mgl32.Vec3
+	for k := 0; k < 3; k++ {
+		mk := m
+		for i := 0; i < 3; i++ {
+			mk[i][k] = b[i]
+		}
+		x[k] = float32(det(mk) / d)
+	}
+	return x
+}

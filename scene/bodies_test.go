@@ -1,0 +1,68 @@
+package scene
+
+import (
+	"math"
+	"testing"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The boxes follow the cubes: at the last step's transform without
+// interpolation, and a fraction Alpha of the way through the last step with
+// it, for a cube falling and spinning with no contacts.
+func TestCubesViewFollowsBodies(t *testing.T) {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Damping = 0
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 1, Position: mgl32.Vec3{0, 3, 0}, AngularVelocity: mgl32.Vec3{0, 2, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewCubesView(sys, nil)
+	if v.Mesh(c) == nil || len(v.Children()) != 1 {
+		t.Fatalf("view has %d children, want one box", len(v.Children()))
+	}
+	d := NewDriver(w)
+	d.AfterStep(v.Sync)
+	// 1/45 s frames against 1/60 s steps leave a fraction of a step over.
+	for i := 0; i < 7; i++ {
+		d.Update(1.0 / 45)
+	}
+	if a := w.Alpha(); a <= 0 || a >= 1 {
+		t.Fatalf("Alpha = %v after 7 frames of 1/45 s, want a fraction", a)
+	}
+	m := v.Mesh(c)
+	got := m.Position()
+	end := sys.Position(c)
+	// Falling, the box drawn between steps is above where the last step
+	// ended, at the transform of the interpolated particles.
+	want, wq := sys.TransformIn(c, w.Interpolated(nil))
+	if math.Abs(float64(got.Y-want[1])) > 1e-5 || got.Y <= end[1] {
+		t.Errorf("box at y = %v, want the interpolated %v (the step ended at %v)", got.Y, want[1], end[1])
+	}
+	q := m.Quaternion()
+	if d := math.Abs(float64(q.W*wq.W + q.X*wq.V[0] + q.Y*wq.V[1] + q.Z*wq.V[2])); d < 1-1e-6 {
+		t.Errorf("box rotation %v, want %v", q, wq)
+	}
+	v.Interpolate = false
+	v.Sync()
+	if p := m.Position(); p.Y != end[1] || p.X != end[0] {
+		t.Errorf("without interpolation the box is at %v, want %v", p, end)
+	}
+	// Cubes added later get a box too.
+	c2, _ := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1, Position: mgl32.Vec3{2, 1, 0}})
+	v.AddCube(c2)
+	v.AddCube(c2)
+	if len(v.Children()) != 2 || v.Mesh(c2) == nil {
+		t.Errorf("after AddCube the view has %d children, want 2", len(v.Children()))
+	}
+}
