@@ -50,11 +50,23 @@ demo: build
 	  done; \
 	fi
 
-# shots refreshes the README pictures in assets/shots.
+# shots refreshes the README pictures in assets/shots: each line is the file
+# name, the frame count, then the demo flags of that view.
+SHOTS := net:180:-scene net \
+         flag:240:-scene flag \
+         flag_torn:240:-scene flag -flag-hole -flag-wind 12 \
+         tablecloth:300:-scene tablecloth \
+         cape_side:240:-scene cape -cape-view side \
+         cape_behind:240:-scene cape -cape-view behind \
+         hair_rest:240:-scene hair \
+         hair_turn:100:-scene hair -hair-turn \
+         hair_wind:240:-scene hair -hair-wind 8 \
+         cubes:300:-scene cubes
 shots: build
 	@mkdir -p assets/shots
-	@for s in $$(./bin/demo -list | awk '{print $$1}'); do \
-	  $(XVFB) ./bin/demo -scene $$s -frames $(FRAMES) -width 960 -height 540 -shot assets/shots/$$s.png 2>/dev/null && echo "wrote assets/shots/$$s.png"; \
+	@echo '$(SHOTS)' | sed 's/ \([a-z_]*:[0-9]*:\)/\n\1/g' | while IFS=: read -r name frames args; do \
+	  $(XVFB) ./bin/demo $$args -frames $$frames -width 960 -height 540 -shot assets/shots/$$name.png 2>/dev/null \
+	    && echo "wrote assets/shots/$$name.png" || { echo "shot $$name failed"; exit 1; }; \
 	done
 
 # bench runs the benchmarks of the physics packages and the render updates.

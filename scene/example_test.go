@@ -1,10 +1,17 @@
 package scene_test
 
 import (
+	"log"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+	"github.com/g3n/engine/texture"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -40,5 +47,65 @@ func Example() {
 	driver.AfterStep(view.Sync)
 
 	// In app.Run's update function, before rendering:
+	driver.Update(1.0 / 60)
+}
+
+// A cape pinned to the bones of a skinned character (a glTF model loaded
+// with g3n's loader gives the skeleton) and drawn lit and textured on both
+// sides. (This is the README's cape example.)
+func ExampleNewCape() {
+	myScene := core.NewNode()
+	var skeleton *graphic.Skeleton // from gltf.GLTF.LoadSkin
+	var myTexture *texture.Texture2D
+
+	world, _ := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	driver := scene.NewDriver(world)
+	neck, _ := scene.FindBone(skeleton, "Neck") // or scene.FindNode(root, "neck")
+	lSh, _ := scene.FindBone(skeleton, "LeftShoulder")
+	rSh, _ := scene.FindBone(skeleton, "RightShoulder")
+	spine, _ := scene.FindBone(skeleton, "Spine")
+	cape, err := scene.NewCape(world, scene.CapeSettings{
+		Anchors:  []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}}, // across the back
+		Standoff: 0.17,                                                   // bone origins sit inside the body
+		Body:     []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}},
+		MaxLag:   1.5, // the hem never trails far at a run
+	})
+	if err != nil {
+		log.Fatal(err) // unknown bones, empty anchors: clear errors
+	}
+	cape.Attach(driver)                              // pins and colliders follow the nodes
+	mesh := scene.NewClothMesh(cape.Grid, myTexture) // lit on both sides, textured
+	myScene.Add(mesh)
+	driver.AfterStep(mesh.Sync)
+
+	// Each frame: update the animation, then the world matrices, then physics.
+	myScene.UpdateMatrixWorld()
+	driver.Update(1.0 / 60)
+}
+
+// Hair on a head and a crate, drawn as lit ribbons and a textured box.
+// (This is the README's hair and cubes example.)
+func ExampleNewHairMesh() {
+	myScene := core.NewNode()
+	var myRenderer *renderer.Renderer
+	var crateTexture *texture.Texture2D
+
+	world, _ := verlet3d.NewWorld(hair.WorldConfig())
+	head := hair.DefaultHead() // sphere, radius 0.1 m, facing +Z
+	head.Center = mgl32.Vec3{0, 1.6, 0}
+	h, _ := hair.New(world, head, hair.DefaultSettings())  // strands on a scalp cap, styled
+	scene.AddHairShader(myRenderer)                        // once per renderer
+	strands := scene.NewHairMesh(h, hair.DefaultPalette()) // lit camera-facing ribbons
+	myScene.Add(strands)
+
+	sys, _ := bodies.NewSystem(world, bodies.DefaultSettings())
+	sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 3, 0}})
+	crates := scene.NewCubesView(sys, crateTexture) // one textured box node per cube
+	myScene.Add(crates)
+
+	driver := scene.NewDriver(world)
+	driver.BeforeStep(func() { h.SetHead(head.Center, mgl32.QuatIdent()) }) // the head's pose
+	driver.AfterStep(strands.Sync)
+	driver.AfterStep(crates.Sync)
 	driver.Update(1.0 / 60)
 }
