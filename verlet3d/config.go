@@ -86,12 +86,20 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// expMask selects a float32's exponent bits: all set means Inf or NaN.
+const expMask = 0x7f800000
+
 func finite(f float32) bool {
-	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+	return math.Float32bits(f)&expMask != expMask
 }
 
+// finiteVec runs once per particle per substep in the NaN guard, so it
+// tests the three exponents without branches.
 func finiteVec(v mgl32.Vec3) bool {
-	return finite(v[0]) && finite(v[1]) && finite(v[2])
+	a := math.Float32bits(v[0]) & expMask
+	b := math.Float32bits(v[1]) & expMask
+	c := math.Float32bits(v[2]) & expMask
+	return a != expMask && b != expMask && c != expMask
 }
 
 // Finite reports whether every component of v is a finite number. Component

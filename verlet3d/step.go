@@ -125,24 +125,38 @@ func (w *World) integrate(h, frac float32) {
 	h2 := h * h
 	maxStep := w.cfg.MaxSpeed * h
 	maxStep2 := maxStep * maxStep
-	for i := range w.pos {
-		switch w.state[i] {
-		case stateFree:
-			x := w.pos[i]
-			v := x.Sub(w.prev[i]).Mul(k).Add(w.acc[i].Mul(h2))
-			if l2 := v.Dot(v); l2 > maxStep2 {
-				v = v.Mul(maxStep / float32(math.Sqrt(float64(l2))))
-				w.stats.SpeedClamps++
-			}
-			w.prev[i] = x
-			w.pos[i] = x.Add(v)
-		case stateKinematic:
-			s := w.stepStart[i]
-			w.prev[i] = w.pos[i]
-			w.pos[i] = s.Add(w.target[i].Sub(s).Mul(frac))
-		default:
-			w.prev[i] = w.pos[i]
+	// Equal-length views let the compiler drop the bounds checks.
+	pos := w.pos
+	n := len(pos)
+	prev, acc, state := w.prev[:n], w.acc[:n], w.state[:n]
+	clamps := 0
+	for i := range pos {
+		if state[i] != stateFree {
+			w.integrateFixed(i, frac)
+			continue
 		}
+		x, p, a := &pos[i], &prev[i], &acc[i]
+		vx := (x[0]-p[0])*k + a[0]*h2
+		vy := (x[1]-p[1])*k + a[1]*h2
+		vz := (x[2]-p[2])*k + a[2]*h2
+		if l2 := vx*vx + vy*vy + vz*vz; l2 > maxStep2 {
+			s := maxStep / float32(math.Sqrt(float64(l2)))
+			vx, vy, vz = vx*s, vy*s, vz*s
+			clamps++
+		}
+		*p = *x
+		*x = mgl32.Vec3{x[0] + vx, x[1] + vy, x[2] + vz}
+	}
+	w.stats.SpeedClamps += clamps
+}
+
+// integrateFixed moves a particle of inverse mass 0: a kinematic one along
+// the line from its step start to its target, a pinned one not at all.
+func (w *World) integrateFixed(i int, frac float32) {
+	w.prev[i] = w.pos[i]
+	if w.state[i] == stateKinematic {
+		s := w.stepStart[i]
+		w.pos[i] = s.Add(w.target[i].Sub(s).Mul(frac))
 	}
 }
 
