@@ -10,7 +10,7 @@ import (
 
 // benchHair measures one 1/60 s frame of strands x segments hair on a head
 // (head sphere collision, style keeping, still-air drag) while the head
-// turns, in a World with hair.WorldConfig (2 substeps, 4 iterations) and
+// turns, in a World with hair.WorldConfig (2 substeps, 3 iterations) and
 // the given workers. Particles: strands·(segments+1).
 func benchHair(b *testing.B, strands, segments, workers int) {
 	cfg := hair.WorldConfig()
