@@ -270,18 +270,7 @@ func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv [
 	if l[0] > in || l[0] < -in || l[1] > in || l[1] < -in || l[2] > in || l[2] < -in {
 		return
 	}
-	// The face whose outward normal is most against n faces the collider.
-	axis, sign := 0, float32(1)
-	best := float32(math.MaxFloat32)
-	for k := 0; k < 3; k++ {
-		d := cb.axis[k].Dot(n)
-		if d < best {
-			best, axis, sign = d, k, 1
-		}
-		if -d < best {
-			best, axis, sign = -d, k, -1
-		}
-	}
+	axis, sign := cb.faceAgainst(n) // the face toward the collider
 	fl := l
 	fl[axis] = sign * cb.half
 	idx, wt := faceWeights(cb.half, fl, axis, sign)

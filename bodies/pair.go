@@ -134,18 +134,7 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 		sk = -1
 	}
 	u, v := (k+1)%3, (k+2)%3
-	// The incident face: the face of inc most against n.
-	ik, isg := 0, float32(1)
-	best := float32(math.MaxFloat32)
-	for j := 0; j < 3; j++ {
-		dp := inc.axis[j].Dot(n)
-		if dp < best {
-			best, ik, isg = dp, j, 1
-		}
-		if -dp < best {
-			best, ik, isg = -dp, j, -1
-		}
-	}
+	ik, isg := inc.faceAgainst(n) // the incident face
 	mu := s.set.Friction
 	cyc := faceCycle(ik, isg)
 	for e := 0; e < 4; e++ {

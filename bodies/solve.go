@@ -84,6 +84,24 @@ func (s *System) movable(c *contact, inv []float32) bool {
 	return side(c.ca, c.a[0], c.na) || side(c.cb, c.b[0], c.nb)
 }
 
+// faceAgainst returns the face whose outward normal points most against
+// n, as a local axis and a side (±1): the face that meets a body or a
+// collider lying along n.
+func (cb *cube) faceAgainst(n mgl32.Vec3) (axis int, sign float32) {
+	sign = 1
+	best := float32(math.MaxFloat32)
+	for k := 0; k < 3; k++ {
+		d := cb.axis[k].Dot(n)
+		if d < best {
+			best, axis, sign = d, k, 1
+		}
+		if -d < best {
+			best, axis, sign = -d, k, -1
+		}
+	}
+	return axis, sign
+}
+
 // com returns the centre of mass of cb's particles.
 func (cb *cube) com(pos []mgl32.Vec3) mgl32.Vec3 {
 	var c mgl32.Vec3
