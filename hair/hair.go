@@ -3,6 +3,7 @@ package hair
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -60,12 +61,19 @@ type Hair struct {
 	inv       []float32
 	invH2     float32
 	last      bool    // this is the last pass of the substep
+	lastSub   bool    // this is the last substep of the step
 	t         float32 // substep start time, for the wind
 	dragScale float32 // drag runs once per step: Substeps times stronger
 	still     bool    // the wind is still air
 	workers   *pool
 	// Method values bound once, so dispatching them does not allocate.
-	passFn, prepFn, dragFn, finFn func(lo, hi int)
+	passFn, prepFn, dragFn, finFn, carryFn func(lo, hi int)
+
+	// The carried part of the head's motion in this substep (setCarry).
+	carryM             mgl32.Mat3
+	carryFrom, carryTo mgl32.Vec3
+	// recovered counts strands put back on their rest shape.
+	recovered atomic.Int64
 }
 
 // New grows hair on head in w with settings s and registers it with w: its
@@ -239,6 +247,32 @@ func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
 	}
 	h.end = nh
 	h.pending = true
+	return nil
+}
+
+// NumRecovered returns how many times a strand the solver could not hold
+// (non-finite, or torn far past its length) was put back on its rest shape.
+// It stays 0 in normal use; tests assert it.
+func (h *Hair) NumRecovered() int { return int(h.recovered.Load()) }
+
+// Teleport moves the head to center and rotation at once, and every strand
+// rigidly with it, keeping the strands' shape and their velocity relative to
+// the head: for a character that respawns or jumps across the map. The
+// roots are on the new scalp immediately. A head that moves farther than
+// Settings.TeleportDistance in one step is teleported the same way by
+// itself.
+func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
+	nh := h.end
+	nh.Center, nh.Rotation = center, rotation
+	if err := nh.Validate(); err != nil {
+		return fmt.Errorf("hair: Teleport: %w", err)
+	}
+	nh.Rotation = nh.rotation()
+	h.moveRigidly(h.end, nh)
+	h.start, h.end = nh, nh
+	h.pending = false
+	h.cur = nh.frame()
+	h.prevCur = h.cur
 	return nil
 }
 

@@ -79,6 +79,20 @@ type Settings struct {
 	// sliding over the scalp (relative to the moving head) removed per
 	// substep while it touches the head. Default 0.3.
 	HeadFriction float32
+	// CarryLinear in [0, 1] is the fraction of the head's motion (its
+	// centre's travel) that every strand particle takes directly each
+	// substep, without it becoming the strand's own velocity: the hair's
+	// inertia is 1 - CarryLinear, as with NvCloth's inertia scale. 0 is
+	// pure physics; 1 moves the hair rigidly with the head. Default 0.3.
+	CarryLinear float32
+	// CarryAngular in [0, 1] is the same for the head's rotation about its
+	// centre. Default 0.3.
+	CarryAngular float32
+	// TeleportDistance in metres: when the head's centre moves farther than
+	// this in one step (a respawn, a cut in an animation, a long frame hitch
+	// at a run) the strands move with it rigidly, keeping their shape and
+	// velocity, as Teleport does. Default 0.5 (30 m/s at 60 steps a second).
+	TeleportDistance float32
 	// Group is the collision group bits of hair particles
 	// (verlet3d.World.SetGroup), non-zero and not all bits. The head's
 	// verlet3d.Sphere collider masks them out: the hair's own solver keeps
@@ -104,25 +118,28 @@ func WorldConfig() verlet3d.Config {
 // DefaultSettings returns a shoulder-length side-parted style.
 func DefaultSettings() Settings {
 	return Settings{
-		Strands:         1200,
-		Segments:        12,
-		Length:          0.22,
-		LengthVariation: 0.2,
-		CapAngle:        1.6,
-		CapTilt:         0.55,
-		Parting:         0.25,
-		PartingWidth:    0.05,
-		Lift:            0.4,
-		Volume:          0.012,
-		Mass:            0.002,
-		Radius:          0.002,
-		BendCompliance:  3,
-		StyleStiffness:  0.08,
-		StyleTip:        0.02,
-		WindDrag:        1.5,
-		HeadFriction:    0.3,
-		Group:           1 << 30,
-		Seed:            1,
+		Strands:          1200,
+		Segments:         12,
+		Length:           0.22,
+		LengthVariation:  0.2,
+		CapAngle:         1.6,
+		CapTilt:          0.55,
+		Parting:          0.25,
+		PartingWidth:     0.05,
+		Lift:             0.4,
+		Volume:           0.012,
+		Mass:             0.002,
+		Radius:           0.002,
+		BendCompliance:   3,
+		StyleStiffness:   0.08,
+		StyleTip:         0.02,
+		WindDrag:         1.5,
+		HeadFriction:     0.3,
+		CarryLinear:      0.3,
+		CarryAngular:     0.3,
+		TeleportDistance: 0.5,
+		Group:            1 << 30,
+		Seed:             1,
 	}
 }
 
@@ -162,6 +179,9 @@ func (s Settings) Validate() error {
 		{"StyleTip", s.StyleTip, 0, 1, false, ""},
 		{"WindDrag", s.WindDrag, 0, inf, false, "1/s"},
 		{"HeadFriction", s.HeadFriction, 0, 1, false, ""},
+		{"CarryLinear", s.CarryLinear, 0, 1, false, ""},
+		{"CarryAngular", s.CarryAngular, 0, 1, false, ""},
+		{"TeleportDistance", s.TeleportDistance, 0, inf, true, "metres"},
 	} {
 		bad := !finite32(r.v) || r.v > r.hi || r.v < r.lo || (r.loOpen && r.v == r.lo)
 		if !bad {

@@ -10,18 +10,23 @@ import (
 // The hair's work in each substep, in the World's phase order:
 //
 //  1. Apply (force field): move the head (collider, pinned roots) to its
-//     pose at the end of the substep; on the first substep of a step, add
-//     the step's air drag per segment.
+//     pose at the end of the substep, and carry the strands by
+//     CarryLinear/CarryAngular of that motion (a move past
+//     TeleportDistance in one step carries them all the way); on the first
+//     substep of a step, add the step's air drag per segment.
 //  2. The World integrates and builds collider contacts.
 //  3. Prepare (constraint set): reset the XPBD multipliers.
 //  4. Solve, once per World iteration: one pass over every strand, root to
 //     tip: stretch links, bend links, style pull toward the rest shape at
-//     the head's pose, head sphere. On the last
-//     pass a follow-the-leader sweep removes any stretch left over.
+//     the head's pose, the leash (no particle farther from its root than
+//     the strand's length up to it), head sphere. On the last pass a
+//     follow-the-leader sweep fixes any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
-//  6. Finish: every particle is put outside the head sphere, and what
-//     slides over it loses Settings.HeadFriction of its sliding.
+//  6. Finish: a strand the solver could not hold (non-finite, or far past
+//     its leash) is put back on its rest shape and counted (NumRecovered);
+//     every particle is put outside the head sphere, and what slides over
+//     it loses Settings.HeadFriction of its sliding.
 //  7. The World clamps particles out of its colliders.
 //
 // Strands are independent, so with Config.Workers > 1 each phase splits the
@@ -32,6 +37,64 @@ func (h *Hair) bindPasses() {
 	h.prepFn = h.prepare
 	h.dragFn = h.drag
 	h.finFn = h.finish
+	h.carryFn = h.carry
+}
+
+// setCarry makes the part of the head's motion from the previous substep's
+// pose to this one that strands take directly: the centre moves by
+// CarryLinear of its travel and the rotation turns by CarryAngular of the
+// head's turn, about the head's centre.
+func (h *Hair) setCarry() {
+	c0, c1 := h.prevCur.c, h.cur.c
+	// The turn from the previous pose to this one, in world space.
+	d := h.cur.m.Mul3(h.prevCur.m.Transpose())
+	q := mgl32.Mat4ToQuat(d.Mat4()).Normalize()
+	if q.W < 0 {
+		q = q.Scale(-1)
+	}
+	q = mgl32.QuatSlerp(mgl32.QuatIdent(), q, h.set.CarryAngular)
+	h.carryM = q.Mat4().Mat3()
+	h.carryFrom = c0
+	h.carryTo = c0.Add(c1.Sub(c0).Mul(h.set.CarryLinear))
+}
+
+// carry moves the free particles of strands lo..hi-1, and their previous
+// positions, by the carried part of the head's motion: a rigid motion of
+// both keeps the strands' own velocity (turned with the head).
+func (h *Hair) carry(lo, hi int) {
+	base := int(h.base)
+	a, b := base+lo*h.per, base+hi*h.per
+	pos, prev, inv := h.pos[a:b], h.prev[a:b], h.inv[a:b]
+	m := h.carryM
+	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+	ax, ay, az := h.carryFrom[0], h.carryFrom[1], h.carryFrom[2]
+	bx, by, bz := h.carryTo[0], h.carryTo[1], h.carryTo[2]
+	prev = prev[:len(pos)]
+	inv = inv[:len(pos)]
+	for i := range pos {
+		if inv[i] == 0 {
+			continue
+		}
+		x, y, z := pos[i][0]-ax, pos[i][1]-ay, pos[i][2]-az
+		pos[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
+		x, y, z = prev[i][0]-ax, prev[i][1]-ay, prev[i][2]-az
+		prev[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
+	}
+}
+
+// moveRigidly moves every strand particle, and its previous position, by
+// the rigid motion that takes head pose a to pose b.
+func (h *Hair) moveRigidly(a, b Head) {
+	fa, fb := a.frame(), b.frame()
+	first, n := h.Particles()
+	pos, prev := h.w.Positions(), h.w.PrevPositions()
+	for i := int(first); i < int(first)+n; i++ {
+		p := fb.apply(fa.toLocal(pos[i]))
+		q := fb.apply(fa.toLocal(prev[i]))
+		h.w.SetPosition(verlet3d.Particle(i), p) // also moves the step start
+		prev[i] = q
+	}
+	h.head.Center = b.Center
 }
 
 // run calls f over all strands, split between the World's workers.
@@ -73,11 +136,24 @@ func (h *Hair) Apply(w *verlet3d.World, t float32) {
 		h.began = true
 		h.lastT = w.Time()
 	}
+	if k == 0 && h.end.Center.Sub(h.start.Center).Len() > h.set.TeleportDistance {
+		// Too far for one step to be motion: a respawn or a long hitch.
+		// The strands jump with the head, keeping shape and velocity.
+		h.moveRigidly(h.start, h.end)
+		h.start = h.end
+		h.cur = h.end.frame()
+	}
+	h.lastSub = k+1 >= cfg.Substeps
 	frac := float32(k+1) / float32(cfg.Substeps)
 	pose := lerpHead(h.start, h.end, frac)
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
+	if (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur {
+		h.setCarry()
+		h.bind(w)
+		h.run(h.carryFn)
+	}
 
 	pos := w.Positions()
 	for i := 0; i < h.set.Strands; i++ {
@@ -281,13 +357,24 @@ func (h *Hair) links(lo, hi int) {
 			if k := kS[o]; k != 0 {
 				r, ir := restSeg[i], segInv[i]
 				dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-				C := (dx*dx + dy*dy + dz*dz - r*r) * 0.5 * ir
+				d2 := dx*dx + dy*dy + dz*dz
+				r2 := r * r
+				// The square-root-free form overshoots far from rest (by
+				// (d+r)/2r): past 10% the exact form is used.
+				C, g := (d2-r2)*0.5*ir, ir
+				if d2 < 0.81*r2 || d2 > 1.21*r2 {
+					C, g = 0, 0
+					if d2 > 1e-18 {
+						d := float32(math.Sqrt(float64(d2)))
+						C, g = d-r, 1/d
+					}
+				}
 				dl := -C * k
 				if aS != 0 {
 					dl = (-C - aS*lamS[o]) * k
 					lamS[o] += dl
 				}
-				s := dl * ir
+				s := dl * g
 				ka, kb := wa*s, wb*s
 				a = mgl32.Vec3{a[0] - ka*dx, a[1] - ka*dy, a[2] - ka*dz}
 				b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
@@ -341,12 +428,21 @@ func (h *Hair) pull(lo, hi int) {
 	minR2 := minR * minR
 	for i := lo; i < hi; i++ {
 		o := i * per
+		root := pos[o]
+		seg := h.restSeg[i]
 		for j := 1; j < per; j++ {
 			if inv[o+j] == 0 {
 				continue
 			}
 			p := pos[o+j]
 			px, py, pz := p[0], p[1], p[2]
+			// The leash: no particle farther from its root than the
+			// strand's length up to it, however far the head moved.
+			lx, ly, lz := px-root[0], py-root[1], pz-root[2]
+			if l2, m := lx*lx+ly*ly+lz*lz, float32(j)*seg; l2 > m*m {
+				k := m / float32(math.Sqrt(float64(l2)))
+				px, py, pz = root[0]+lx*k, root[1]+ly*k, root[2]+lz*k
+			}
 			if style {
 				r := rest[o+j]
 				s := si[j]
@@ -369,8 +465,10 @@ func (h *Hair) pull(lo, hi int) {
 
 // followLeader (Müller et al. 2012) runs on the last pass of a substep:
 // whatever stretch the passes left, each particle farther than its rest
-// distance from its parent is pulled back to it. Only when stretched, only
-// the child moves, so it removes leftover stretch without adding stiffness.
+// distance from its parent is pulled back to it, and one closer than 95% of
+// it (a tip folded by a bend link and a contact within few passes) is put
+// out to it. Only the child moves, along the segment, so it fixes lengths
+// without adding stiffness.
 func (h *Hair) followLeader(lo, hi int) {
 	per := h.per
 	base := int(h.base)
@@ -385,7 +483,7 @@ func (h *Hair) followLeader(lo, hi int) {
 			a, b := pos[p-1], &pos[p]
 			dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 			l2 := dx*dx + dy*dy + dz*dz
-			if l2 <= seg*seg {
+			if l2 <= seg*seg && l2 >= 0.9025*seg*seg {
 				continue
 			}
 			k := seg / sqrt32(l2)
@@ -404,6 +502,49 @@ func (h *Hair) Finish(w *verlet3d.World, _ float32) {
 }
 
 func (h *Hair) finish(lo, hi int) {
+	if h.lastSub {
+		h.recover(lo, hi)
+	}
+	h.headContact(lo, hi)
+}
+
+// recover puts back on its rest shape, at rest, any strand of lo..hi-1 that
+// the solver could not hold: a non-finite particle, or one beyond 1.5 times
+// its leash from the root. It should never happen; when it does, the game
+// sees a strand snap back to its style instead of a streak, and
+// NumRecovered counts it.
+func (h *Hair) recover(lo, hi int) {
+	per := h.per
+	base := int(h.base)
+	pos, prev := h.pos, h.prev
+	for i := lo; i < hi; i++ {
+		o := base + i*per
+		root := pos[o]
+		lim := 1.5 * h.restSeg[i]
+		bad := false
+		for j := 1; j < per; j++ {
+			p, q := pos[o+j], prev[o+j]
+			dx, dy, dz := p[0]-root[0], p[1]-root[1], p[2]-root[2]
+			m := float32(j) * lim
+			// Written so that a NaN anywhere fails the test.
+			ok := dx*dx+dy*dy+dz*dz <= m*m && q[0]-q[0] == 0 && q[1]-q[1] == 0 && q[2]-q[2] == 0
+			if !ok {
+				bad = true
+				break
+			}
+		}
+		if !bad {
+			continue
+		}
+		for j := 1; j < per; j++ {
+			x := h.cur.apply(h.rest[i*per+j])
+			pos[o+j], prev[o+j] = x, x
+		}
+		h.recovered.Add(1)
+	}
+}
+
+func (h *Hair) headContact(lo, hi int) {
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
