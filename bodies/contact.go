@@ -7,10 +7,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Prepare implements verlet3d.ConstraintSet: it recovers every cube's frame
-// from its integrated corners, finds overlapping pairs by sort-and-sweep and
-// builds this substep's contacts.
-func (s *System) Prepare(w *verlet3d.World, h float32) {
+// prepare is the System's ConstraintSet.Prepare: it recovers every cube's
+// frame from its integrated corners, finds overlapping pairs by
+// sort-and-sweep and builds this substep's contacts.
+func (s *System) prepare(w *verlet3d.World) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	s.contacts = s.contacts[:0]
 	s.stats = Stats{}
@@ -19,9 +19,6 @@ func (s *System) Prepare(w *verlet3d.World, h float32) {
 		s.owned = append(s.owned, false)
 	}
 	s.margin = s.set.Margin
-	if s.margin == 0 {
-		s.margin = w.Config().ContactMargin
-	}
 	if len(s.cubes) == 0 {
 		return
 	}
@@ -248,9 +245,6 @@ func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv [
 		return
 	}
 	mu := col.mu
-	if mu == 0 {
-		mu = s.set.Friction
-	}
 	for _, p := range cb.p {
 		if inv[p] == 0 {
 			continue

@@ -15,7 +15,7 @@ func Example() {
 	w, _ := verlet3d.NewWorld(verlet3d.DefaultConfig())
 	sys, _ := bodies.NewSystem(w, bodies.DefaultSettings())
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	sys.AddCollider(floor, verlet3d.ContactSettings{})
+	sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6})
 	crate, err := sys.AddCube(bodies.CubeSettings{
 		Size:     0.5, // m
 		Mass:     2,   // kg

@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -66,9 +67,14 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: NewSystem error %v, want one naming %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := bodies.NewSystem(nil, bodies.DefaultSettings()); err == nil {
-		t.Error("NewSystem(nil World) gave no error")
-	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "World is nil") {
+				t.Errorf("NewSystem(nil World): panic %v, want one saying the World is nil", r)
+			}
+		}()
+		_, _ = bodies.NewSystem(nil, bodies.DefaultSettings())
+	}()
 	_, s := newWorld(t, nil)
 	c := addCube(t, s, ok)
 	if err := s.Throw(c, mgl32.Vec3{float32(math.NaN()), 0, 0}, mgl32.Vec3{}); err == nil {

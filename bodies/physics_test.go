@@ -161,11 +161,11 @@ func TestRestOnFloor(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := s.AddCollider(b, verlet3d.ContactSettings{}); err != nil {
+				if err := s.AddCollider(b, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+				floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 			}
 			const size = 0.5
 			start := mgl32.Vec3{0.3, size / 2, -0.2}
@@ -217,7 +217,7 @@ func TestStack(t *testing.T) {
 					c.Iterations = tc.iterations
 				}
 			})
-			floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+			floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 			const size = 0.5
 			var top bodies.Cube
 			for i := 0; i < 5; i++ {
@@ -328,7 +328,7 @@ func TestDropOnEachOther(t *testing.T) {
 	var worst float64
 	for trial := 0; trial < 12; trial++ {
 		w, s := newWorld(t, nil)
-		floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 		qa, qb := mgl32.QuatIdent(), randomQuat(r)
 		if trial%3 == 0 && trial > 0 {
 			qa = randomQuat(r)
@@ -366,7 +366,7 @@ func TestDropOnEachOther(t *testing.T) {
 // cloth particle ends inside the cube, and the cube stays on the floor.
 func TestClothOnCube(t *testing.T) {
 	w, s := newWorld(t, nil)
-	floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	const size = 0.6
 	c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 5, Position: mgl32.Vec3{0, size / 2, 0}})
 	const n = 24
@@ -487,7 +487,7 @@ func TestRestitution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 		addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 10, Position: mgl32.Vec3{0, 0.25, 0}})
 		c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1, Position: mgl32.Vec3{0, 1.75, 0}})
 		// Fall 1 m, then watch the rebound.
@@ -519,7 +519,7 @@ func TestRestitution(t *testing.T) {
 // it with the dragged velocity.
 func TestGrabAndThrow(t *testing.T) {
 	w, s := newWorld(t, nil)
-	floor(t, s, mgl32.Vec3{0, 1, 0}, 0)
+	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{0, 0.2, 0}})
 	centre, ok := s.CentreParticle(c)
 	if !ok {

@@ -219,7 +219,7 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 	}
 }
 
-// Solve implements verlet3d.ConstraintSet: Settings.Passes passes over the
+// solve is the System's ConstraintSet.Solve: Settings.Passes passes over the
 // contacts between cubes and against colliders, then one over the contacts
 // with other particles. Each pass first pushes every contact's points
 // apart along its normal, then cancels their sliding since the start of
@@ -232,7 +232,7 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 // that a corner pushed too far while its neighbours were solved is let back
 // down and a box on four corners settles level. Passes alternate their
 // order (symmetric Gauss-Seidel) so that no corner is favoured.
-func (s *System) Solve(w *verlet3d.World, h float32) {
+func (s *System) solve(w *verlet3d.World) {
 	if len(s.contacts) == 0 {
 		return
 	}
@@ -279,9 +279,6 @@ func (s *System) Solve(w *verlet3d.World, h float32) {
 		}
 	}
 	passes := s.set.Passes
-	if passes == 0 {
-		passes = 2
-	}
 
 	rigid := s.nRigid
 	for r := 0; r < passes; r++ {
@@ -493,10 +490,11 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 	}
 }
 
-// Finish implements verlet3d.Finisher: restitution for cube contacts, a
-// last projection of other particles out of the cubes, and the published
-// transforms.
-func (s *System) Finish(w *verlet3d.World, h float32) {
+// finish is the System's Finisher: restitution for cube contacts, a last
+// projection of other particles out of the cubes, and, after the step's
+// last substep, the published transforms.
+func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
+	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	e := s.set.Restitution
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
@@ -518,11 +516,9 @@ func (s *System) Finish(w *verlet3d.World, h float32) {
 		}
 	}
 	// Publish the transforms once per step, after its last substep.
-	s.substep++
-	if s.substep < w.Config().Substeps {
+	if !sub.Last() {
 		return
 	}
-	s.substep = 0
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		s.frame(cb, pos)

@@ -9,12 +9,12 @@ import (
 )
 
 // Settings describe how the cubes of a System touch things. Start from
-// DefaultSettings; the zero value is valid but frictionless.
+// DefaultSettings; zero means zero (no friction, no margin).
 type Settings struct {
-	// Friction is the Coulomb coefficient between cubes, and between cube
-	// corners and the colliders added with AddCollider when their own
-	// ContactSettings.Friction is 0. A cube rests on a slope up to the
-	// friction angle atan(Friction). Default 0.6 (31°).
+	// Friction is the Coulomb coefficient between cubes. A cube rests on
+	// another up to the friction angle atan(Friction). Against a collider
+	// the collider's own ContactSettings.Friction applies. Default 0.6
+	// (31°).
 	Friction float32
 	// ParticleFriction is the Coulomb coefficient between cubes and the
 	// World's other particles (cloth, hair). Default 0.4.
@@ -24,18 +24,18 @@ type Settings struct {
 	// the collider's ContactSettings.Restitution applies.
 	Restitution float32
 	// Margin in metres: features this close get a contact before they
-	// touch. 0 uses the World's Config.ContactMargin.
+	// touch. Default 0.01.
 	Margin float32
 	// Passes is how many times the contacts of cubes are solved per World
 	// iteration. A stack is a chain of rigid contacts that converges more
 	// slowly than links; a second pass halves the creep of a stack of five.
-	// 0 means 2.
+	// 1 to 100; default 2.
 	Passes int
 }
 
 // DefaultSettings returns settings for wooden crates.
 func DefaultSettings() Settings {
-	return Settings{Friction: 0.6, ParticleFriction: 0.4}
+	return Settings{Friction: 0.6, ParticleFriction: 0.4, Margin: 0.01, Passes: 2}
 }
 
 // Validate reports the first invalid field, naming it and its value.
@@ -49,8 +49,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
 	case !finite(s.Margin) || s.Margin < 0:
 		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
-	case s.Passes < 0 || s.Passes > 100:
-		return fmt.Errorf("bodies: Settings.Passes = %d, want 0 (default 2) to 100", s.Passes)
+	case s.Passes < 1 || s.Passes > 100:
+		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	}
 	return nil
 }
@@ -83,7 +83,7 @@ type System struct {
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	nLinked   int // contacts[:nLinked] are those of cubes touching cubes
 	rig       []rigid
-	substep   int // substeps of the current step finished so far
+	hooks     hooks
 }
 
 type colliderRef struct {
@@ -91,19 +91,32 @@ type colliderRef struct {
 	mu float32
 }
 
-// NewSystem makes an empty System for w and registers it with
-// w.AddConstraintSet. It returns an error naming an invalid setting.
+// NewSystem makes an empty System for w and adds its hooks to w. It
+// returns an error naming an invalid setting, and panics on a nil w.
 func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	if w == nil {
-		return nil, fmt.Errorf("bodies: NewSystem: World is nil")
+		panic("bodies: NewSystem: World is nil")
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	sys := &System{w: w, set: s}
-	w.AddConstraintSet(sys)
+	sys.hooks = hooks{sys}
+	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }
+
+// Remove takes the System's hooks out of the World: its cubes' particles
+// and links stay, but get no more cube contacts.
+func (s *System) Remove() { s.w.RemoveConstraintSet(s.hooks) }
+
+// hooks is the System's verlet3d.ConstraintSet and Finisher, unexported so
+// that a game never sees solver plumbing.
+type hooks struct{ s *System }
+
+func (k hooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) { k.s.prepare(w) }
+func (k hooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.s.solve(w) }
+func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.finish(w, s) }
 
 // World returns the World the System's cubes live in.
 func (s *System) World() *verlet3d.World { return s.w }
@@ -130,8 +143,8 @@ func (s *System) Len() int { return len(s.cubes) }
 // collides with it) and to the System, which gives cube corners resting on
 // it position-level static friction (so a cube holds on a slope up to
 // atan(Friction)) and keeps small colliders such as spheres from entering
-// a cube between its corners. ContactSettings.Friction 0 takes
-// Settings.Friction.
+// a cube between its corners, with cs.Friction as the cubes' friction
+// against it.
 func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) error {
 	if err := s.w.AddCollider(c, cs); err != nil {
 		return err

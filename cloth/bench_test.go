@@ -22,18 +22,16 @@ func benchCloth(b *testing.B, n int, wind, self bool) {
 	if wind {
 		ws := cloth.DefaultWindSettings()
 		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 6}, Gust: 0.5, Turbulence: 1.5}
-		wd, err := cloth.NewWind(g, ws)
+		_, err := cloth.NewWindForce(g, ws)
 		if err != nil {
 			b.Fatal(err)
 		}
-		w.AddForceField(wd)
 	}
 	if self {
-		sc, err := cloth.NewSelfCollision(g, 0.9*s.Spacing)
+		_, err := cloth.NewSelfCollision(g, 0.9*s.Spacing)
 		if err != nil {
 			b.Fatal(err)
 		}
-		w.AddConstraintSet(sc)
 	}
 	for i := 0; i < 30; i++ {
 		w.Step()

@@ -21,9 +21,10 @@ func Example() {
 		panic(err)
 	}
 	ws := cloth.DefaultWindSettings()
-	ws.Air.Steady = mgl32.Vec3{0, 0, -3} // blowing into the front side
-	wind, _ := cloth.NewWind(g, ws)
-	w.AddForceField(wind)
+	ws.Air.Steady = mgl32.Vec3{0, 0, -3}                 // blowing into the front side
+	if _, err := cloth.NewWindForce(g, ws); err != nil { // adds itself to the World
+		panic(err)
+	}
 	for i := 0; i < 120; i++ {
 		w.Step()
 	}

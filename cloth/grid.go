@@ -248,6 +248,7 @@ type Grid struct {
 	tethers  []gridTether
 	seen     int // World.Stats().LinksBroken when tears were last applied
 	tearable bool
+	hooks    gridHooks
 
 	// Scratch for tearing.
 	affected []int32
@@ -258,7 +259,7 @@ type Grid struct {
 // settings return an error naming the field, and leave w unchanged.
 func New(w *verlet3d.World, s Settings) (*Grid, error) {
 	if w == nil {
-		return nil, fmt.Errorf("cloth: New: World is nil")
+		panic("cloth: New: World is nil")
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -324,9 +325,8 @@ func New(w *verlet3d.World, s Settings) (*Grid, error) {
 	}
 	g.seen = w.Stats().LinksBroken
 	g.tearable = s.TearStrain > 0
-	if g.tearable {
-		w.AddConstraintSet(g)
-	}
+	g.hooks = gridHooks{g}
+	w.AddConstraintSet(g.hooks)
 	return g, nil
 }
 
@@ -498,6 +498,11 @@ func (g *Grid) buildLinks() error {
 	}
 	return firstErr
 }
+
+// Remove takes the grid's hooks (tearing) out of the World. Its particles
+// and links stay (a World never removes particles); remove its WindForce
+// and SelfCollision with their own Remove.
+func (g *Grid) Remove() { g.w.RemoveConstraintSet(g.hooks) }
 
 // World returns the World the grid lives in.
 func (g *Grid) World() *verlet3d.World { return g.w }

@@ -8,9 +8,8 @@ import (
 )
 
 // SelfCollision keeps the particles of one Grid at least a distance apart
-// so a folding cloth does not pass through itself. It is a
-// verlet3d.ConstraintSet (add it with World.AddConstraintSet; it is off
-// unless added). Once per substep it hashes the particles into a uniform
+// so a folding cloth does not pass through itself. NewSelfCollision adds
+// it to the grid's World and Remove takes it out. Once per substep it hashes the particles into a uniform
 // grid of cells the size of the distance and lists the close pairs; every
 // solver iteration pushes those pairs apart, weighted by inverse mass.
 // Pairs that are closer than the distance in the rest shape (neighbours)
@@ -24,6 +23,7 @@ type SelfCollision struct {
 	start  []int32  // first entry of each bucket, len buckets+1
 	items  []int32  // render vertices sorted by bucket
 	pairs  [][2]int32
+	hooks  selfHooks
 }
 
 // NewSelfCollision makes a self-collision set for g that keeps particles
@@ -31,13 +31,26 @@ type SelfCollision struct {
 // larger). It returns an error for a non-finite or non-positive distance.
 func NewSelfCollision(g *Grid, distance float32) (*SelfCollision, error) {
 	if g == nil {
-		return nil, fmt.Errorf("cloth: NewSelfCollision: Grid is nil")
+		panic("cloth: NewSelfCollision: Grid is nil")
 	}
 	if !finite(distance) || distance <= 0 {
 		return nil, fmt.Errorf("cloth: self-collision distance = %v, want metres > 0", distance)
 	}
-	return &SelfCollision{g: g, dist: distance}, nil
+	sc := &SelfCollision{g: g, dist: distance}
+	sc.hooks = selfHooks{sc}
+	g.w.AddConstraintSet(sc.hooks)
+	return sc, nil
 }
+
+// Remove takes the self-collision out of the World.
+func (sc *SelfCollision) Remove() { sc.g.w.RemoveConstraintSet(sc.hooks) }
+
+// selfHooks is the self-collision's verlet3d.ConstraintSet, unexported so
+// a game never sees solver plumbing.
+type selfHooks struct{ sc *SelfCollision }
+
+func (k selfHooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) { k.sc.findPairs(w) }
+func (k selfHooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.sc.pushApart(w) }
 
 // Distance returns the minimum distance between particles in metres.
 func (sc *SelfCollision) Distance() float32 { return sc.dist }
@@ -49,8 +62,8 @@ func hashCell(x, y, z int32) uint32 {
 	return uint32(x)*73856093 ^ uint32(y)*19349663 ^ uint32(z)*83492791
 }
 
-// Prepare implements verlet3d.ConstraintSet: it finds the close pairs.
-func (sc *SelfCollision) Prepare(w *verlet3d.World, _ float32) {
+// findPairs finds the close pairs, once per substep.
+func (sc *SelfCollision) findPairs(w *verlet3d.World) {
 	g := sc.g
 	pos, inv := w.Positions(), w.InvMasses()
 	n := len(g.verts)
@@ -130,8 +143,8 @@ func (sc *SelfCollision) Prepare(w *verlet3d.World, _ float32) {
 	// solving it twice is harmless.
 }
 
-// Solve implements verlet3d.ConstraintSet: it pushes close pairs apart.
-func (sc *SelfCollision) Solve(w *verlet3d.World, _ float32) {
+// pushApart pushes close pairs apart, once per solver pass.
+func (sc *SelfCollision) pushApart(w *verlet3d.World) {
 	pos, inv := w.Positions(), w.InvMasses()
 	d0 := sc.dist
 	for _, pr := range sc.pairs {
@@ -150,7 +163,7 @@ func (sc *SelfCollision) Solve(w *verlet3d.World, _ float32) {
 }
 
 var (
-	_ verlet3d.ConstraintSet = (*SelfCollision)(nil)
-	_ verlet3d.ConstraintSet = (*Grid)(nil)
-	_ verlet3d.ForceField    = (*Wind)(nil)
+	_ verlet3d.ConstraintSet = selfHooks{}
+	_ verlet3d.ConstraintSet = gridHooks{}
+	_ verlet3d.ForceField    = windHooks{}
 )

@@ -14,17 +14,19 @@ import (
 // away from its anchor: long enough never to act.
 const disabledTether = 1e30
 
-// Prepare implements verlet3d.ConstraintSet: when links broke since the
-// last look, it splits the mesh (ApplyTears). It costs one counter
-// comparison otherwise.
-func (g *Grid) Prepare(w *verlet3d.World, _ float32) {
-	if w.Stats().LinksBroken != g.seen {
+// gridHooks is the grid's verlet3d.ConstraintSet, unexported so a game
+// never sees solver plumbing: when links broke since the last look, it
+// splits the mesh (ApplyTears) before the substep's solve. It costs one
+// counter comparison otherwise.
+type gridHooks struct{ g *Grid }
+
+func (k gridHooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) {
+	if g := k.g; g.tearable && w.Stats().LinksBroken != g.seen {
 		g.ApplyTears()
 	}
 }
 
-// Solve implements verlet3d.ConstraintSet; the grid has nothing to solve.
-func (g *Grid) Solve(*verlet3d.World, float32) {}
+func (gridHooks) Solve(*verlet3d.World, verlet3d.Substep) {}
 
 // ApplyTears updates the mesh for the grid's links that broke since the
 // last call: it removes the triangles each broken link held together,

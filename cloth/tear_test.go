@@ -239,16 +239,14 @@ func TestStepAllocations(t *testing.T) {
 	g := newGrid(t, w, s)
 	ws := cloth.DefaultWindSettings()
 	ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{1, 0, 4}, Gust: 0.5, Turbulence: 1}
-	wd, err := cloth.NewWind(g, ws)
+	_, err := cloth.NewWindForce(g, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.AddForceField(wd)
-	sc, err := cloth.NewSelfCollision(g, 0.04)
+	_, err = cloth.NewSelfCollision(g, 0.04)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.AddConstraintSet(sc)
 	run(w, 1)
 	var nrm, pos []mgl32.Vec3
 	if a := testing.AllocsPerRun(20, func() {

@@ -26,15 +26,15 @@ type WindSettings struct {
 	Lift float32
 	// SampleStride is the spacing, in cells, of the lattice on which the
 	// air velocity is sampled when it has turbulence; triangles between
-	// samples interpolate. 0 means 4. Uniform air (no turbulence) is
-	// sampled once.
+	// samples interpolate, >= 1. DefaultWindSettings uses 4. Uniform air
+	// (no turbulence) is sampled once.
 	SampleStride int
 }
 
 // DefaultWindSettings returns still air of density 1.2 kg/m³ with drag 1
 // and lift 0.5; set Air to make it blow.
 func DefaultWindSettings() WindSettings {
-	return WindSettings{Density: 1.2, Drag: 1, Lift: 0.5}
+	return WindSettings{Density: 1.2, Drag: 1, Lift: 0.5, SampleStride: 4}
 }
 
 // Validate reports the first invalid field, naming it and its value.
@@ -50,19 +50,20 @@ func (s WindSettings) Validate() error {
 			return fmt.Errorf("cloth: WindSettings.%s = %v, want a finite value >= 0", f.name, f.v)
 		}
 	}
-	if s.SampleStride < 0 {
-		return fmt.Errorf("cloth: WindSettings.SampleStride = %d, want cells >= 0 (0 means 4)", s.SampleStride)
+	if s.SampleStride < 1 {
+		return fmt.Errorf("cloth: WindSettings.SampleStride = %d, want cells >= 1", s.SampleStride)
 	}
 	return nil
 }
 
-// Wind turns moving air into forces on a Grid's triangles. It is a
-// verlet3d.ForceField: add it with World.AddForceField. Per triangle it
+// WindForce turns moving air into forces on a Grid's triangles.
+// NewWindForce adds it to the grid's World and Remove takes it out. Per
+// triangle it
 // takes the air velocity relative to the triangle (the mean of its
 // vertices' Verlet velocities), splits it on the unit normal, and shares a
 // pressure force along the normal and a lift force across the flow equally
 // among the three vertices. Both vanish for a triangle edge-on to the air.
-type Wind struct {
+type WindForce struct {
 	g *Grid
 	s WindSettings
 
@@ -74,32 +75,45 @@ type Wind struct {
 	rowF, colF []float32
 	samples    []mgl32.Vec3 // air at each lattice node, m/s
 	cellAir    []mgl32.Vec3 // air at each cell centre, m/s
-	net        mgl32.Vec3   // total force of the last Apply, N
+	net        mgl32.Vec3   // total force of the last substep, N
+	hooks      windHooks
 }
 
-// NetForce returns the total force in newtons the last Apply put on the
-// cloth (pinned particles included): the wind load on a flag's pole.
-func (wd *Wind) NetForce() mgl32.Vec3 { return wd.net }
+// windHooks is the wind's verlet3d.ForceField, unexported so a game never
+// sees solver plumbing.
+type windHooks struct{ wd *WindForce }
 
-// NewWind makes a Wind for g; add it to the World with AddForceField.
-func NewWind(g *Grid, s WindSettings) (*Wind, error) {
+func (k windHooks) Apply(w *verlet3d.World, s verlet3d.Substep) { k.wd.apply(w, s) }
+
+// Remove takes the wind force out of the World.
+func (wd *WindForce) Remove() { wd.g.w.RemoveForceField(wd.hooks) }
+
+// NetForce returns the total force in newtons the last substep put on the
+// cloth (pinned particles included): the wind load on a flag's pole.
+func (wd *WindForce) NetForce() mgl32.Vec3 { return wd.net }
+
+// NewWindForce makes a WindForce for g and adds it to g's World. It
+// returns an error naming an invalid setting, and panics on a nil g.
+func NewWindForce(g *Grid, s WindSettings) (*WindForce, error) {
 	if g == nil {
-		return nil, fmt.Errorf("cloth: NewWind: Grid is nil")
+		panic("cloth: NewWindForce: Grid is nil")
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	wd := &Wind{g: g}
+	wd := &WindForce{g: g}
 	wd.set(s)
+	wd.hooks = windHooks{wd}
+	g.w.AddForceField(wd.hooks)
 	return wd, nil
 }
 
 // Settings returns the current settings.
-func (wd *Wind) Settings() WindSettings { return wd.s }
+func (wd *WindForce) Settings() WindSettings { return wd.s }
 
 // Set changes all settings at run time; invalid settings return an error
 // and change nothing.
-func (wd *Wind) Set(s WindSettings) error {
+func (wd *WindForce) Set(s WindSettings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -110,18 +124,15 @@ func (wd *Wind) Set(s WindSettings) error {
 // SetAir changes the air velocity field at run time, for example to raise
 // the wind; a non-finite or negative setting returns an error and changes
 // nothing.
-func (wd *Wind) SetAir(air verlet3d.Wind) error {
+func (wd *WindForce) SetAir(air verlet3d.Wind) error {
 	s := wd.s
 	s.Air = air
 	return wd.Set(s)
 }
 
-func (wd *Wind) set(s WindSettings) {
+func (wd *WindForce) set(s WindSettings) {
 	wd.s = s
 	stride := s.SampleStride
-	if stride == 0 {
-		stride = 4
-	}
 	if stride == wd.stride {
 		return
 	}
@@ -154,8 +165,9 @@ func lattice(n, stride int) (nodes, interval []int32, frac []float32) {
 	return nodes, interval, frac
 }
 
-// Apply implements verlet3d.ForceField.
-func (wd *Wind) Apply(w *verlet3d.World, t float32) {
+// apply adds the wind's forces for substep s.
+func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
+	t := float32(sub.Time)
 	g := wd.g
 	s := &wd.s
 	wd.net = mgl32.Vec3{}
@@ -171,7 +183,7 @@ func (wd *Wind) Apply(w *verlet3d.World, t float32) {
 	} else {
 		wd.sampleAir(pos, t)
 	}
-	invH := 1 / w.SubstepLength()
+	invH := 1 / sub.H
 	half := 0.5 * s.Density
 	cd, cl := s.Drag, s.Lift
 	var net mgl32.Vec3
@@ -227,7 +239,7 @@ func (wd *Wind) Apply(w *verlet3d.World, t float32) {
 
 // sampleAir fills cellAir from the air at the lattice nodes, sampled where
 // the nodes' particles are now.
-func (wd *Wind) sampleAir(pos []mgl32.Vec3, t float32) {
+func (wd *WindForce) sampleAir(pos []mgl32.Vec3, t float32) {
 	g := wd.g
 	cols := g.s.Cols
 	nc := len(wd.nodeC)

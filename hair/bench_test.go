@@ -26,7 +26,6 @@ func benchHair(b *testing.B, strands, segments, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer h.Close()
 	for i := 0; i < 30; i++ { // settle
 		w.Step()
 	}

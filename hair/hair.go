@@ -34,8 +34,6 @@ type Hair struct {
 	pending bool             // SetHead called since the last step began
 	cur     frame            // pose of the current substep
 	prevCur frame            // pose of the previous substep
-	lastT   float64          // World time of the step in progress
-	began   bool             // a step has been seen
 
 	wind verlet3d.Wind
 
@@ -44,7 +42,6 @@ type Hair struct {
 	styleSub  []float32
 	styleIter []float32
 	styleN    int
-	iter      int       // solver passes so far in this substep
 	restSeg   []float32 // rest segment length per strand, m
 
 	// Strand constraints, solved per strand by the ConstraintSet.
@@ -65,7 +62,7 @@ type Hair struct {
 	t         float32 // substep start time, for the wind
 	dragScale float32 // drag runs once per step: Substeps times stronger
 	still     bool    // the wind is still air
-	workers   *pool
+	hooks     hooks
 	// Method values bound once, so dispatching them does not allocate.
 	passFn, prepFn, dragFn, finFn, carryFn func(lo, hi int)
 
@@ -82,7 +79,7 @@ type Hair struct {
 // an error naming the field for invalid input, before touching w.
 func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	if w == nil {
-		return nil, fmt.Errorf("hair: New: World is nil")
+		panic("hair: New: World is nil")
 	}
 	if err := head.Validate(); err != nil {
 		return nil, err
@@ -135,30 +132,19 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	h.cur = head.frame()
 	h.prevCur = h.cur
 	h.setStyle()
-	w.AddForceField(h)
-	w.AddConstraintSet(h)
+	h.hooks = hooks{h}
+	w.AddForceField(h.hooks)
+	w.AddConstraintSet(h.hooks)
 	return h, nil
 }
 
-// Remove takes the hair's force field, constraint set and head collider out
-// of the World and stops its worker goroutines. Its particles stay (a World
-// never removes particles) but no longer feel the hair's constraints; build
-// a new World to get rid of them.
+// Remove takes the hair's hooks and head collider out of the World. Its
+// particles stay (a World never removes particles) but no longer feel the
+// hair's constraints; build a new World to get rid of them.
 func (h *Hair) Remove() {
-	h.w.RemoveForceField(h)
-	h.w.RemoveConstraintSet(h)
+	h.w.RemoveForceField(h.hooks)
+	h.w.RemoveConstraintSet(h.hooks)
 	h.w.RemoveCollider(h.head)
-	h.Close()
-}
-
-// Close stops the worker goroutines the hair starts when the World has
-// Config.Workers > 1. The hair stays usable; the next step starts them
-// again.
-func (h *Hair) Close() {
-	if h.workers != nil {
-		h.workers.close()
-		h.workers = nil
-	}
 }
 
 // restShapeChanged recomputes what depends on the rest shape.

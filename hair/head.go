@@ -93,19 +93,16 @@ func (f *frame) apply(p mgl32.Vec3) mgl32.Vec3 {
 	}
 }
 
-// lerpHead interpolates two poses: centre linearly, rotation along the
-// shorter arc. t = 1 returns b exactly.
+// lerpHead interpolates two poses with verlet3d.LerpPose: centre
+// linearly, rotation along the shorter arc. t = 1 returns b exactly.
 func lerpHead(a, b Head, t float32) Head {
 	if t >= 1 {
 		return b
 	}
-	qa, qb := a.rotation(), b.rotation()
-	if qa.Dot(qb) < 0 {
-		qb = qb.Scale(-1)
-	}
+	p := verlet3d.LerpPose(verlet3d.Pose{Position: a.Center, Rotation: a.rotation()},
+		verlet3d.Pose{Position: b.Center, Rotation: b.rotation()}, t)
 	out := b
-	out.Center = a.Center.Add(b.Center.Sub(a.Center).Mul(t))
-	out.Rotation = mgl32.QuatSlerp(qa, qb, t)
+	out.Center, out.Rotation = p.Position, p.Rotation
 	return out
 }
 

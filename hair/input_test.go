@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -70,9 +71,14 @@ func TestBadInput(t *testing.T) {
 	if _, err := hair.New(w, hair.DefaultHead(), s); err != nil {
 		t.Errorf("CapAngle = π rejected: %v", err)
 	}
-	if _, err := hair.New(nil, hair.DefaultHead(), s); err == nil {
-		t.Errorf("New(nil World) accepted")
-	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "World is nil") {
+				t.Errorf("New(nil World): panic %v, want one saying the World is nil", r)
+			}
+		}()
+		_, _ = hair.New(nil, hair.DefaultHead(), s)
+	}()
 }
 
 func TestBadRuntimeInput(t *testing.T) {

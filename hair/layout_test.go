@@ -131,12 +131,19 @@ func TestWorkersIdentical(t *testing.T) {
 			r.h.SetHead(c, turn(float64(f)*frame))
 			r.w.Step()
 		}
+		// The strands must really have been split between workers.
+		if n := r.w.Stats().ParallelJobs; workers > 1 && n < 60*2*3 {
+			t.Fatalf("%d workers: only %d jobs ran in parallel", workers, n)
+		}
 		return append([]mgl32.Vec3(nil), r.w.Positions()...)
 	}
-	a, b := run(1), run(2)
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("particle %d: %v with 1 worker, %v with 2", i, a[i], b[i])
+	a := run(1)
+	for _, workers := range []int{2, 4} {
+		b := run(workers)
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("particle %d: %v with 1 worker, %v with %d", i, a[i], b[i], workers)
+			}
 		}
 	}
 }

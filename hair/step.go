@@ -9,21 +9,21 @@ import (
 
 // The hair's work in each substep, in the World's phase order:
 //
-//  1. Apply (force field): move the head (collider, pinned roots) to its
+//  1. apply (force field): move the head (collider, pinned roots) to its
 //     pose at the end of the substep, and carry the strands by
 //     CarryLinear/CarryAngular of that motion (a move past
 //     TeleportDistance in one step carries them all the way); on the first
 //     substep of a step, add the step's air drag per segment.
 //  2. The World integrates and builds collider contacts.
-//  3. Prepare (constraint set): reset the XPBD multipliers.
-//  4. Solve, once per World iteration: one pass over every strand, root to
+//  3. prepare (constraint set): reset the XPBD multipliers.
+//  4. solve, once per World iteration: one pass over every strand, root to
 //     tip: stretch links, bend links, style pull toward the rest shape at
 //     the head's pose, the leash (no particle farther from its root than
 //     the strand's length up to it), head sphere. On the last pass a
 //     follow-the-leader sweep fixes any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
-//  6. Finish: a strand the solver could not hold (non-finite, or far past
+//  6. finish: a strand the solver could not hold (non-finite, or far past
 //     its leash) is put back on its rest shape and counted (NumRecovered);
 //     every particle is put outside the head sphere, and what slides over
 //     it loses Settings.HeadFriction of its sliding.
@@ -98,43 +98,30 @@ func (h *Hair) moveRigidly(a, b Head) {
 }
 
 // run calls f over all strands, split between the World's workers.
-func (h *Hair) run(f func(lo, hi int)) {
-	n := h.w.Config().Workers
-	if n > h.set.Strands {
-		n = h.set.Strands
-	}
-	if n <= 1 {
-		f(0, h.set.Strands)
-		return
-	}
-	if h.workers == nil || h.workers.n != n {
-		h.Close()
-		h.workers = newPool(n)
-	}
-	h.workers.run(f, h.set.Strands)
-}
+func (h *Hair) run(f func(lo, hi int)) { h.w.Parallel(h.set.Strands, f) }
 
-// Apply implements verlet3d.ForceField. It runs first in every substep: it
-// moves the head (collider and pinned roots) to its pose at the end of the
-// substep, then adds air drag to every segment.
-func (h *Hair) Apply(w *verlet3d.World, t float32) {
-	cfg := w.Config()
-	sub := w.SubstepLength()
-	// Which substep of the step is this? The World's clock advances once
-	// per step, at its end.
-	k := int(math.Round((float64(t) - w.Time()) / float64(sub)))
-	if k < 0 {
-		k = 0
-	}
-	if !h.began || w.Time() != h.lastT {
+// hooks is how the World drives the hair: its ForceField, ConstraintSet
+// and Finisher. It is unexported so that a game never sees solver
+// plumbing; New registers it and Remove takes it out.
+type hooks struct{ h *Hair }
+
+func (k hooks) Apply(w *verlet3d.World, s verlet3d.Substep)   { k.h.apply(w, s) }
+func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.h.prepareSubstep(w, s) }
+func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.h.solvePass(w, s) }
+func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.h.finishSubstep(w, s) }
+
+// apply runs first in every substep: it moves the head (collider and
+// pinned roots) to its pose at the end of the substep, carries the strands
+// by part of that motion, then adds air drag to every segment.
+func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
+	k := s.Index
+	if s.First() {
 		// A new step: without a SetHead since the last one the head
 		// stays where it is.
 		if !h.pending {
 			h.start = h.end
 		}
 		h.pending = false
-		h.began = true
-		h.lastT = w.Time()
 	}
 	if k == 0 && h.end.Center.Sub(h.start.Center).Len() > h.set.TeleportDistance {
 		// Too far for one step to be motion: a respawn or a long hitch.
@@ -143,9 +130,8 @@ func (h *Hair) Apply(w *verlet3d.World, t float32) {
 		h.start = h.end
 		h.cur = h.end.frame()
 	}
-	h.lastSub = k+1 >= cfg.Substeps
-	frac := float32(k+1) / float32(cfg.Substeps)
-	pose := lerpHead(h.start, h.end, frac)
+	h.lastSub = s.Last()
+	pose := lerpHead(h.start, h.end, s.Frac)
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
@@ -163,11 +149,11 @@ func (h *Hair) Apply(w *verlet3d.World, t float32) {
 	// Air drag once per step, on its first substep, scaled by the
 	// substep count: the same velocity change per step at a fraction of
 	// the cost. Air varies slowly next to a 1/60 s step.
-	if h.set.WindDrag > 0 && k == 0 {
+	if h.set.WindDrag > 0 && s.First() {
 		h.bind(w)
-		h.t = t
+		h.t = float32(s.Time)
 		h.still = h.wind == (verlet3d.Wind{})
-		h.dragScale = float32(cfg.Substeps)
+		h.dragScale = float32(s.Count)
 		h.run(h.dragFn)
 	}
 }
@@ -232,9 +218,9 @@ func (h *Hair) drag(lo, hi int) {
 	}
 }
 
-// Prepare implements verlet3d.ConstraintSet: it resets the multipliers.
-func (h *Hair) Prepare(w *verlet3d.World, _ float32) {
-	n := w.Config().Iterations
+// prepareSubstep resets the multipliers.
+func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
+	n := s.Iterations
 	if n != h.styleN {
 		// A stiffness k per substep spread over n passes: each pass
 		// removes 1-(1-k)^(1/n), so the result does not depend on n.
@@ -243,7 +229,6 @@ func (h *Hair) Prepare(w *verlet3d.World, _ float32) {
 		}
 		h.styleN = n
 	}
-	h.iter = 0
 	h.bind(w)
 	h.run(h.prepFn)
 	h.kAS = h.set.StretchCompliance * h.invH2
@@ -293,10 +278,9 @@ func (h *Hair) prepare(lo, hi int) {
 	}
 }
 
-// Solve implements verlet3d.ConstraintSet: one pass over every strand.
-func (h *Hair) Solve(w *verlet3d.World, _ float32) {
-	h.iter++
-	h.last = h.iter >= h.styleN
+// solvePass is one pass over every strand.
+func (h *Hair) solvePass(w *verlet3d.World, s verlet3d.Substep) {
+	h.last = s.LastIteration()
 	h.bind(w)
 	h.run(h.passFn)
 }
@@ -492,11 +476,12 @@ func (h *Hair) followLeader(lo, hi int) {
 	}
 }
 
-// Finish implements verlet3d.Finisher: the hair's own head contact. Every
-// particle is put outside the head sphere; one touching it loses the
-// HeadFriction fraction of its motion over the scalp relative to the
-// head's surface, which moves with the head.
-func (h *Hair) Finish(w *verlet3d.World, _ float32) {
+// finishSubstep is the hair's own head contact. Every particle is put
+// outside the head sphere; one touching it loses the HeadFriction fraction
+// of its motion over the scalp relative to the head's surface, which moves
+// with the head. On the last substep, strands the solver could not hold
+// are recovered first.
+func (h *Hair) finishSubstep(w *verlet3d.World, _ verlet3d.Substep) {
 	h.bind(w)
 	h.run(h.finFn)
 }

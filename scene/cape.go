@@ -19,8 +19,9 @@ type BodyPart struct {
 	Radius float32        // m, scaled with the node
 }
 
-// CapeSettings describe a cape. Only Anchors is required; the zero value of
-// every other field picks the default given in its comment.
+// CapeSettings describe a cape. Start from DefaultCapeSettings and set
+// Anchors (required) and Body; zero means zero (Friction 0 is a
+// frictionless cape), and each field's comment gives its default.
 type CapeSettings struct {
 	// Anchors are the points the top edge is pinned to, in order across the
 	// back: for example the right shoulder, the neck, the left shoulder. Each
@@ -39,9 +40,10 @@ type CapeSettings struct {
 	// as built, for anchors that sit inside the body (bone origins do).
 	// Default 0.
 	Standoff float32
-	// Width of the cape in metres. Default 1.6 times the length of the
-	// anchor line (0.5 m with a single anchor): the part beyond the end
-	// anchors hangs over the arms' backs.
+	// Width of the cape in metres. 0 (the default) fits it to the
+	// character: 1.6 times the length of the anchor line (0.5 m with a
+	// single anchor), so the part beyond the end anchors hangs over the
+	// arms' backs.
 	Width float32
 	// Length of the cape from the top edge down, in metres. Default 1.
 	Length float32
@@ -83,7 +85,24 @@ type CapeSettings struct {
 	TeleportDistance float32
 }
 
-func (s *CapeSettings) defaults() error {
+// DefaultCapeSettings returns the settings of a knee-length wool cape;
+// set Anchors and Body for your character.
+func DefaultCapeSettings() CapeSettings {
+	return CapeSettings{
+		Back:             math32.Vector3{Z: -1},
+		Length:           1,
+		Spacing:          0.05,
+		Mass:             0.6,
+		Thickness:        0.015,
+		Shear:            1e-3,
+		Bend:             0.05,
+		TetherSlack:      0.001,
+		Contact:          verlet3d.ContactSettings{Friction: 0.3},
+		TeleportDistance: 1,
+	}
+}
+
+func (s *CapeSettings) validate() error {
 	if len(s.Anchors) == 0 {
 		return fmt.Errorf("scene: CapeSettings.Anchors is empty, want at least one node to pin the cape to")
 	}
@@ -96,31 +115,29 @@ func (s *CapeSettings) defaults() error {
 		s.Reference = s.Anchors[0].Node
 	}
 	if s.Back == (math32.Vector3{}) {
-		s.Back = math32.Vector3{Z: -1}
+		return fmt.Errorf("scene: CapeSettings.Back = %v, want a direction", s.Back)
 	}
 	for _, f := range []struct {
-		name string
-		v    *float32
-		def  float32
+		name     string
+		v        float32
+		positive bool
 	}{
-		{"Width", &s.Width, 0}, {"Length", &s.Length, 1}, {"Spacing", &s.Spacing, 0.05},
-		{"Mass", &s.Mass, 0.6}, {"Thickness", &s.Thickness, 0.015}, {"Shear", &s.Shear, 1e-3},
-		{"Bend", &s.Bend, 0.05}, {"TetherSlack", &s.TetherSlack, 0.001}, {"MaxLag", &s.MaxLag, 0},
-		{"TeleportDistance", &s.TeleportDistance, 1}, {"Standoff", &s.Standoff, 0},
-		{"CarryLinear", &s.CarryLinear, 0}, {"CarryAngular", &s.CarryAngular, 0},
+		{"Width", s.Width, false}, {"Length", s.Length, true}, {"Spacing", s.Spacing, true},
+		{"Mass", s.Mass, true}, {"Thickness", s.Thickness, false}, {"Shear", s.Shear, false},
+		{"Bend", s.Bend, false}, {"TetherSlack", s.TetherSlack, false}, {"MaxLag", s.MaxLag, false},
+		{"TeleportDistance", s.TeleportDistance, true}, {"Standoff", s.Standoff, false},
+		{"CarryLinear", s.CarryLinear, false}, {"CarryAngular", s.CarryAngular, false},
 	} {
-		if v := float64(*f.v); math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("scene: CapeSettings.%s = %v, want a finite value >= 0", f.name, *f.v)
-		}
-		if *f.v == 0 {
-			*f.v = f.def
+		if v := float64(f.v); math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (f.positive && v == 0) {
+			want := ">= 0"
+			if f.positive {
+				want = "> 0"
+			}
+			return fmt.Errorf("scene: CapeSettings.%s = %v, want a finite value %s", f.name, f.v, want)
 		}
 	}
 	if s.CarryLinear > 1 || s.CarryAngular > 1 {
 		return fmt.Errorf("scene: CapeSettings.CarryLinear = %v, CarryAngular = %v, want fractions in [0, 1]", s.CarryLinear, s.CarryAngular)
-	}
-	if s.Contact.Friction == 0 {
-		s.Contact.Friction = 0.3
 	}
 	for i, b := range s.Body {
 		if b.Node == nil {
@@ -160,6 +177,7 @@ type Cape struct {
 	teleport bool                // jump the cape at the next Sync
 	// Teleports counts the jumps Sync made (detected or asked for).
 	Teleports int
+	hooks     capeHooks
 }
 
 // NewCape builds a cape in w from s: a cloth.Grid hanging from the anchors'
@@ -169,9 +187,9 @@ type Cape struct {
 // setting.
 func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if w == nil {
-		return nil, fmt.Errorf("scene: NewCape: World is nil")
+		panic("scene: NewCape: World is nil")
 	}
-	if err := s.defaults(); err != nil {
+	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	// The top edge: the anchors' world positions, a straight line from the
@@ -298,9 +316,8 @@ func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	c.refMat = refM
 	c.refPos, c.refRot = decompose(refM)
 	c.updateLag()
-	if s.MaxLag > 0 {
-		w.AddConstraintSet(c)
-	}
+	c.hooks = capeHooks{c}
+	w.AddConstraintSet(c.hooks)
 	return c, nil
 }
 
@@ -457,15 +474,22 @@ func (c *Cape) updateLag() {
 	}
 }
 
-// Prepare implements verlet3d.ConstraintSet; the lag limits need no
-// per-substep preparation.
-func (c *Cape) Prepare(*verlet3d.World, float32) {}
+// capeHooks is the cape's verlet3d.ConstraintSet (the lag limit),
+// unexported so that a game never sees solver plumbing.
+type capeHooks struct{ c *Cape }
 
-// Solve implements verlet3d.ConstraintSet: with MaxLag set, it pulls every
-// particle back inside the sphere around its bind-pose place in the
-// character's frame. It runs every iteration, so it stays lean: the top row
-// (radius 0) is skipped and the test is one squared distance per particle.
-func (c *Cape) Solve(w *verlet3d.World, _ float32) {
+func (capeHooks) Prepare(*verlet3d.World, verlet3d.Substep) {}
+func (k capeHooks) Solve(w *verlet3d.World, _ verlet3d.Substep) {
+	if k.c.s.MaxLag > 0 {
+		k.c.limitLag(w)
+	}
+}
+
+// limitLag pulls every particle back inside the sphere around its
+// bind-pose place in the character's frame. It runs every iteration, so it
+// stays lean: the top row (radius 0) is skipped and the test is one squared
+// distance per particle.
+func (c *Cape) limitLag(w *verlet3d.World) {
 	pos, inv := w.Positions(), w.InvMasses()
 	cols := len(c.top)
 	parts, at, lim := c.parts[cols:], c.lagAt[cols:], c.lagMax[cols:]

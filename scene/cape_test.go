@@ -28,7 +28,8 @@ func mannequinCapeW(t testing.TB, w *verlet3d.World, mod func(*CapeSettings)) (*
 		t.Fatal(err)
 	}
 	m.Root.UpdateMatrixWorld()
-	s := CapeSettings{Reference: m.Root, Length: 1.05}
+	s := DefaultCapeSettings()
+	s.Reference, s.Length = m.Root, 1.05
 	for _, a := range m.CapeAnchors() {
 		n, err := m.Node(a.Node)
 		if err != nil {
@@ -235,13 +236,13 @@ func TestCapeOnSkeleton(t *testing.T) {
 	}
 	spineBone, _ := FindBone(sk, "Spine")
 	w := newTestWorld(t, capeConfig)
-	c, err := NewCape(w, CapeSettings{
-		Anchors: anchors, Reference: hips, Length: 0.8,
-		Body: []BodyPart{
-			{Node: spineBone, A: math32.Vector3{X: -0.06}, B: math32.Vector3{X: 0.06, Y: 0.3}, Radius: 0.1},
-			{Node: hips, A: math32.Vector3{X: -0.08}, B: math32.Vector3{X: 0.08}, Radius: 0.11},
-		},
-	})
+	cs := DefaultCapeSettings()
+	cs.Anchors, cs.Reference, cs.Length = anchors, hips, 0.8
+	cs.Body = []BodyPart{
+		{Node: spineBone, A: math32.Vector3{X: -0.06}, B: math32.Vector3{X: 0.06, Y: 0.3}, Radius: 0.1},
+		{Node: hips, A: math32.Vector3{X: -0.08}, B: math32.Vector3{X: 0.08}, Radius: 0.11},
+	}
+	c, err := NewCape(w, cs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,21 +283,26 @@ func TestCapeBadInput(t *testing.T) {
 	nan := float32(math.NaN())
 	tests := []struct {
 		name string
-		s    CapeSettings
+		edit func(*CapeSettings)
 		want string
 	}{
-		{"no anchors", CapeSettings{}, "Anchors is empty"},
-		{"nil anchor node", CapeSettings{Anchors: []Anchor{{Node: n}, {}}}, "Anchors[1].Node is nil"},
-		{"negative length", CapeSettings{Anchors: ok, Length: -1}, "Length = -1"},
-		{"NaN mass", CapeSettings{Anchors: ok, Mass: nan}, "Mass = NaN"},
-		{"carry > 1", CapeSettings{Anchors: ok, CarryLinear: 2}, "CarryLinear = 2"},
-		{"body radius", CapeSettings{Anchors: ok, Body: []BodyPart{{Node: n}}}, "Body[0].Radius = 0"},
-		{"body node", CapeSettings{Anchors: ok, Body: []BodyPart{{Radius: 1}}}, "Body[0].Node is nil"},
-		{"vertical back", CapeSettings{Anchors: ok, Back: math32.Vector3{Y: 1}}, "Back"},
-		{"tiny", CapeSettings{Anchors: ok, Length: 0.01, Spacing: 0.05}, "fewer than 2"},
+		{"no anchors", func(s *CapeSettings) { s.Anchors = nil }, "Anchors is empty"},
+		{"nil anchor node", func(s *CapeSettings) { s.Anchors = []Anchor{{Node: n}, {}} }, "Anchors[1].Node is nil"},
+		{"negative length", func(s *CapeSettings) { s.Length = -1 }, "Length = -1"},
+		{"zero length", func(s *CapeSettings) { s.Length = 0 }, "Length = 0"},
+		{"NaN mass", func(s *CapeSettings) { s.Mass = nan }, "Mass = NaN"},
+		{"carry > 1", func(s *CapeSettings) { s.CarryLinear = 2 }, "CarryLinear = 2"},
+		{"body radius", func(s *CapeSettings) { s.Body = []BodyPart{{Node: n}} }, "Body[0].Radius = 0"},
+		{"body node", func(s *CapeSettings) { s.Body = []BodyPart{{Radius: 1}} }, "Body[0].Node is nil"},
+		{"vertical back", func(s *CapeSettings) { s.Back = math32.Vector3{Y: 1} }, "Back"},
+		{"no back", func(s *CapeSettings) { s.Back = math32.Vector3{} }, "Back"},
+		{"tiny", func(s *CapeSettings) { s.Length, s.Spacing = 0.01, 0.05 }, "fewer than 2"},
 	}
 	for _, tc := range tests {
-		_, err := NewCape(w, tc.s)
+		s := DefaultCapeSettings()
+		s.Anchors = ok
+		tc.edit(&s)
+		_, err := NewCape(w, s)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
@@ -304,9 +310,14 @@ func TestCapeBadInput(t *testing.T) {
 	if w.Len() != 0 {
 		t.Errorf("bad settings left %d particles in the World", w.Len())
 	}
-	if _, err := NewCape(nil, CapeSettings{Anchors: ok}); err == nil {
-		t.Error("NewCape(nil World) succeeded")
-	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "World is nil") {
+				t.Errorf("NewCape(nil World): panic %v, want one saying the World is nil", r)
+			}
+		}()
+		_, _ = NewCape(nil, DefaultCapeSettings())
+	}()
 }
 
 func TestCapeSyncAllocs(t *testing.T) {
@@ -359,12 +370,11 @@ func ExampleNewCape() {
 	body.Add(left)
 	body.Add(right)
 	body.UpdateMatrixWorld()
-	cape, err := NewCape(w, CapeSettings{
-		Anchors:   []Anchor{{Node: right}, {Node: left}},
-		Reference: body,
-		Length:    0.8,
-		Body:      []BodyPart{{Node: body, A: math32.Vector3{Y: -0.6}, Radius: 0.12}},
-	})
+	cs := DefaultCapeSettings()
+	cs.Anchors = []Anchor{{Node: right}, {Node: left}}
+	cs.Reference, cs.Length = body, 0.8
+	cs.Body = []BodyPart{{Node: body, A: math32.Vector3{Y: -0.6}, Radius: 0.12}}
+	cape, err := NewCape(w, cs)
 	if err != nil {
 		panic(err)
 	}

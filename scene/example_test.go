@@ -64,12 +64,12 @@ func ExampleNewCape() {
 	lSh, _ := scene.FindBone(skeleton, "LeftShoulder")
 	rSh, _ := scene.FindBone(skeleton, "RightShoulder")
 	spine, _ := scene.FindBone(skeleton, "Spine")
-	cape, err := scene.NewCape(world, scene.CapeSettings{
-		Anchors:  []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}}, // across the back
-		Standoff: 0.17,                                                   // bone origins sit inside the body
-		Body:     []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}},
-		MaxLag:   1.5, // the hem never trails far at a run
-	})
+	cs := scene.DefaultCapeSettings()
+	cs.Anchors = []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}} // across the back
+	cs.Standoff = 0.17                                                  // bone origins sit inside the body
+	cs.Body = []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}}
+	cs.MaxLag = 1.5 // the hem never trails far at a run
+	cape, err := scene.NewCape(world, cs)
 	if err != nil {
 		log.Fatal(err) // unknown bones, empty anchors: clear errors
 	}

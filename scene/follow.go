@@ -59,7 +59,7 @@ type Follower struct {
 	pins     []followPin
 	spheres  []followSphere
 	capsules []followCapsule
-	t0       float32 // World.Time at the last Sync, s
+	hooks    followHooks
 }
 
 type followPin struct {
@@ -87,12 +87,44 @@ type followCapsule struct {
 	rFrom, rTo   float32
 }
 
-// NewFollower makes a Follower for w and adds it to w as a force field (for
-// the substep interpolation of colliders).
+// NewFollower makes a Follower for w and adds its hook to w (it moves the
+// colliders to their pose of each substep); Remove takes it out.
 func NewFollower(w *verlet3d.World) *Follower {
+	if w == nil {
+		panic("scene: NewFollower: World is nil")
+	}
 	f := &Follower{world: w}
-	w.AddForceField(f)
+	f.hooks = followHooks{f}
+	w.AddForceField(f.hooks)
 	return f
+}
+
+// Remove takes the Follower's hook and colliders out of the World; pinned
+// particles keep their last targets.
+func (f *Follower) Remove() {
+	f.world.RemoveForceField(f.hooks)
+	for _, s := range f.spheres {
+		f.world.RemoveCollider(s.s)
+	}
+	for _, c := range f.capsules {
+		f.world.RemoveCollider(c.c)
+	}
+}
+
+// followHooks is the Follower's verlet3d.ForceField, unexported so that a
+// game never sees solver plumbing: it adds no force but moves the colliders
+// to where they are at the end of the substep (Substep.Frac of the way from
+// their pose at the last Sync's step start to the synced pose), matching
+// how kinematic pins move.
+type followHooks struct{ f *Follower }
+
+func (k followHooks) Apply(_ *verlet3d.World, s verlet3d.Substep) {
+	k.f.setColliders(s.Frac)
+	if s.Last() {
+		// The synced pose is reached: further steps before the next Sync
+		// (several in one Advance) hold it.
+		k.f.hold()
+	}
 }
 
 // World returns the World the Follower was made for.
@@ -228,13 +260,17 @@ func (f *Follower) Sync() {
 		c.fromA, c.fromB, c.rFrom = c.c.A, c.c.B, c.c.Radius
 		c.toA, c.toB, c.rTo = c.pose()
 	}
-	f.t0 = float32(w.Time())
 }
 
 // Snap puts every collider at its end-of-step pose now, without sweeping:
 // after a teleport, so the body does not drag the cloth across the jump.
 func (f *Follower) Snap() {
 	f.setColliders(1)
+	f.hold()
+}
+
+// hold makes the synced pose the start of the next blend.
+func (f *Follower) hold() {
 	for i := range f.spheres {
 		s := &f.spheres[i]
 		s.from, s.rFrom = s.to, s.rTo
@@ -243,20 +279,6 @@ func (f *Follower) Snap() {
 		c := &f.capsules[i]
 		c.fromA, c.fromB, c.rFrom = c.toA, c.toB, c.rTo
 	}
-}
-
-// Apply implements verlet3d.ForceField: it adds no force but moves the
-// colliders to where they are at the end of the substep starting at t,
-// matching how kinematic pins move.
-func (f *Follower) Apply(w *verlet3d.World, t float32) {
-	cfg := w.Config()
-	k := (t-f.t0)/cfg.TimeStep + 1/float32(cfg.Substeps)
-	if k > 1 {
-		k = 1
-	} else if k < 0 {
-		k = 0
-	}
-	f.setColliders(k)
 }
 
 func lerpVec(a, b mgl32.Vec3, k float32) mgl32.Vec3 { return a.Add(b.Sub(a).Mul(k)) }

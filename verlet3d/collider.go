@@ -54,10 +54,12 @@ type contact struct {
 	collider int32
 }
 
-// AddCollider adds c with the given contact settings.
+// AddCollider adds c with the given contact settings. It returns an error
+// naming an invalid setting, and panics on a nil c, typed nils such as the
+// nil *Sphere of a failed NewSphere included.
 func (w *World) AddCollider(c Collider, s ContactSettings) error {
-	if c == nil {
-		return fmt.Errorf("verlet3d: AddCollider(nil)")
+	if isNil(c) {
+		panic(fmt.Sprintf("verlet3d: AddCollider(%T(nil)): the collider is nil", c))
 	}
 	if !finite(s.Friction) || s.Friction < 0 {
 		return fmt.Errorf("verlet3d: ContactSettings.Friction = %v, want >= 0", s.Friction)

@@ -3,6 +3,7 @@ package verlet3d
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -105,3 +106,16 @@ func finiteVec(v mgl32.Vec3) bool {
 // Finite reports whether every component of v is a finite number. Component
 // packages use it to validate input.
 func Finite(v mgl32.Vec3) bool { return finiteVec(v) }
+
+// isNil reports whether x is nil or an interface holding a nil pointer,
+// map, slice, function or channel (a typed nil such as (*Sphere)(nil)).
+func isNil(x any) bool {
+	if x == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}

@@ -7,33 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// ForceField adds forces or accelerations to particles once per substep,
-// before integration, through World.AddForce or World.AddAcceleration.
-// Fields run in the order they were added, after gravity.
-type ForceField interface {
-	// Apply adds this field's forces for the substep starting at time t (s).
-	Apply(w *World, t float32)
-}
-
-// AddForceField adds f to the World.
-func (w *World) AddForceField(f ForceField) {
-	if f == nil {
-		panic("verlet3d: AddForceField(nil)")
-	}
-	w.fields = append(w.fields, f)
-}
-
-// RemoveForceField removes f; it reports whether f was there.
-func (w *World) RemoveForceField(f ForceField) bool {
-	for i, g := range w.fields {
-		if g == f {
-			w.fields = append(w.fields[:i], w.fields[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
 // Gravity is a uniform acceleration on every free particle. Each World has
 // one, set from Config.Gravity; add more for effects such as a tilted world.
 type Gravity struct {
@@ -41,7 +14,7 @@ type Gravity struct {
 }
 
 // Apply implements ForceField.
-func (g *Gravity) Apply(w *World, _ float32) {
+func (g *Gravity) Apply(w *World, _ Substep) {
 	a := g.Acceleration
 	for i := range w.acc {
 		w.acc[i] = w.acc[i].Add(a)
@@ -55,8 +28,8 @@ type Drag struct {
 }
 
 // Apply implements ForceField.
-func (d *Drag) Apply(w *World, _ float32) {
-	k := d.Coefficient / w.SubstepLength()
+func (d *Drag) Apply(w *World, s Substep) {
+	k := d.Coefficient / s.H
 	for i := range w.acc {
 		v := w.pos[i].Sub(w.prev[i])
 		w.acc[i] = w.acc[i].Sub(v.Mul(k * w.invMass[i]))

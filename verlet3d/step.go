@@ -7,46 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// ConstraintSet is a group of constraints owned by a component (cube
-// contacts, hair style keeping). The World calls it at fixed points of every
-// substep; it reads and writes particles through Positions, PrevPositions
-// and InvMasses.
-type ConstraintSet interface {
-	// Prepare runs once per substep after integration and collider contacts
-	// are built, before the solver iterations: build temporary constraints
-	// here. h is the substep length in seconds.
-	Prepare(w *World, h float32)
-	// Solve runs once per solver iteration, after links and tethers and
-	// before collider contacts.
-	Solve(w *World, h float32)
-}
-
-// Finisher is an optional interface of a ConstraintSet: Finish runs once per
-// substep after the iterations and the collider contacts' friction, for the
-// set's own friction or bookkeeping.
-type Finisher interface {
-	Finish(w *World, h float32)
-}
-
-// AddConstraintSet adds s; sets are solved in the order they were added.
-func (w *World) AddConstraintSet(s ConstraintSet) {
-	if s == nil {
-		panic("verlet3d: AddConstraintSet(nil)")
-	}
-	w.sets = append(w.sets, s)
-}
-
-// RemoveConstraintSet removes s; it reports whether s was there.
-func (w *World) RemoveConstraintSet(s ConstraintSet) bool {
-	for i, g := range w.sets {
-		if g == s {
-			w.sets = append(w.sets[:i], w.sets[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
 // Step advances the World by one Config.TimeStep.
 func (w *World) Step() {
 	w.broken = w.broken[:0]
@@ -60,24 +20,33 @@ func (w *World) step() {
 	copy(w.stepStart, w.pos)
 	n := w.cfg.Substeps
 	h := w.SubstepLength()
+	w.invH2 = 1 / (h * h)
 	for s := 0; s < n; s++ {
-		t := float32(w.time) + float32(s)*h
-		w.applyForces(t)
-		w.integrate(h, float32(s+1)/float32(n))
+		sub := Substep{
+			Index: s, Count: n, H: h,
+			Frac:       float32(s+1) / float32(n),
+			Time:       w.time + float64(s)*float64(w.cfg.TimeStep)/float64(n),
+			Step:       w.steps,
+			Iterations: w.cfg.Iterations,
+		}
+		w.applyForces(sub)
+		w.integrate(h, sub.Frac)
 		w.collide()
 		for _, cs := range w.sets {
-			cs.Prepare(w, h)
+			cs.Prepare(w, sub)
 		}
-		w.solve(h)
+		w.solve(sub)
 		w.contactResponse()
+		sub.Iteration = 0
 		for _, cs := range w.sets {
 			if f, ok := cs.(Finisher); ok {
-				f.Finish(w, h)
+				f.Finish(w, sub)
 			}
 		}
-		w.post(s == n-1)
+		w.post(sub.Last())
 	}
-	w.time += float64(w.cfg.TimeStep)
+	w.steps++
+	w.time = float64(w.steps) * float64(w.cfg.TimeStep)
 	w.stats.Steps++
 }
 
@@ -109,11 +78,11 @@ func (w *World) Advance(frameDt float32) int {
 }
 
 // applyForces is phase 1: clear and accumulate accelerations.
-func (w *World) applyForces(t float32) {
+func (w *World) applyForces(s Substep) {
 	clear(w.acc)
-	w.gravity.Apply(w, t)
+	w.gravity.Apply(w, s)
 	for _, f := range w.fields {
-		f.Apply(w, t)
+		f.Apply(w, s)
 	}
 }
 
@@ -160,30 +129,30 @@ func (w *World) integrateFixed(i int, frac float32) {
 	}
 }
 
-// solve is phase 4: the iterations, constraint types in a fixed order.
-func (w *World) solve(h float32) {
-	invH2 := 1 / (h * h)
+// solve is phase 4: the iterations, constraint types in a fixed order:
+// links (colour by colour, on the executor when Config.Workers > 1), then
+// tethers, then each ConstraintSet, then contacts.
+func (w *World) solve(sub Substep) {
 	ls := &w.links
 	for i := range ls.hot {
 		ls.hot[i].lambda = 0
 	}
-	if w.cfg.Workers > 1 && len(ls.batches) > 1 {
-		w.solveParallel(h, invH2)
-		return
-	}
+	parallel := w.cfg.Workers > 1 && len(ls.batches) > 2
 	for it := 0; it < w.cfg.Iterations; it++ {
-		solveLinks(ls.hot, w.pos, w.invMass, invH2)
-		w.solveRest(h)
+		if parallel {
+			e := w.executor()
+			e.run(w.linkJob)
+			w.stats.ParallelLinkPasses++
+		} else {
+			solveLinks(ls.hot, w.pos, w.invMass, w.invH2)
+		}
+		w.solveTethers()
+		sub.Iteration = it
+		for _, cs := range w.sets {
+			cs.Solve(w, sub)
+		}
+		w.solveContacts()
 	}
-}
-
-// solveRest runs, in order, the constraint types after links.
-func (w *World) solveRest(h float32) {
-	w.solveTethers()
-	for _, cs := range w.sets {
-		cs.Solve(w, h)
-	}
-	w.solveContacts()
 }
 
 // post is phase 6: breakage, the non-finite guard and, after the last

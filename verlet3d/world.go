@@ -53,7 +53,10 @@ type World struct {
 	stats   Stats
 	broken  []Link // links broken during the last Step or Advance
 	onBreak func(Link)
-	pool    *workerPool
+	steps   int64   // steps run, the clock's source of truth
+	invH2   float32 // 1/h² of the current substep
+	exec    *executor
+	linkJob func(worker int) // solveLinksWorker, bound once
 }
 
 // Stats counts events since the World was made.
@@ -64,6 +67,12 @@ type Stats struct {
 	Contacts        int // contacts built in the last substep
 	LinksBroken     int // links broken by strain
 	DroppedSteps    int // steps Advance skipped because of MaxStepsPerFrame
+	// ParallelLinkPasses counts link passes that ran split between
+	// workers (Config.Workers > 1 and the links colour into batches).
+	ParallelLinkPasses int
+	// ParallelJobs counts World.Parallel calls that ran on more than one
+	// worker.
+	ParallelJobs int
 }
 
 // NewWorld makes an empty World. It returns an error naming the field if cfg

@@ -80,11 +80,10 @@ func buildCape(d *Demo) error {
 	}
 	// Still air slows the cape, so it streams behind a runner; W makes it blow.
 	ws := cloth.DefaultWindSettings()
-	wind, err := cloth.NewWind(cape.Grid, ws)
+	wind, err := cloth.NewWindForce(cape.Grid, ws)
 	if err != nil {
 		return err
 	}
-	w.AddForceField(wind)
 	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, Turbulence: 1.5}
 	windOn := false
 	setWind := func(on bool) {
@@ -228,7 +227,8 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		m.Update(1.0 / 60)
 	}
 	m.Root.UpdateMatrixWorld()
-	s := scene.CapeSettings{Reference: m.Root, Length: 1.05}
+	s := scene.DefaultCapeSettings()
+	s.Reference, s.Length = m.Root, 1.05
 	for _, a := range m.CapeAnchors() {
 		n, err := m.Node(a.Node)
 		if err != nil {
@@ -296,7 +296,7 @@ func gltfRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
 	d.Scene.Add(holder)
 	d.Scene.UpdateMatrixWorld()
 
-	var s scene.CapeSettings
+	s := scene.DefaultCapeSettings()
 	names := splitList(bones)
 	if len(names) == 0 {
 		return nil, fmt.Errorf("-cape-bones is empty: name the bones to pin the cape to, e.g. LeftShoulder,Neck,RightShoulder")

@@ -38,7 +38,7 @@ type flagScene struct {
 	ramping bool
 	w       *verlet3d.World
 	grid    *cloth.Grid
-	wind    *cloth.Wind
+	wind    *cloth.WindForce
 	mesh    *scene.ClothMesh
 }
 
@@ -121,11 +121,10 @@ func (fs *flagScene) build() error {
 		return err
 	}
 	ws := cloth.DefaultWindSettings()
-	wd, err := cloth.NewWind(g, ws)
+	wd, err := cloth.NewWindForce(g, ws)
 	if err != nil {
 		return err
 	}
-	w.AddForceField(wd)
 	if fs.mesh != nil {
 		fs.d.Scene.Remove(fs.mesh)
 	}

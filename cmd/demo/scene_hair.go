@@ -202,7 +202,6 @@ func (s *hairScene) rebuild() error {
 	mesh.Material.TipWidth *= k
 	if s.h != nil {
 		// Out with the old hair.
-		s.h.Close()
 		s.drv.World.Close()
 		d.Scene.Remove(s.mesh)
 		s.mesh.Dispose()

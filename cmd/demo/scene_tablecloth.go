@@ -60,19 +60,16 @@ func buildTablecloth(d *Demo) error {
 		return err
 	}
 	if *tableclothSelf {
-		sc, err := cloth.NewSelfCollision(g, 0.9*s.Spacing)
-		if err != nil {
+		if _, err := cloth.NewSelfCollision(g, 0.9*s.Spacing); err != nil {
 			return err
 		}
-		w.AddConstraintSet(sc)
 	}
 	// A breeze to toggle: W.
 	ws := cloth.DefaultWindSettings()
-	wind, err := cloth.NewWind(g, ws)
+	wind, err := cloth.NewWindForce(g, ws)
 	if err != nil {
 		return err
 	}
-	w.AddForceField(wind)
 	breeze := false
 
 	tex := d.Texture("fabric_check")

@@ -1,0 +1,210 @@
+package verlet3d
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// executor is the World's one pool of goroutines: every parallel phase of a
+// step (link colours, and any component's work through World.Parallel) runs
+// on it, and World.Close stops it. The calling goroutine is worker 0.
+//
+// A substep dispatches many short jobs back to back (a link pass, a hair
+// pass, a few hundred microseconds each), so a worker that finished one
+// spins for the next for a while before it sleeps: waking a sleeping
+// goroutine costs a thread wake-up, which on a virtual machine can take as
+// long as the job. Dispatching does not allocate.
+type executor struct {
+	n   int
+	job func(worker int) // the current job, set before gen moves
+	gen atomic.Uint32    // bumped once per job
+	// left counts workers other than the caller still on the job.
+	left atomic.Int32
+	quit atomic.Bool
+	// asleep[i] is set by worker i before it blocks on wake[i]; the
+	// dispatcher clears it and sends one wake-up.
+	asleep []atomic.Bool
+	wake   []chan struct{}
+	bar    barrier
+	busy   bool // a job is running: nested Parallel calls run inline
+
+	// The range job of World.Parallel, bound once so it does not allocate.
+	f        func(lo, hi int)
+	count    int
+	rangeJob func(worker int)
+}
+
+// spinRounds is how many times an idle worker polls for the next job
+// before it sleeps; with runtime.Gosched every 64 rounds this is roughly
+// 100 µs of polling.
+const spinRounds = 4096
+
+func newExecutor(n int) *executor {
+	e := &executor{n: n, asleep: make([]atomic.Bool, n), wake: make([]chan struct{}, n)}
+	e.bar.n = int32(n)
+	e.rangeJob = e.runRange
+	for i := 1; i < n; i++ {
+		e.wake[i] = make(chan struct{}, 1)
+		go e.loop(i)
+	}
+	return e
+}
+
+func (e *executor) loop(id int) {
+	// Start from the generation the executor was made with, not from a
+	// load: a job may be dispatched before this goroutine first runs.
+	var seen uint32
+	for {
+		seen = e.next(id, seen)
+		if e.quit.Load() {
+			return
+		}
+		e.job(id)
+		e.left.Add(-1)
+	}
+}
+
+// next waits until the job generation moves past seen and returns it.
+func (e *executor) next(id int, seen uint32) uint32 {
+	for i := 0; i < spinRounds; i++ {
+		if g := e.gen.Load(); g != seen {
+			return g
+		}
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+	e.asleep[id].Store(true)
+	if g := e.gen.Load(); g != seen {
+		// A job came in while going to sleep. If the dispatcher already
+		// took the flag, its wake-up is in the channel: drain it.
+		if !e.asleep[id].CompareAndSwap(true, false) {
+			<-e.wake[id]
+		}
+		return g
+	}
+	<-e.wake[id]
+	return e.gen.Load()
+}
+
+// run calls job(i) for every worker i in [0, n) at once and waits for all.
+func (e *executor) run(job func(worker int)) {
+	e.busy = true
+	e.job = job
+	e.left.Store(int32(e.n - 1))
+	e.gen.Add(1)
+	e.wakeSleepers()
+	job(0)
+	for i := 0; e.left.Load() != 0; i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+	e.busy = false
+}
+
+func (e *executor) runRange(id int) {
+	lo, hi := e.count*id/e.n, e.count*(id+1)/e.n
+	if lo < hi {
+		e.f(lo, hi)
+	}
+}
+
+func (e *executor) wakeSleepers() {
+	for i := 1; i < e.n; i++ {
+		if e.asleep[i].CompareAndSwap(true, false) {
+			e.wake[i] <- struct{}{}
+		}
+	}
+}
+
+func (e *executor) close() {
+	e.quit.Store(true)
+	e.gen.Add(1)
+	e.wakeSleepers()
+}
+
+// barrier makes the workers of one job wait for each other (between link
+// colours).
+type barrier struct {
+	n     int32
+	count atomic.Int32
+	gen   atomic.Uint32
+}
+
+func (b *barrier) wait() {
+	g := b.gen.Load()
+	if b.count.Add(1) == b.n {
+		b.count.Store(0)
+		b.gen.Add(1)
+		return
+	}
+	for i := 0; b.gen.Load() == g; i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// Parallel calls f on contiguous ranges [lo, hi) that together cover
+// [0, n), on the World's Config.Workers goroutines, and returns when all
+// are done. The ranges depend only on n and Config.Workers, and f must
+// touch only the data of its own range, so the result is the same for any
+// worker count. With one worker, or when called from inside another
+// Parallel job, it is simply f(0, n). Components call it from their hooks
+// (hair strands, contacts); they never start goroutines of their own.
+func (w *World) Parallel(n int, f func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	workers := w.cfg.Workers
+	if workers > n {
+		workers = n
+	}
+	if workers <= 1 || (w.exec != nil && w.exec.busy) {
+		f(0, n)
+		return
+	}
+	e := w.executor()
+	e.f, e.count = f, n
+	w.stats.ParallelJobs++
+	e.run(e.rangeJob)
+	e.f = nil
+}
+
+// executor returns the World's executor, starting it on first use.
+func (w *World) executor() *executor {
+	if w.exec == nil {
+		w.exec = newExecutor(w.cfg.Workers)
+		w.linkJob = w.solveLinksWorker
+	}
+	return w.exec
+}
+
+// solveLinksWorker is worker id's share of one link pass: every colour
+// batch split in contiguous ranges, a barrier between colours so a batch
+// never overlaps the next; worker 0 then solves the serial tail.
+func (w *World) solveLinksWorker(id int) {
+	e := w.exec
+	ls := &w.links
+	for b := 0; b+1 < len(ls.batches); b++ {
+		lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
+		n := hi - lo
+		solveLinks(ls.hot[lo+n*id/e.n:lo+n*(id+1)/e.n], w.pos, w.invMass, w.invH2)
+		e.bar.wait()
+	}
+	if id == 0 {
+		solveLinks(ls.hot[ls.serial:], w.pos, w.invMass, w.invH2)
+	}
+}
+
+// Close stops the World's worker goroutines (Config.Workers > 1). The World
+// stays usable; the next Step starts them again. Every component's parallel
+// work runs on these goroutines, so this one call is all a game makes.
+func (w *World) Close() {
+	if w.exec == nil {
+		return
+	}
+	w.exec.close()
+	w.exec = nil
+}
