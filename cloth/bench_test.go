@@ -21,7 +21,7 @@ func benchCloth(b *testing.B, n int, wind, self bool) {
 	g := newGrid(b, w, s)
 	if wind {
 		ws := cloth.DefaultWindSettings()
-		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 6}, Gust: 0.5, Turbulence: 1.5}
+		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 6}, Gust: 0.5, GustPeriod: 3, Turbulence: 1.5, TurbulenceScale: 0.5}
 		_, err := cloth.NewWindForce(g, ws)
 		if err != nil {
 			b.Fatal(err)

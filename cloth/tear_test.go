@@ -238,7 +238,7 @@ func TestStepAllocations(t *testing.T) {
 	s.TearStrain = 2
 	g := newGrid(t, w, s)
 	ws := cloth.DefaultWindSettings()
-	ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{1, 0, 4}, Gust: 0.5, Turbulence: 1}
+	ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{1, 0, 4}, Gust: 0.5, GustPeriod: 3, Turbulence: 1, TurbulenceScale: 0.5}
 	_, err := cloth.NewWindForce(g, ws)
 	if err != nil {
 		t.Fatal(err)

@@ -125,7 +125,7 @@ func TestWind(t *testing.T) {
 func TestWorkersIdentical(t *testing.T) {
 	run := func(workers int) []mgl32.Vec3 {
 		r := newRig(t, func(s *hair.Settings) { s.Strands = 150 }, workers)
-		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1})
+		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
 		c := r.h.Head().Center
 		for f := 0; f < 60; f++ {
 			r.h.SetHead(c, turn(float64(f)*frame))
@@ -153,7 +153,7 @@ func TestWorkersIdentical(t *testing.T) {
 func TestNoAllocs(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		r := newRig(t, func(s *hair.Settings) { s.Strands = 100 }, workers)
-		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{3, 0, 0}, Gust: 0.5, Turbulence: 1})
+		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{3, 0, 0}, Gust: 0.5, GustPeriod: 3, Turbulence: 1, TurbulenceScale: 0.5})
 		c := r.h.Head().Center
 		r.w.Step()
 		tan := r.h.Tangents(nil)

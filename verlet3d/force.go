@@ -47,12 +47,13 @@ type Wind struct {
 	// Gust scales the steady wind by up to (1 ± Gust) over time; 0.5 makes
 	// the wind swing between half and one and a half times Steady.
 	Gust float32
-	// GustPeriod is the typical time between gusts in seconds. Default 3
-	// when 0.
+	// GustPeriod is the typical time between gusts in seconds, > 0 when
+	// Gust is set (3 is a natural breeze).
 	GustPeriod float32
 	// Turbulence is the amplitude in m/s of swirling air added everywhere.
 	Turbulence float32
-	// TurbulenceScale is the size in metres of the swirls. Default 0.5 when 0.
+	// TurbulenceScale is the size in metres of the swirls, > 0 when
+	// Turbulence is set (0.5 suits cloth and hair).
 	TurbulenceScale float32
 }
 
@@ -69,6 +70,12 @@ func (wd Wind) Validate() error {
 			return fmt.Errorf("verlet3d: Wind.%s = %v, want a finite value >= 0", f.name, f.v)
 		}
 	}
+	if wd.Gust != 0 && wd.GustPeriod == 0 {
+		return fmt.Errorf("verlet3d: Wind.GustPeriod = 0 with Gust = %v, want seconds > 0", wd.Gust)
+	}
+	if wd.Turbulence != 0 && wd.TurbulenceScale == 0 {
+		return fmt.Errorf("verlet3d: Wind.TurbulenceScale = 0 with Turbulence = %v, want metres > 0", wd.Turbulence)
+	}
 	return nil
 }
 
@@ -76,21 +83,15 @@ func (wd Wind) Validate() error {
 // It is smooth in both and costs a few dozen flops.
 func (wd *Wind) Velocity(p mgl32.Vec3, t float32) mgl32.Vec3 {
 	v := wd.Steady
-	if wd.Gust != 0 {
+	if wd.Gust != 0 && wd.GustPeriod > 0 {
 		period := wd.GustPeriod
-		if period == 0 {
-			period = 3
-		}
 		// Two incommensurate sines read as irregular gusts.
 		x := float64(t / period * 2 * math.Pi)
 		g := 0.6*math.Sin(x) + 0.4*math.Sin(2.37*x+1.3)
 		v = v.Mul(1 + wd.Gust*float32(g))
 	}
-	if wd.Turbulence != 0 {
+	if wd.Turbulence != 0 && wd.TurbulenceScale > 0 {
 		scale := wd.TurbulenceScale
-		if scale == 0 {
-			scale = 0.5
-		}
 		q := p.Mul(1 / scale)
 		// The air moves through the swirls with the steady wind.
 		q = q.Sub(wd.Steady.Mul(t / scale))

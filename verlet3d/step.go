@@ -46,7 +46,7 @@ func (w *World) step() {
 		w.post(sub.Last())
 	}
 	w.steps++
-	w.time = float64(w.steps) * float64(w.cfg.TimeStep)
+	w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
 	w.stats.Steps++
 }
 

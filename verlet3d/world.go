@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -46,17 +47,18 @@ type World struct {
 	fields    []ForceField
 	sets      []ConstraintSet
 
-	gravity Gravity
-	time    float64 // simulated seconds
-	accum   float32 // Advance's unsimulated time, s
-	alpha   float32 // leftover fraction after Advance
-	stats   Stats
-	broken  []Link // links broken during the last Step or Advance
-	onBreak func(Link)
-	steps   int64   // steps run, the clock's source of truth
-	invH2   float32 // 1/h² of the current substep
-	exec    *executor
-	linkJob func(worker int) // solveLinksWorker, bound once
+	gravity  Gravity
+	time     float64 // simulated seconds
+	accum    float32 // Advance's unsimulated time, s
+	alpha    float32 // leftover fraction after Advance
+	stats    Stats
+	broken   []Link // links broken during the last Step or Advance
+	onBreak  func(Link)
+	steps    int64   // steps run: the clock is timeBase + steps·TimeStep
+	timeBase float64 // set by SetTime, s
+	invH2    float32 // 1/h² of the current substep
+	exec     *executor
+	linkJob  func(worker int) // solveLinksWorker, bound once
 }
 
 // Stats counts events since the World was made.
@@ -110,6 +112,18 @@ func (w *World) SetIterations(n int) error {
 
 // Time returns the simulated time in seconds.
 func (w *World) Time() float64 { return w.time }
+
+// SetTime sets the simulated clock to t seconds (for a game that loads a
+// save, or a test of long play); steps go on from there. It returns an
+// error for a negative or non-finite t.
+func (w *World) SetTime(t float64) error {
+	if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
+		return fmt.Errorf("verlet3d: SetTime(%v): want seconds >= 0", t)
+	}
+	w.timeBase = t - float64(w.steps)*float64(w.cfg.TimeStep)
+	w.time = t
+	return nil
+}
 
 // Stats returns event counters.
 func (w *World) Stats() Stats { return w.stats }

@@ -69,6 +69,8 @@ func TestBadArgumentsReturnErrors(t *testing.T) {
 		{"restitution", "Restitution", w.AddCollider(mustSphere(mgl32.Vec3{}, 1), verlet3d.ContactSettings{Restitution: 2})},
 		{"NaN wind", "Steady", verlet3d.Wind{Steady: mgl32.Vec3{nan, 0, 0}}.Validate()},
 		{"negative gust", "Gust", verlet3d.Wind{Gust: -1}.Validate()},
+		{"gust without a period", "GustPeriod", verlet3d.Wind{Gust: 0.5}.Validate()},
+		{"turbulence without a scale", "TurbulenceScale", verlet3d.Wind{Turbulence: 1}.Validate()},
 		{"NaN gravity", "gravity", w.SetGravity(mgl32.Vec3{0, nan, 0})},
 		{"zero iterations", "iterations", w.SetIterations(0)},
 	}
@@ -420,7 +422,7 @@ func TestWindIsSmoothAndSteadyWithoutGusts(t *testing.T) {
 	if v := steady.Velocity(mgl32.Vec3{1, 2, 3}, 7); v != steady.Steady {
 		t.Errorf("steady wind = %v, want %v", v, steady.Steady)
 	}
-	gusty := verlet3d.Wind{Steady: mgl32.Vec3{5, 0, 0}, Gust: 0.5, Turbulence: 1}
+	gusty := verlet3d.Wind{Steady: mgl32.Vec3{5, 0, 0}, Gust: 0.5, GustPeriod: 3, Turbulence: 1, TurbulenceScale: 0.5}
 	prev := gusty.Velocity(mgl32.Vec3{}, 0)
 	lo, hi := float32(1e9), float32(-1e9)
 	for i := 1; i < 600; i++ {

@@ -84,7 +84,7 @@ func buildCape(d *Demo) error {
 	if err != nil {
 		return err
 	}
-	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, Turbulence: 1.5}
+	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, GustPeriod: 3, Turbulence: 1.5, TurbulenceScale: 0.5}
 	windOn := false
 	setWind := func(on bool) {
 		windOn = on

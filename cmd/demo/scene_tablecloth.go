@@ -98,7 +98,7 @@ func buildTablecloth(d *Demo) error {
 		breeze = !breeze
 		air := verlet3d.Wind{}
 		if breeze {
-			air = verlet3d.Wind{Steady: mgl32.Vec3{-3, 0, 1}, Gust: 0.6, Turbulence: 1}
+			air = verlet3d.Wind{Steady: mgl32.Vec3{-3, 0, 1}, Gust: 0.6, GustPeriod: 3, Turbulence: 1, TurbulenceScale: 0.5}
 		}
 		wind.SetAir(air)
 	})
