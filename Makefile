@@ -10,7 +10,7 @@ PKGS := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-
         libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri
 PHYSICS := ./verlet3d/... $(wildcard ./cloth) $(wildcard ./hair) $(wildcard ./bodies)
 
-.PHONY: demo test bench deps shots vet build clean
+.PHONY: demo test bench deps shots vet check build clean
 
 # deps installs the missing Debian packages (as root), or prints the exact
 # command to run and fails.
@@ -31,11 +31,28 @@ deps:
 build: deps
 	$(GO) build -o bin/demo ./cmd/demo
 
-vet: deps
-	$(GO) vet ./...
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/tools/staticcheck
 
-# test runs vet and every test; the GL tests render under Xvfb.
-test: vet
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin/tools $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# check fails on an unformatted file, a vet or staticcheck finding, or a
+# go.mod/go.sum that `go mod tidy` would change.
+check: deps $(STATICCHECK)
+	@bad=$$(gofmt -l .); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	@cp go.mod /tmp/drape-go.mod.$$$$ && cp go.sum /tmp/drape-go.sum.$$$$ && $(GO) mod tidy && \
+	  if ! cmp -s go.mod /tmp/drape-go.mod.$$$$ || ! cmp -s go.sum /tmp/drape-go.sum.$$$$; then \
+	    cp /tmp/drape-go.mod.$$$$ go.mod; cp /tmp/drape-go.sum.$$$$ go.sum; \
+	    echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi; \
+	  rm -f /tmp/drape-go.mod.$$$$ /tmp/drape-go.sum.$$$$
+
+vet: check
+
+# test runs the checks and every test; the GL tests render under Xvfb.
+test: check
 	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
 
 # demo opens the demo in a window, or without a display renders every scene

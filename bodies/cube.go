@@ -110,20 +110,6 @@ func cornerSign(i, k int) float32 {
 	return -1
 }
 
-// edges lists the 12 edges as corner pairs differing in one bit.
-var edges = func() (e [12][2]uint8) {
-	n := 0
-	for i := 0; i < 8; i++ {
-		for k := 0; k < 3; k++ {
-			if i>>uint(k)&1 == 0 {
-				e[n] = [2]uint8{uint8(i), uint8(i | 1<<uint(k))}
-				n++
-			}
-		}
-	}
-	return e
-}()
-
 // faceWeights returns the four corners of the face (axis, sign) and their
 // bilinear weights for the point l (local coordinates, clamped to the
 // face).
