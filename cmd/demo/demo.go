@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -149,20 +150,35 @@ func (d *Demo) Texture(name string) *texture.Texture2D {
 	return t
 }
 
+// parseVec reads "x,y,z": three finite numbers within maxCoord.
 func parseVec(s string) (math32.Vector3, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 3 {
-		return math32.Vector3{}, fmt.Errorf("%q: want x,y,z", s)
+		return math32.Vector3{}, fmt.Errorf("want x,y,z")
 	}
 	var v [3]float32
 	for i := range f {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f[i]), 32)
+		x, err := strconv.ParseFloat(strings.TrimSpace(f[i]), 64)
 		if err != nil {
-			return math32.Vector3{}, fmt.Errorf("%q: %v", s, err)
+			return math32.Vector3{}, fmt.Errorf("%q is not a number", strings.TrimSpace(f[i]))
+		}
+		if !(math.Abs(x) <= maxCoord) {
+			return math32.Vector3{}, fmt.Errorf("%v: want finite metres within ±%g", x, float64(maxCoord))
 		}
 		v[i] = float32(x)
 	}
 	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}, nil
+}
+
+// openWindow opens g3n's window. GLFW panics when it cannot (no display,
+// no OpenGL): that becomes an error that says what to do.
+func openWindow(width, height int, title string) (a *app.Application, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot open a %dx%d OpenGL window: %v (without a display, run under xvfb-run)", width, height, r)
+		}
+	}()
+	return app.App(width, height, title), nil
 }
 
 func run(def sceneDef, opt options) error {
@@ -181,7 +197,10 @@ func run(def sceneDef, opt options) error {
 		}
 		camLook = &v
 	}
-	a := app.App(opt.width, opt.height, "drape: "+def.Name)
+	a, err := openWindow(opt.width, opt.height, "drape: "+def.Name)
+	if err != nil {
+		return err
+	}
 	d := &Demo{
 		Scene:    core.NewNode(),
 		Headless: opt.frames > 0,

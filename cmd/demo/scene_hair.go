@@ -31,7 +31,22 @@ func init() {
 		Name:  "hair",
 		About: "strands rooted on a head: turn, shake and nod it, blow wind, restyle live",
 		Build: buildHair,
+		Check: checkHair,
 	})
+}
+
+func checkHair() error {
+	switch {
+	case *hairStrands < 1 || *hairStrands > 20000:
+		return fmt.Errorf("-hair-strands = %d, want 1..20000", *hairStrands)
+	case *hairSegments < 1 || *hairSegments > 64:
+		return fmt.Errorf("-hair-segments = %d, want 1..64", *hairSegments)
+	case !(*hairLength >= 0.01 && *hairLength <= 1):
+		return fmt.Errorf("-hair-length = %v, want metres in 0.01..1", *hairLength)
+	case !(*hairWind >= 0 && *hairWind <= 60):
+		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", *hairWind)
+	}
+	return nil
 }
 
 // The head sits on a neck above shoulders; all in metres.
@@ -65,10 +80,6 @@ type hairScene struct {
 }
 
 func buildHair(d *Demo) error {
-	if *hairStrands < 1 || *hairSegments < 1 || *hairLength <= 0 || *hairWind < 0 {
-		return fmt.Errorf("-hair-strands %d, -hair-segments %d, -hair-length %v, -hair-wind %v: want positive values (wind >= 0)",
-			*hairStrands, *hairSegments, *hairLength, *hairWind)
-	}
 	s := &hairScene{d: d, turnAt: -1, rebuildAt: -1, windSpeed: 6}
 	s.set = hair.DefaultSettings()
 	s.set.Strands = *hairStrands
