@@ -66,6 +66,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-scene", "hair", "-hair-segments", "0"}, []string{"-hair-segments = 0"}},
 		{[]string{"-scene", "hair", "-hair-length", "0"}, []string{"-hair-length = 0"}},
 		{[]string{"-scene", "hair", "-hair-length", "1e-45"}, []string{"-hair-length = 1e-45"}},
+		{[]string{"-scene", "hair", "-hair-walk", "-hair-run"}, []string{"-hair-walk and -hair-run"}},
 		{[]string{"-scene", "flag", "-flag-wind", "Inf"}, []string{"-flag-wind = +Inf"}},
 		{[]string{"-scene", "flag", "-flag-wind", "100"}, []string{"-flag-wind = 100"}},
 		{[]string{"-scene", "flag", "-flag-tear", "-0.1"}, []string{"-flag-tear = -0.1"}},
