@@ -105,7 +105,9 @@ func (m *hairMotion) step(h float64) {
 	}
 	m.dist += m.speed * h
 	_, hz := m.bob()
-	m.phase = math.Mod(m.phase+2*math.Pi*hz*h, 2*math.Pi)
+	// One bob per footfall, two footfalls per stride: the phase runs
+	// over two bobs.
+	m.phase = math.Mod(m.phase+2*math.Pi*hz*h, 4*math.Pi)
 }
 
 // bob returns the head's bob, peak to peak (m), and frequency (Hz) at the
@@ -131,6 +133,7 @@ type hairPose struct {
 	head    mgl32.Vec3 // head centre, world
 	headRot mgl32.Quat // head frame to world
 	yaw     float64    // head yaw relative to the body, with gestures
+	stride  float64    // leg swing, radians (left leg forward for > 0)
 }
 
 // at maps a point of the body's frame to world space.
@@ -148,6 +151,7 @@ func (m *hairMotion) pose() hairPose {
 	y := height / 2 * (1 - math.Cos(m.phase))
 	p := hairPose{pos: mgl32.Vec3{float32(x), float32(y), float32(z)}, bodyYaw: math.Mod(phi, 2*math.Pi)}
 	p.bodyRot = mgl32.QuatRotate(float32(p.bodyYaw), mgl32.Vec3{0, 1, 0})
+	p.stride = math.Min(0.6, 0.3*math.Sqrt(m.speed)) * math.Sin(m.phase/2)
 
 	yaw, pitch := m.yaw, m.pitch
 	if t := m.gestureT; m.gesture != "" {

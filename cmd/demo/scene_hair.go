@@ -70,6 +70,7 @@ type hairScene struct {
 	mesh   *scene.HairMesh
 	head   *core.Node // head and nose meshes, posed every frame
 	body   *core.Node // neck, shoulders and torso meshes, moved by the walk
+	legs   [2]*core.Node
 	follow *scene.Follower
 	torso  *verlet3d.Box
 
@@ -128,7 +129,7 @@ func buildHair(d *Demo) error {
 	if m.gait != gaitStand {
 		// From the outside of the circle: the walker's right profile,
 		// hair trailing behind, the floor in view.
-		d.LookAt(math32.Vector3{X: -1.7, Y: 1.75, Z: 0.35}, math32.Vector3{X: 0, Y: 1.45, Z: 0.1})
+		d.LookAt(math32.Vector3{X: -2.1, Y: 1.7, Z: 0.45}, math32.Vector3{X: 0, Y: 1.3, Z: 0.1})
 	} else {
 		d.LookAt(math32.Vector3{X: 0.3, Y: 1.68, Z: 0.62}, math32.Vector3{X: 0, Y: 1.56, Z: 0})
 	}
@@ -202,10 +203,15 @@ func (s *hairScene) buildBody() {
 	box := graphic.NewMesh(geometry.NewBox(0.42, 0.48, 0.14), shirt)
 	box.SetPosition(hairTorso[0], hairTorso[1], hairTorso[2])
 	s.body.Add(box)
-	// Legs, so a walker does not float: two capsules to the floor.
+	// Legs, so a walker does not float: two capsules from the hips to
+	// the floor that swing with the stride.
 	trousers := material.NewStandard(&math32.Color{R: 0.16, G: 0.16, B: 0.2})
-	for _, x := range []float32{-0.1, 0.1} {
-		s.body.Add(hairCapsuleMesh(mgl32.Vec3{x, 0.8, -0.015}, mgl32.Vec3{x, 0.06, -0.015}, 0.07, trousers))
+	for i, x := range []float32{0.1, -0.1} { // left, right
+		leg := core.NewNode()
+		leg.SetPosition(x, 0.8, -0.015)
+		leg.Add(hairCapsuleMesh(mgl32.Vec3{}, mgl32.Vec3{0, -0.74, 0}, 0.07, trousers))
+		s.body.Add(leg)
+		s.legs[i] = leg
 	}
 	d.Scene.Add(s.body)
 	if d.app != nil {
@@ -318,6 +324,8 @@ func (s *hairScene) placeBody(p hairPose) {
 	s.body.SetPosition(p.pos[0], p.pos[1], p.pos[2])
 	q := p.bodyRot
 	s.body.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
+	s.legs[0].SetRotationX(float32(-p.stride))
+	s.legs[1].SetRotationX(float32(p.stride))
 	s.head.SetPosition(p.head[0], p.head[1], p.head[2])
 	q = p.headRot
 	s.head.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
