@@ -57,12 +57,13 @@ func TestCubesStackStands(t *testing.T) {
 	}
 }
 
-// Bad flags are errors, not a crash or a silent clamp.
+// Bad flags are errors (status 2, before a window opens), not a crash or a
+// silent clamp.
 func TestCubesBadFlags(t *testing.T) {
 	bin := demoBinary(t)
 	for _, args := range [][]string{{"-cubes-rain", "-1"}, {"-cubes-size", "0"}, {"-cubes-size", "NaN"}} {
-		if got := runExit(bin, append([]string{"-scene", "cubes", "-frames", "1"}, args...)...); got != 1 {
-			t.Errorf("%v: exit status %d, want 1", args, got)
+		if got := runExit(bin, append([]string{"-scene", "cubes", "-frames", "1"}, args...)...); got != 2 {
+			t.Errorf("%v: exit status %d, want 2", args, got)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ type Demo struct {
 	app      *app.Application
 	driver   *scene.Driver
 	updates  []func(dt float32)
+	steps    []func(h float64)
+	clock    stepClock // with OnStep: the Driver's steps, counted ahead
+	resets   []func()
 	keys     []keyBinding
 	status   string
 	about    string
@@ -67,22 +71,32 @@ type Demo struct {
 	textures map[string]*texture.Texture2D
 	camSet   bool
 
-	// particle dragging
-	dragging bool
-	dragP    verlet3d.Particle
-	dragT    float32
+	grab  grabber    // Shift+drag
+	meter frameMeter // the HUD's frame and physics times
 }
 
 // SetWorld hands the scene's World to the demo, which advances it every frame
 // through the returned Driver.
 func (d *Demo) SetWorld(w *verlet3d.World) *scene.Driver {
 	d.driver = scene.NewDriver(w)
+	d.clock = newStepClock(d.driver)
 	return d.driver
 }
 
 // OnUpdate adds a function called every frame before physics, with the frame
 // time in seconds.
 func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
+
+// OnStep adds a function called before every physics step with the
+// step's length in seconds. A scene with one is stepped one fixed step at a
+// time, so what it animates (a head, a walking body) moves by each step
+// the physics takes: the same distance, at any frame rate, as the physics
+// sees, never a long raw frame time, and smoothly across the steps of a
+// slow frame.
+func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
+
+// OnReset adds a function called after R has reset the World.
+func (d *Demo) OnReset(f func()) { d.resets = append(d.resets, f) }
 
 // OnKey binds a key; help is shown on screen.
 func (d *Demo) OnKey(key window.Key, help string, f func()) {
@@ -149,20 +163,35 @@ func (d *Demo) Texture(name string) *texture.Texture2D {
 	return t
 }
 
+// parseVec reads "x,y,z": three finite numbers within maxCoord.
 func parseVec(s string) (math32.Vector3, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 3 {
-		return math32.Vector3{}, fmt.Errorf("%q: want x,y,z", s)
+		return math32.Vector3{}, fmt.Errorf("want x,y,z")
 	}
 	var v [3]float32
 	for i := range f {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f[i]), 32)
+		x, err := strconv.ParseFloat(strings.TrimSpace(f[i]), 64)
 		if err != nil {
-			return math32.Vector3{}, fmt.Errorf("%q: %v", s, err)
+			return math32.Vector3{}, fmt.Errorf("%q is not a number", strings.TrimSpace(f[i]))
+		}
+		if !(math.Abs(x) <= maxCoord) {
+			return math32.Vector3{}, fmt.Errorf("%v: want finite metres within ±%g", x, float64(maxCoord))
 		}
 		v[i] = float32(x)
 	}
 	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}, nil
+}
+
+// openWindow opens g3n's window. GLFW panics when it cannot (no display,
+// no OpenGL): that becomes an error that says what to do.
+func openWindow(width, height int, title string) (a *app.Application, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot open a %dx%d OpenGL window: %v (without a display, run under xvfb-run)", width, height, r)
+		}
+	}()
+	return app.App(width, height, title), nil
 }
 
 func run(def sceneDef, opt options) error {
@@ -181,7 +210,10 @@ func run(def sceneDef, opt options) error {
 		}
 		camLook = &v
 	}
-	a := app.App(opt.width, opt.height, "drape: "+def.Name)
+	a, err := openWindow(opt.width, opt.height, "drape: "+def.Name)
+	if err != nil {
+		return err
+	}
 	d := &Demo{
 		Scene:    core.NewNode(),
 		Headless: opt.frames > 0,
@@ -254,24 +286,15 @@ func run(def sceneDef, opt options) error {
 	gs := a.Gls()
 	gs.ClearColor(demoBackground.R, demoBackground.G, demoBackground.B, 1)
 	var runErr error
-	var fps float32 = 60
+	d.meter.span = 500 * time.Millisecond
 	a.Run(func(r *renderer.Renderer, delta time.Duration) {
 		dt := float32(delta.Seconds())
 		if d.Headless {
 			dt = 1.0 / 60
-		} else if dt > 0 {
-			fps = 0.95*fps + 0.05/dt
 		}
-		for _, f := range d.updates {
-			f(dt)
-		}
-		d.Scene.UpdateMatrixWorld()
-		physics := ""
-		if d.driver != nil {
-			d.driver.Update(dt)
-			physics = fmt.Sprintf("  physics %.2f ms  %d particles", float64(d.driver.Physics.Microseconds())/1000, d.driver.World.Len())
-		}
-		d.hud.SetText(fmt.Sprintf("%s: %s\n%.0f fps%s\n%s\n%s", def.Name, d.about, fps, physics, d.status, d.keyHelp()))
+		steps, physics := d.simulate(dt)
+		d.meter.frame(time.Now(), physics, steps)
+		d.hud.SetText(fmt.Sprintf("%s: %s\n%s\n%s\n%s", def.Name, d.about, d.hudTimes(), d.status, d.keyHelp()))
 		gs.Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
 		if err := r.Render(d.Scene, d.Camera); err != nil {
 			runErr = err
@@ -289,12 +312,58 @@ func run(def sceneDef, opt options) error {
 	return runErr
 }
 
+// simulate runs one frame of dt seconds of the scene: its updates, the
+// world matrices, then the physics. It returns how many steps ran and the
+// time they took.
+func (d *Demo) simulate(dt float32) (steps int, physics time.Duration) {
+	for _, f := range d.updates {
+		f(dt)
+	}
+	d.Scene.UpdateMatrixWorld()
+	if d.driver == nil {
+		return 0, 0
+	}
+	if len(d.steps) == 0 {
+		steps = d.driver.Update(dt)
+		return steps, d.driver.Physics
+	}
+	// One step at a time, each after the step hooks. The clock applies
+	// the Driver's rule (frame cap, step cap), and feeding the Driver
+	// exactly one TimeStep runs exactly one step.
+	n := 0
+	if !d.driver.Paused() {
+		n = d.clock.advance(float64(dt))
+	}
+	h := d.clock.step
+	for i := 0; i < n; i++ {
+		for _, f := range d.steps {
+			f(h)
+		}
+		d.Scene.UpdateMatrixWorld()
+		steps += d.driver.Update(float32(h))
+		physics += d.driver.Physics
+	}
+	if n == 0 {
+		// Paused, or a frame shorter than a step: hooks still run (and
+		// Space's single step).
+		steps = d.driver.Update(0)
+		physics = d.driver.Physics
+	}
+	return steps, physics
+}
+
 func (d *Demo) bindDefaultKeys() {
 	d.OnKey(window.KeyEscape, "Esc quit", d.app.Exit)
 	if d.driver == nil {
 		return
 	}
-	d.OnKey(window.KeyR, "R reset", func() { d.driver.World.Reset() })
+	d.OnKey(window.KeyR, "R reset", func() {
+		d.grab.end()
+		d.driver.World.Reset()
+		for _, f := range d.resets {
+			f()
+		}
+	})
 	d.OnKey(window.KeyP, "P pause", func() { d.driver.SetPaused(!d.driver.Paused()) })
 	d.OnKey(window.KeySpace, "Space step", d.driver.StepOnce)
 }
@@ -345,37 +414,101 @@ func (d *Demo) onMouse(evname string, ev interface{}) {
 	if d.driver == nil || mev.Button != window.MouseButtonLeft {
 		return
 	}
-	w := d.driver.World
 	switch evname {
 	case window.OnMouseDown:
 		if mev.Mods&window.ModShift == 0 {
 			return
 		}
 		o, dir := d.ray(mev.Xpos, mev.Ypos)
-		p, ok := w.Pick(o, dir, 0.2)
-		if !ok {
-			return
+		if d.grab.begin(d.driver.World, o, dir) {
+			d.Orbit.SetEnabled(camera.OrbitNone)
 		}
-		d.Orbit.SetEnabled(camera.OrbitNone)
-		d.dragging, d.dragP = true, p
-		d.dragT = w.Position(p).Sub(o).Dot(dir)
-		w.DragTo(p, w.Position(p))
 	case window.OnMouseUp:
-		if d.dragging {
-			w.Release(d.dragP)
-			d.dragging = false
+		if d.grab.on {
+			d.grab.end()
 			d.Orbit.SetEnabled(camera.OrbitAll)
 		}
 	}
 }
 
 func (d *Demo) onCursor(_ string, ev interface{}) {
-	if !d.dragging {
+	if !d.grab.on {
 		return
 	}
 	cev := ev.(*window.CursorEvent)
-	o, dir := d.ray(cev.Xpos, cev.Ypos)
-	d.driver.World.DragTo(d.dragP, o.Add(dir.Mul(d.dragT)))
+	d.grab.move(d.ray(cev.Xpos, cev.Ypos))
+}
+
+// hudTimes is the HUD's line of measured times: frame rate and frame time
+// from wall time over the meter's window, physics time and steps per
+// frame, and the World's size and non-finite resets.
+func (d *Demo) hudTimes() string {
+	m := &d.meter
+	var b strings.Builder
+	if m.ready() {
+		fmt.Fprintf(&b, "%.1f fps  frame %.1f ms", m.fps, m.frameMS)
+	} else {
+		b.WriteString("-- fps  frame -- ms")
+	}
+	if d.driver != nil {
+		w := d.driver.World
+		if m.ready() {
+			fmt.Fprintf(&b, "  physics %.2f ms/frame  %.2f steps/frame", m.physicsMS, m.stepsPerFrm)
+		}
+		fmt.Fprintf(&b, "  %d particles", w.Len())
+		if n := w.Stats().NonFiniteResets; n > 0 {
+			fmt.Fprintf(&b, "  %d non-finite resets", n)
+		}
+	}
+	return b.String()
+}
+
+// grabber is the Shift+drag tool: it holds the particle picked under the
+// cursor on the plane through it facing the camera, at the depth where it
+// was picked, and lets it go on release (World.Release gives it back the
+// state it had, with the velocity it was dragged at).
+type grabber struct {
+	w     *verlet3d.World
+	p     verlet3d.Particle
+	depth float32 // distance along the pick ray, m
+	on    bool
+}
+
+// pickRadius is how far from the cursor's ray a particle can be picked, m.
+const pickRadius = 0.2
+
+// begin picks the particle nearest the ray and holds it where it is; it
+// reports whether one was near enough.
+func (g *grabber) begin(w *verlet3d.World, origin, dir mgl32.Vec3) bool {
+	g.end()
+	p, ok := w.Pick(origin, dir, pickRadius)
+	if !ok {
+		return false
+	}
+	g.w, g.p, g.on = w, p, true
+	g.depth = w.Position(p).Sub(origin).Dot(dir)
+	w.DragTo(p, w.Position(p))
+	return true
+}
+
+// move drags the held particle to the point of the ray at the pick depth.
+func (g *grabber) move(origin, dir mgl32.Vec3) {
+	if !g.on {
+		return
+	}
+	t := origin.Add(dir.Mul(g.depth))
+	if !verlet3d.Finite(t) {
+		return
+	}
+	g.w.DragTo(g.p, t)
+}
+
+// end lets go of the held particle, if any.
+func (g *grabber) end() {
+	if g.on {
+		g.w.Release(g.p)
+		g.on = false
+	}
 }
 
 // colorOf converts an image colour for tests and tools.

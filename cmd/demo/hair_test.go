@@ -99,3 +99,22 @@ func TestHairSceneWind(t *testing.T) {
 		t.Errorf("hair blown over the face: %d of %d pixels", hf, face.Dx()*face.Dy())
 	}
 }
+
+// Walking (-hair-walk), seen from the side by the following camera: the
+// walker stays in frame (hair on the head in the upper middle, the floor
+// below) after 150 frames, 2.5 m along its circle.
+func TestHairSceneWalk(t *testing.T) {
+	img := runDemo(t, "-scene", "hair", "-hair-walk", "-frames", "150")
+	b := img.Bounds()
+	head := image.Rect(b.Dx()/2-150, b.Dy()/6, b.Dx()/2+150, b.Dy()/2)
+	hh, lit, levels := hairCount(img, head)
+	all, _, _ := hairCount(img, b)
+	floor := regionBackgroundFraction(img, image.Rect(0, b.Dy()*3/4, b.Dx(), b.Dy()))
+	t.Logf("hair pixels round the head %d (lit %d, %d levels), in the frame %d; background in the bottom quarter %.2f", hh, lit, levels, all, floor)
+	if hh < 3000 || hh < all*8/10 {
+		t.Errorf("hair: %d pixels round the head of %d in the frame: the walker or its hair left the view", hh, all)
+	}
+	if floor > 0.2 {
+		t.Errorf("bottom quarter %.0f%% background: no floor under the walker", 100*floor)
+	}
+}

@@ -22,6 +22,10 @@ type sceneDef struct {
 	Name  string            // the -scene value
 	About string            // one line, shown by -list and on screen
 	Build func(*Demo) error // builds the scene; an error ends the demo with status 1
+	// Check validates the scene's own flags before the window opens; an
+	// error names the flag and its value and ends the demo with status 2.
+	// Optional.
+	Check func() error
 }
 
 var scenes = map[string]sceneDef{}
@@ -60,13 +64,9 @@ func main() {
 		}
 		return
 	}
-	def, ok := scenes[opt.scene]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "demo: unknown scene %q; scenes: %s\n", opt.scene, strings.Join(sceneNames(), ", "))
-		os.Exit(2)
-	}
-	if opt.shot != "" && opt.frames <= 0 {
-		fmt.Fprintln(os.Stderr, "demo: -shot needs -frames N > 0")
+	def, err := checkFlags(flag.CommandLine, opt)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(2)
 	}
 	if err := run(def, opt); err != nil {

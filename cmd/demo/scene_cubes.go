@@ -29,17 +29,22 @@ func init() {
 		Name:  "cubes",
 		About: "crates stack, tumble and rain down; a cloth drapes them (T throws one, Shift+drag grabs one)",
 		Build: buildCubes,
+		Check: checkCubes,
 	})
 }
 
-func buildCubes(d *Demo) error {
+func checkCubes() error {
 	if *cubesRain < 0 || *cubesRain > 300 {
 		return fmt.Errorf("-cubes-rain = %d, want 0..300", *cubesRain)
 	}
-	size := float32(*cubesSize)
-	if !(size >= 0.1 && size <= 1) {
+	if !(*cubesSize >= 0.1 && *cubesSize <= 1) {
 		return fmt.Errorf("-cubes-size = %v, want metres in 0.1..1", *cubesSize)
 	}
+	return nil
+}
+
+func buildCubes(d *Demo) error {
+	size := float32(*cubesSize)
 	cfg := verlet3d.DefaultConfig()
 	cfg.Workers = d.Workers
 	w, err := verlet3d.NewWorld(cfg)

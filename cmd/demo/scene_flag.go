@@ -26,6 +26,15 @@ func init() {
 		Name:  "flag",
 		About: "a flag on a pole in gusty wind; raise the wind and it tears",
 		Build: buildFlag,
+		Check: func() error {
+			if !(*flagWind >= 0 && *flagWind <= 60) {
+				return fmt.Errorf("-flag-wind = %v, want m/s in [0, 60]", *flagWind)
+			}
+			if !(*flagTear >= 0 && *flagTear <= 10) {
+				return fmt.Errorf("-flag-tear = %v, want a strain in [0, 10] (0 never tears)", *flagTear)
+			}
+			return nil
+		},
 	})
 }
 
@@ -43,12 +52,6 @@ type flagScene struct {
 }
 
 func buildFlag(d *Demo) error {
-	if *flagWind < 0 || *flagWind > 60 || *flagWind != *flagWind {
-		return fmt.Errorf("-flag-wind = %v, want m/s in [0, 60]", *flagWind)
-	}
-	if *flagTear < 0 || *flagTear != *flagTear {
-		return fmt.Errorf("-flag-tear = %v, want a strain >= 0", *flagTear)
-	}
 	fs := &flagScene{d: d, speed: float32(*flagWind)}
 	if err := fs.build(); err != nil {
 		return err

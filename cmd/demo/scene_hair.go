@@ -21,23 +21,44 @@ import (
 var (
 	hairWind     = flag.Float64("hair-wind", 0, "hair scene: start with wind of this speed in m/s blowing from the viewer's left")
 	hairTurn     = flag.Bool("hair-turn", false, "hair scene: after 1 s of settling, start a fast head turn (yaw to 70° and back with a nod, 1.2 s)")
-	hairStrands  = flag.Int("hair-strands", 2000, "hair scene: number of strands")
-	hairSegments = flag.Int("hair-segments", 14, "hair scene: segments per strand")
-	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in metres")
+	hairStrands  = flag.Int("hair-strands", 2000, "hair scene: number of strands (1..20000)")
+	hairSegments = flag.Int("hair-segments", 14, "hair scene: segments per strand (1..64)")
+	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in metres (0.01..1)")
+	hairWalk     = flag.Bool("hair-walk", false, "hair scene: start walking (1.1 m/s) around a circle on the floor, camera following from the side")
+	hairRun      = flag.Bool("hair-run", false, "hair scene: start running (4 m/s, with a bob) around a circle on the floor, camera following from the side")
 )
 
 func init() {
 	register(sceneDef{
 		Name:  "hair",
-		About: "strands rooted on a head: turn, shake and nod it, blow wind, restyle live",
+		About: "strands rooted on a head: turn, shake and nod it, walk or run, blow wind, restyle live",
 		Build: buildHair,
+		Check: checkHair,
 	})
 }
 
-// The head sits on a neck above shoulders; all in metres.
+func checkHair() error {
+	switch {
+	case *hairStrands < 1 || *hairStrands > 20000:
+		return fmt.Errorf("-hair-strands = %d, want 1..20000", *hairStrands)
+	case *hairSegments < 1 || *hairSegments > 64:
+		return fmt.Errorf("-hair-segments = %d, want 1..64", *hairSegments)
+	case !(*hairLength >= 0.01 && *hairLength <= 1):
+		return fmt.Errorf("-hair-length = %v, want metres in 0.01..1", *hairLength)
+	case !(*hairWind >= 0 && *hairWind <= 60):
+		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", *hairWind)
+	case *hairWalk && *hairRun:
+		return fmt.Errorf("-hair-walk and -hair-run: give one of them")
+	}
+	return nil
+}
+
+// The head sits on a neck above shoulders; all in metres, in the body's
+// frame (the body stands at the origin facing +Z until it walks).
 var (
 	hairHeadCenter = mgl32.Vec3{0, 1.6, 0}
 	hairHeadRadius = float32(0.1)
+	hairTorso      = mgl32.Vec3{0, 1.08, -0.015} // centre of the torso box
 )
 
 // hairScene is the state of the hair demo.
@@ -47,65 +68,105 @@ type hairScene struct {
 	set    hair.Settings
 	h      *hair.Hair
 	mesh   *scene.HairMesh
-	extras []verlet3d.Collider
-	head   *core.Node
+	head   *core.Node // head and nose meshes, posed every frame
+	body   *core.Node // neck, shoulders and torso meshes, moved by the walk
+	legs   [2]*core.Node
+	follow *scene.Follower
+	torso  *verlet3d.Box
 
-	// Head motion: yaw (turn) and pitch (nod) in radians, driven toward
-	// targets by a critically damped spring, plus timed gestures.
-	yaw, pitch, yawV, pitchV float64
-	yawT, pitchT             float64
-	gesture                  string
-	gestureT                 float64
-	turnAt                   float64 // sim time at which -hair-turn starts, or -1
-	time                     float64
+	floor *graphic.Mesh // shown once the character walks
+
+	motion hairMotion
+	// the character's frame at the last frame, for the following camera
+	lastPos mgl32.Vec3
+	lastYaw float64
 
 	windOn    bool
 	windSpeed float32
-	rebuildAt float64 // rebuild the hair at this time (after a slider moved), or -1
+	rebuildAt float64 // rebuild the hair at this clockTime (after a slider moved), or -1
+	clockTime float64 // frame time summed, s (runs while paused)
 }
 
 func buildHair(d *Demo) error {
-	if *hairStrands < 1 || *hairSegments < 1 || *hairLength <= 0 || *hairWind < 0 {
-		return fmt.Errorf("-hair-strands %d, -hair-segments %d, -hair-length %v, -hair-wind %v: want positive values (wind >= 0)",
-			*hairStrands, *hairSegments, *hairLength, *hairWind)
+	s, err := newHairScene(d)
+	if err != nil {
+		return err
 	}
-	s := &hairScene{d: d, turnAt: -1, rebuildAt: -1, windSpeed: 6}
+	if *hairWind > 0 {
+		s.windOn, s.windSpeed = true, float32(*hairWind)
+		s.applyWind()
+	}
+	if *hairTurn {
+		s.motion.turnAt = 1
+	}
+	switch {
+	case *hairWalk:
+		s.motion.gait = gaitWalk
+	case *hairRun:
+		s.motion.gait = gaitRun
+	}
+	scene.AddHairShader(d.app.Renderer())
+	s.buildGUI()
+
+	m := &s.motion
+	d.OnKey(window.KeyLeft, "←/→ turn", func() { m.yawT = hairClamp(m.yawT+0.5, -hairMaxYaw, hairMaxYaw) })
+	d.OnKey(window.KeyRight, "", func() { m.yawT = hairClamp(m.yawT-0.5, -hairMaxYaw, hairMaxYaw) })
+	d.OnKey(window.KeyUp, "↑/↓ tilt", func() { m.pitchT = hairClamp(m.pitchT-0.25, hairMinPitch, hairMaxPitch) })
+	d.OnKey(window.KeyDown, "", func() { m.pitchT = hairClamp(m.pitchT+0.25, hairMinPitch, hairMaxPitch) })
+	d.OnKey(window.KeyH, "H shake", func() { m.startGesture("shake") })
+	d.OnKey(window.KeyN, "N nod", func() { m.startGesture("nod") })
+	d.OnKey(window.KeyT, "T fast turn", func() { m.startGesture("turn") })
+	d.OnKey(window.KeyC, "C centre", func() { m.yawT, m.pitchT = 0, 0 })
+	d.OnKey(window.KeyG, "G walk/run/stop", func() { m.gait = (m.gait + 1) % numGaits })
+	d.OnKey(window.KeyJ, "J jump ahead", s.jump)
+	d.OnKey(window.KeyW, "W wind", func() { s.windOn = !s.windOn; s.applyWind() })
+	d.OnKey(window.KeyEqual, "+/- wind speed", func() { s.windSpeed = min(s.windSpeed+1, 30); s.applyWind() })
+	d.OnKey(window.KeyMinus, "", func() { s.windSpeed = max(s.windSpeed-1, 1); s.applyWind() })
+	d.OnReset(s.reset)
+
+	d.OnUpdate(s.update)
+	d.OnStep(s.step)
+	if m.gait != gaitStand {
+		// From the outside of the circle: the walker's right profile,
+		// hair trailing behind, the floor in view.
+		d.LookAt(math32.Vector3{X: -2.1, Y: 1.7, Z: 0.45}, math32.Vector3{X: 0, Y: 1.3, Z: 0.1})
+	} else {
+		d.LookAt(math32.Vector3{X: 0.3, Y: 1.68, Z: 0.62}, math32.Vector3{X: 0, Y: 1.56, Z: 0})
+	}
+	return nil
+}
+
+// newHairScene builds the body, the floor and the hair with the flags'
+// settings: everything but the GUI, the keys and the GL shader, so tests
+// can drive it without a window.
+func newHairScene(d *Demo) (*hairScene, error) {
+	s := &hairScene{d: d, rebuildAt: -1, windSpeed: 6}
+	s.motion = newHairMotion()
 	s.set = hair.DefaultSettings()
 	s.set.Strands = *hairStrands
 	s.set.Segments = *hairSegments
 	s.set.Length = float32(*hairLength)
-	if *hairWind > 0 {
-		s.windOn, s.windSpeed = true, float32(*hairWind)
-	}
-	if *hairTurn {
-		s.turnAt = 1
-	}
-	scene.AddHairShader(d.app.Renderer())
 	s.buildBody()
 	if err := s.rebuild(); err != nil {
-		return err
+		return nil, err
 	}
-	s.buildGUI()
-
-	d.OnKey(window.KeyLeft, "←/→ turn", func() { s.yawT = hairClamp(s.yawT+0.5, -1.3, 1.3) })
-	d.OnKey(window.KeyRight, "", func() { s.yawT = hairClamp(s.yawT-0.5, -1.3, 1.3) })
-	d.OnKey(window.KeyUp, "↑/↓ tilt", func() { s.pitchT = hairClamp(s.pitchT-0.25, -0.5, 0.6) })
-	d.OnKey(window.KeyDown, "", func() { s.pitchT = hairClamp(s.pitchT+0.25, -0.5, 0.6) })
-	d.OnKey(window.KeyH, "H shake", func() { s.startGesture("shake") })
-	d.OnKey(window.KeyN, "N nod", func() { s.startGesture("nod") })
-	d.OnKey(window.KeyT, "T fast turn", func() { s.startGesture("turn") })
-	d.OnKey(window.KeyC, "C centre", func() { s.yawT, s.pitchT = 0, 0 })
-	d.OnKey(window.KeyW, "W wind", func() { s.windOn = !s.windOn; s.applyWind() })
-	d.OnKey(window.KeyEqual, "+/- wind speed", func() { s.windSpeed = min(s.windSpeed+1, 20); s.applyWind() })
-	d.OnKey(window.KeyMinus, "", func() { s.windSpeed = max(s.windSpeed-1, 1); s.applyWind() })
-
-	d.OnUpdate(s.update)
-	d.LookAt(math32.Vector3{X: 0.3, Y: 1.68, Z: 0.62}, math32.Vector3{X: 0, Y: 1.56, Z: 0})
-	return nil
+	return s, nil
 }
 
-// buildBody adds the head, neck and shoulders: meshes, and the colliders
-// the hair meets besides the head sphere.
+// Neck and shoulders are capsules, the torso a box, in the body's frame.
+var (
+	hairNeckA, hairNeckB = mgl32.Vec3{0, 1.56, -0.012}, mgl32.Vec3{0, 1.36, -0.012}
+	hairShA, hairShB     = mgl32.Vec3{-0.17, 1.32, -0.015}, mgl32.Vec3{0.17, 1.32, -0.015}
+)
+
+const (
+	hairNeckR = 0.052
+	hairShR   = 0.07
+)
+
+// buildBody adds the head, neck, shoulders and torso meshes, and the floor
+// the character walks on (shown once it walks: the close-up views of the
+// head at rest look past where it would be).
 func (s *hairScene) buildBody() {
 	d := s.d
 	skin := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
@@ -131,23 +192,32 @@ func (s *hairScene) buildBody() {
 	s.head.SetPositionVec(&math32.Vector3{X: hairHeadCenter[0], Y: hairHeadCenter[1], Z: hairHeadCenter[2]})
 	d.Scene.Add(s.head)
 
-	// Neck: a vertical capsule under the head.
-	neckA, neckB := mgl32.Vec3{0, 1.56, -0.012}, mgl32.Vec3{0, 1.36, -0.012}
-	neck, _ := verlet3d.NewCapsule(neckA, neckB, 0.052)
-	// Shoulders: a horizontal capsule, with a box torso below.
-	shA, shB := mgl32.Vec3{-0.17, 1.32, -0.015}, mgl32.Vec3{0.17, 1.32, -0.015}
-	shoulders, _ := verlet3d.NewCapsule(shA, shB, 0.07)
-	torso, _ := verlet3d.NewBox(mgl32.Vec3{0, 1.08, -0.015}, mgl32.Vec3{0.21, 0.24, 0.07}, mgl32.QuatIdent())
-	s.extras = []verlet3d.Collider{neck, shoulders, torso}
-
-	d.Scene.Add(hairCapsuleMesh(neckA, neckB, 0.052, skin))
+	// The body: a neck capsule under the head, a shoulder capsule across
+	// and a box torso below. Its colliders follow this node.
+	s.body = core.NewNode()
+	s.body.Add(hairCapsuleMesh(hairNeckA, hairNeckB, hairNeckR, skin))
 	shirt := material.NewStandard(&math32.Color{R: 0.22, G: 0.33, B: 0.5})
 	shirt.SetShininess(6)
 	shirt.SetSpecularColor(&math32.Color{R: 0.05, G: 0.05, B: 0.05})
-	d.Scene.Add(hairCapsuleMesh(shA, shB, 0.07, shirt))
+	s.body.Add(hairCapsuleMesh(hairShA, hairShB, hairShR, shirt))
 	box := graphic.NewMesh(geometry.NewBox(0.42, 0.48, 0.14), shirt)
-	box.SetPosition(0, 1.08, -0.015)
-	d.Scene.Add(box)
+	box.SetPosition(hairTorso[0], hairTorso[1], hairTorso[2])
+	s.body.Add(box)
+	// Legs, so a walker does not float: two capsules from the hips to
+	// the floor that swing with the stride.
+	trousers := material.NewStandard(&math32.Color{R: 0.16, G: 0.16, B: 0.2})
+	for i, x := range []float32{0.1, -0.1} { // left, right
+		leg := core.NewNode()
+		leg.SetPosition(x, 0.8, -0.015)
+		leg.Add(hairCapsuleMesh(mgl32.Vec3{}, mgl32.Vec3{0, -0.74, 0}, 0.07, trousers))
+		s.body.Add(leg)
+		s.legs[i] = leg
+	}
+	d.Scene.Add(s.body)
+	if d.app != nil {
+		s.floor = d.AddFloor(0, 40)
+		s.floor.SetVisible(false)
+	}
 }
 
 // hairCapsuleMesh draws a capsule from a to b: a cylinder and two spheres.
@@ -170,30 +240,47 @@ func hairCapsuleMesh(a, b mgl32.Vec3, r float32, mat material.IMaterial) *core.N
 	return n
 }
 
-// rebuild makes a new World with the current settings: a World never
-// removes particles, so a new strand count needs a new one.
+// rebuild makes a new World with the current settings, around the head's
+// current pose: a World never removes particles, so a new strand count
+// needs a new one.
 func (s *hairScene) rebuild() error {
 	d := s.d
 	cfg := hair.WorldConfig()
-	cfg.Workers = d.Workers
+	cfg.Workers = max(d.Workers, 1)
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
+	pose := s.motion.pose()
+	s.placeBody(pose)
 	head := hair.DefaultHead()
-	head.Center = hairHeadCenter
+	head.Center, head.Rotation = pose.head, pose.headRot
 	head.Radius = hairHeadRadius
-	head.Rotation = s.rotation()
 	h, err := hair.New(w, head, s.set)
 	if err != nil {
 		return err
 	}
-	for _, c := range s.extras {
-		if err := w.AddCollider(c, verlet3d.ContactSettings{Friction: 0.4}); err != nil {
-			return err
-		}
+	// Neck and shoulders follow the body node, swept along each step;
+	// the torso box is moved by hand (the Follower has no boxes).
+	s.body.UpdateMatrixWorld()
+	f := scene.NewFollower(w)
+	cs := verlet3d.ContactSettings{Friction: 0.4}
+	neck, err := f.AddCapsule(s.body, vec3(hairNeckA), vec3(hairNeckB), hairNeckR, cs)
+	if err != nil {
+		return err
 	}
-	h.Drape(s.extras...)
+	shoulders, err := f.AddCapsule(s.body, vec3(hairShA), vec3(hairShB), hairShR, cs)
+	if err != nil {
+		return err
+	}
+	torso, err := verlet3d.NewBox(pose.at(hairTorso), mgl32.Vec3{0.21, 0.24, 0.07}, pose.bodyRot)
+	if err != nil {
+		return err
+	}
+	if err := w.AddCollider(torso, cs); err != nil {
+		return err
+	}
+	h.Drape(neck, shoulders, torso)
 	mesh := scene.NewHairMesh(h, hair.DefaultPalette())
 	// Fewer strands each stand for a thicker wisp: keep the hair's cover.
 	k := float32(math.Sqrt(2000 / float64(s.set.Strands)))
@@ -208,13 +295,16 @@ func (s *hairScene) rebuild() error {
 		s.drv.World = w
 	} else {
 		s.drv = d.SetWorld(w)
+		s.drv.BeforeStep(func() { s.follow.Sync() })
 		s.drv.AfterStep(func() { s.mesh.Sync() })
 	}
-	s.h, s.mesh = h, mesh
+	s.h, s.mesh, s.follow, s.torso = h, mesh, f, torso
 	d.Scene.Add(mesh)
 	s.applyWind()
 	return nil
 }
+
+func vec3(v mgl32.Vec3) math32.Vector3 { return math32.Vector3{X: v[0], Y: v[1], Z: v[2]} }
 
 func (s *hairScene) applyWind() {
 	air := verlet3d.Wind{}
@@ -223,91 +313,116 @@ func (s *hairScene) applyWind() {
 		dir := mgl32.Vec3{1, 0.05, -0.35}.Normalize()
 		air = verlet3d.Wind{Steady: dir.Mul(s.windSpeed), Gust: 0.35, GustPeriod: 2.5, Turbulence: 0.2 * s.windSpeed, TurbulenceScale: 0.3}
 	}
-	s.h.SetWind(air)
+	if err := s.h.SetWind(air); err != nil {
+		s.d.Status("wind: %v", err)
+	}
 }
 
-func (s *hairScene) startGesture(g string) {
-	s.gesture, s.gestureT = g, 0
+// placeBody puts the body and head nodes at pose.
+func (s *hairScene) placeBody(p hairPose) {
+	s.body.SetPosition(p.pos[0], p.pos[1], p.pos[2])
+	q := p.bodyRot
+	s.body.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
+	s.legs[0].SetRotationX(float32(-p.stride))
+	s.legs[1].SetRotationX(float32(p.stride))
+	s.head.SetPosition(p.head[0], p.head[1], p.head[2])
+	q = p.headRot
+	s.head.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
 }
 
-// rotation is the head's current orientation.
-func (s *hairScene) rotation() mgl32.Quat {
-	return mgl32.QuatRotate(float32(s.yaw), mgl32.Vec3{0, 1, 0}).
-		Mul(mgl32.QuatRotate(float32(s.pitch), mgl32.Vec3{1, 0, 0}))
+// reset (R) puts the strands back on their rest shape around the head
+// where it is now, after the World's Reset put every particle home.
+func (s *hairScene) reset() {
+	s.h.Reset()
+	s.follow.Sync()
+	s.follow.Snap()
 }
 
-// update moves the head before the World steps, and rebuilds the hair when
-// a slider asked for it.
+// jump (J) moves the walker 2 m ahead along its path at once: the hair
+// and colliders jump with it, keeping their shape (Hair.Teleport).
+func (s *hairScene) jump() {
+	s.motion.dist += 2
+	p := s.motion.pose()
+	s.placeBody(p)
+	s.body.UpdateMatrixWorld()
+	if err := s.h.Teleport(p.head, p.headRot); err != nil {
+		s.d.Status("jump: %v", err)
+		return
+	}
+	s.follow.Sync()
+	s.follow.Snap()
+	s.torso.Center, s.torso.Rotation = p.at(hairTorso), p.bodyRot
+	s.followCamera(p)
+}
+
+// update rebuilds the hair when a slider asked for it and shows the
+// status; it runs once a frame.
 func (s *hairScene) update(dt float32) {
-	if s.rebuildAt >= 0 && s.time >= s.rebuildAt {
+	s.clockTime += float64(dt)
+	if s.rebuildAt >= 0 && s.clockTime >= s.rebuildAt {
 		s.rebuildAt = -1
 		if err := s.rebuild(); err != nil {
 			s.d.Status("rebuild: %v", err)
 		}
 	}
-	step := float64(dt)
-	if s.drv != nil && s.drv.Paused() {
-		step = 0
-	}
-	s.time += step
-	if s.turnAt >= 0 && s.time >= s.turnAt {
-		s.turnAt = -1
-		s.startGesture("turn")
-	}
-	// A critically damped spring toward the key targets, 0.15 s time scale.
-	const k = 1 / 0.15
-	spring := func(x, v *float64, target float64) {
-		a := k*k*(target-*x) - 2*k**v
-		*v += a * step
-		*x += *v * step
-	}
-	spring(&s.yaw, &s.yawV, s.yawT)
-	spring(&s.pitch, &s.pitchV, s.pitchT)
-	yaw, pitch := s.yaw, s.pitch
-	if s.gesture != "" {
-		s.gestureT += step
-		t := s.gestureT
-		switch s.gesture {
-		case "shake": // "no": 3 quick swings, fading
-			if t < 1.2 {
-				yaw += 0.45 * math.Sin(2*math.Pi*2.5*t) * (1 - t/1.2)
-			} else {
-				s.gesture = ""
-			}
-		case "nod": // "yes"
-			if t < 1.2 {
-				pitch += 0.3 * math.Sin(2*math.Pi*2*t) * (1 - t/1.2)
-			} else {
-				s.gesture = ""
-			}
-		case "turn": // a fast look over the shoulder and back, with a nod
-			if t < 1.2 {
-				e := math.Sin(math.Pi * t / 1.2)
-				yaw += 1.2 * e * math.Sin(math.Pi*t/1.2*2)
-				pitch += 0.3 * e
-			} else {
-				s.gesture = ""
-			}
-		}
-	}
-	q := mgl32.QuatRotate(float32(yaw), mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(float32(pitch), mgl32.Vec3{1, 0, 0}))
-	if err := s.h.SetHead(hairHeadCenter, q); err != nil {
-		s.d.Status("head: %v", err)
-		return
-	}
-	s.head.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
+	p := s.motion.pose()
 	wind := "off"
 	if s.windOn {
 		wind = fmt.Sprintf("%.0f m/s", s.windSpeed)
 	}
-	s.d.Status("%d strands x %d segments, %.2f m; style %.2f; wind %s; head yaw %.0f°",
-		s.set.Strands, s.set.Segments, s.set.Length, s.set.StyleStiffness, wind, yaw*180/math.Pi)
+	s.d.Status("%d strands x %d segments, %.2f m; style %.2f; wind %s; head yaw %.0f°; %s %.1f m/s",
+		s.set.Strands, s.set.Segments, s.set.Length, s.set.StyleStiffness, wind, p.yaw*180/math.Pi,
+		gaits[s.motion.gait].name, s.motion.speed)
+}
+
+// step advances the character and its head by one physics step of h
+// seconds (not the raw frame time: at 3 fps the World steps 4 × 1/60 s a
+// frame, and so does the head, one step at a time), and poses the body,
+// its colliders and the hair's head for that step.
+func (s *hairScene) step(h float64) {
+	s.motion.step(h)
+	p := s.motion.pose()
+	s.placeBody(p)
+	if err := s.h.SetHead(p.head, p.headRot); err != nil {
+		s.d.Status("head: %v", err)
+		return
+	}
+	s.torso.Center, s.torso.Rotation = p.at(hairTorso), p.bodyRot
+	if s.floor != nil && p.pos != (mgl32.Vec3{}) {
+		s.floor.SetVisible(true)
+	}
+	s.followCamera(p)
+}
+
+// followCamera moves the camera with the walker: by its step and by its
+// turn about the vertical, so the view of the character stays the same
+// while the mouse can still orbit around it.
+func (s *hairScene) followCamera(p hairPose) {
+	dYaw := p.bodyYaw - s.lastYaw
+	move := p.pos.Sub(s.lastPos)
+	s.lastPos, s.lastYaw = p.pos, p.bodyYaw
+	if s.d.Camera == nil || (dYaw == 0 && move == (mgl32.Vec3{})) {
+		return
+	}
+	rot := mgl32.QuatRotate(float32(dYaw), mgl32.Vec3{0, 1, 0})
+	// Turn about the vertical through the walker's previous spot, then
+	// step along.
+	about := p.pos.Sub(move)
+	tr := func(v math32.Vector3) math32.Vector3 {
+		x := mgl32.Vec3{v.X, 0, v.Z}.Sub(mgl32.Vec3{about[0], 0, about[2]})
+		x = rot.Rotate(x).Add(mgl32.Vec3{about[0], 0, about[2]}).Add(move)
+		return math32.Vector3{X: x[0], Y: v.Y, Z: x[2]}
+	}
+	eye, target := tr(s.d.Camera.Position()), tr(s.d.Orbit.Target())
+	s.d.Camera.SetPositionVec(&eye)
+	s.d.Camera.LookAt(&target, &math32.Vector3{X: 0, Y: 1, Z: 0})
+	s.d.Orbit.SetTarget(target)
 }
 
 // buildGUI adds sliders that restyle the hair live.
 func (s *hairScene) buildGUI() {
 	p := s.d.GUI()
-	later := func() { s.rebuildAt = s.time + 0.25 }
+	later := func() { s.rebuildAt = s.clockTime + 0.25 }
 	slider := func(label string, lo, hi, val float32, format string, set func(v float32), rebuild bool) {
 		sl := gui.NewHSlider(240, 28)
 		show := func(v float32) { sl.SetText(fmt.Sprintf("%s "+format, label, v)) }

@@ -25,14 +25,17 @@ func init() {
 		Name:  "tablecloth",
 		About: "a tablecloth dropped on a box and a ball lands, drapes and rests",
 		Build: buildTablecloth,
+		Check: func() error {
+			if n := *tableclothSize; n < 8 || n > 160 {
+				return fmt.Errorf("-tablecloth-size = %d, want 8..160", n)
+			}
+			return nil
+		},
 	})
 }
 
 func buildTablecloth(d *Demo) error {
 	n := *tableclothSize
-	if n < 8 || n > 160 {
-		return fmt.Errorf("-tablecloth-size = %d, want 8..160", n)
-	}
 	cfg := verlet3d.DefaultConfig()
 	cfg.Workers = d.Workers
 	w, err := verlet3d.NewWorld(cfg)

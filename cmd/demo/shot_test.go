@@ -30,6 +30,13 @@ func demoBinary(t *testing.T) string {
 		}
 		t.Skip("no DISPLAY: GL tests run under Xvfb with make test")
 	}
+	return buildDemo(t)
+}
+
+// buildDemo builds the demo once per test run and returns its path; it
+// needs no display (tests of flag errors run it without one).
+func buildDemo(t *testing.T) string {
+	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "drape-demo-")
 		if err != nil {
