@@ -305,9 +305,15 @@ func slerp(a, b mgl32.Quat, s float32) mgl32.Quat {
 }
 
 // Player plays a Clip on a clock kept in float64 seconds and wrapped to the
-// clip's length, so hours of play lose no precision.
+// clip's length, so hours of play lose no precision. CrossFade switches
+// clips smoothly.
 type Player struct {
 	clip *Clip
+	// The clip faded out: its clock, and the fade's length and time left.
+	from           *Clip
+	fromTime       float64
+	fade, fadeLeft float64
+	saved          []savedTRS
 	// Time is the clock in seconds, in [0, Duration].
 	Time float64
 	// Speed multiplies dt. 1 plays at the authored rate.
@@ -322,6 +328,39 @@ func NewPlayer(c *Clip) *Player { return &Player{clip: c, Speed: 1, Loop: true} 
 // Clip returns the clip being played.
 func (p *Player) Clip() *Clip { return p.clip }
 
+type savedTRS struct {
+	node  *core.Node
+	pos   math32.Vector3
+	quat  math32.Quaternion
+	scale math32.Vector3
+}
+
+// CrossFade switches to c from its start, blending from the current clip
+// (which keeps playing) over fade seconds. A fade of 0 switches at once.
+func (p *Player) CrossFade(c *Clip, fade float64) {
+	if p.clip != nil && fade > 0 && !math.IsInf(fade, 0) {
+		p.from, p.fromTime, p.fade, p.fadeLeft = p.clip, p.Time, fade, fade
+	} else {
+		p.from = nil
+	}
+	p.clip, p.Time = c, 0
+}
+
+// advance moves a clock by step seconds on clip c.
+func (p *Player) advance(t, step float64, c *Clip) float64 {
+	t += step
+	d := c.Duration
+	switch {
+	case d <= 0:
+		return 0
+	case p.Loop && t > d:
+		return math.Mod(t, d)
+	case t > d:
+		return d
+	}
+	return t
+}
+
 // Update advances the clock by dt seconds (non-finite or negative dt is
 // ignored) and poses the nodes.
 func (p *Player) Update(dt float32) {
@@ -332,15 +371,41 @@ func (p *Player) Update(dt float32) {
 	if !(step >= 0) || math.IsInf(step, 0) {
 		step = 0
 	}
-	p.Time += step
-	d := p.clip.Duration
-	switch {
-	case d <= 0:
-		p.Time = 0
-	case p.Loop && p.Time > d:
-		p.Time = math.Mod(p.Time, d)
-	case p.Time > d:
-		p.Time = d
+	p.Time = p.advance(p.Time, step, p.clip)
+	if p.from == nil {
+		p.clip.Pose(p.Time)
+		return
+	}
+	// Fading: pose the old clip, keep its transforms, pose the new one and
+	// blend towards it.
+	p.fromTime = p.advance(p.fromTime, step, p.from)
+	p.fadeLeft -= step
+	p.from.Pose(p.fromTime)
+	p.saved = p.saved[:0]
+	for _, c := range []*Clip{p.from, p.clip} {
+		for i := range c.tracks {
+			n := c.tracks[i].node
+			p.saved = append(p.saved, savedTRS{node: n, pos: n.Position(), quat: n.Quaternion(), scale: n.Scale()})
+		}
 	}
 	p.clip.Pose(p.Time)
+	w := float32(1 - p.fadeLeft/p.fade)
+	if p.fadeLeft <= 0 {
+		p.from, w = nil, 1
+	}
+	for i := range p.saved {
+		s := &p.saved[i]
+		pos, sc, q := s.node.Position(), s.node.Scale(), s.node.Quaternion()
+		pos.Lerp(&s.pos, 1-w)
+		sc.Lerp(&s.scale, 1-w)
+		a := mgl32.Quat{W: s.quat.W, V: mgl32.Vec3{s.quat.X, s.quat.Y, s.quat.Z}}
+		b := mgl32.Quat{W: q.W, V: mgl32.Vec3{q.X, q.Y, q.Z}}
+		if a.Dot(b) < 0 {
+			b = b.Scale(-1)
+		}
+		r := slerp(a.Normalize(), b.Normalize(), w)
+		s.node.SetPositionVec(&pos)
+		s.node.SetScaleVec(&sc)
+		s.node.SetQuaternionQuat(&math32.Quaternion{X: r.V[0], Y: r.V[1], Z: r.V[2], W: r.W})
+	}
 }

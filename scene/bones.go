@@ -156,8 +156,14 @@ func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 type Mount struct {
 	// Node is the unit-scale node to attach things to.
 	Node *core.Node
-	bone *core.Node
-	turn mgl32.Quat // fixed rotation after the bone's
+	bone *core.Node // gives the position
+	axes *core.Node // gives the rotation (bone itself for NewMount)
+	turn mgl32.Quat // fixed rotation after the axes'
+	// level keeps only the heading (rotation about world +Y) of the
+	// mount's +Z axis: a character's frame that does not pitch or roll
+	// with the hips.
+	level bool
+	yaw   float64
 }
 
 // NewMount makes a Mount following bone, added as a child of parent (the
@@ -165,7 +171,14 @@ type Mount struct {
 // is a fixed rotation applied after the bone's own (identity: the bone's
 // axes).
 func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
-	m := &Mount{Node: core.NewNode(), bone: bone, turn: turn.Normalize()}
+	return NewMountAxes(parent, bone, bone, turn)
+}
+
+// NewMountAxes is NewMount with the position from bone and the rotation
+// from axes: a shoulder's position with the chest's axes, so that an offset
+// behind the shoulder stays behind the back when the arm swings.
+func NewMountAxes(parent, bone, axes *core.Node, turn mgl32.Quat) *Mount {
+	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: turn.Normalize()}
 	m.Node.SetName(bone.Name() + " (mount)")
 	parent.Add(m.Node)
 	m.Update()
@@ -178,8 +191,7 @@ func (m *Mount) Bone() *core.Node { return m.bone }
 // Update moves the mount to the bone's current world pose (position and
 // rotation, scale 1) and updates its world matrix.
 func (m *Mount) Update() {
-	pos, rot, _ := NodePose(m.bone)
-	rot = rot.Mul(m.turn)
+	pos, rot := m.pose()
 	world := mgl32.Translate3D(pos[0], pos[1], pos[2]).Mul4(rot.Mat4())
 	local := world
 	if p := m.Node.Parent(); p != nil {
@@ -195,8 +207,23 @@ func (m *Mount) Update() {
 
 // Local returns the world point p in the mount's frame, in metres.
 func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {
-	pos, rot, _ := NodePose(m.bone)
-	rot = rot.Mul(m.turn)
+	pos, rot := m.pose()
 	v := rot.Inverse().Rotate(p.Sub(pos))
 	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}
+}
+
+func (m *Mount) pose() (mgl32.Vec3, mgl32.Quat) {
+	pos, rot, _ := NodePose(m.bone)
+	if m.axes != m.bone {
+		_, rot, _ = NodePose(m.axes)
+	}
+	rot = rot.Mul(m.turn)
+	if m.level {
+		f := rot.Rotate(mgl32.Vec3{0, 0, 1})
+		if f[0]*f[0]+f[2]*f[2] > 1e-6 {
+			m.yaw = math.Atan2(float64(f[0]), float64(f[2]))
+		}
+		rot = mgl32.QuatRotate(float32(m.yaw), mgl32.Vec3{0, 1, 0})
+	}
+	return pos, rot
 }

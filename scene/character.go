@@ -28,6 +28,9 @@ type Character struct {
 	Model *GLTFModel
 	// Player plays the current clip (nil when the file has none).
 	Player *Player
+	// FadeTime is how long Play blends from one clip to the next, in
+	// seconds; NewCharacter sets 0.3.
+	FadeTime float64
 
 	mounts []*Mount
 }
@@ -45,7 +48,7 @@ func LoadCharacter(file string) (*Character, error) {
 
 // NewCharacter wraps a loaded model.
 func NewCharacter(m *GLTFModel) *Character {
-	c := &Character{Root: core.NewNode(), Model: m}
+	c := &Character{Root: core.NewNode(), Model: m, FadeTime: 0.3}
 	c.Root.SetName("character")
 	c.Root.Add(m.Root)
 	if len(m.Clips) > 0 {
@@ -59,13 +62,20 @@ func NewCharacter(m *GLTFModel) *Character {
 	return c
 }
 
-// Play switches to the clip called name (see GLTFModel.Clip), from its start.
+// Play switches to the clip called name (see GLTFModel.Clip) from its
+// start, fading from the current one over FadeTime. Playing the current
+// clip again does nothing.
 func (c *Character) Play(name string) error {
 	clip, err := c.Model.Clip(name)
 	if err != nil {
 		return err
 	}
-	c.Player = NewPlayer(clip)
+	switch {
+	case c.Player == nil:
+		c.Player = NewPlayer(clip)
+	case c.Player.Clip() != clip:
+		c.Player.CrossFade(clip, c.FadeTime)
+	}
 	return nil
 }
 
@@ -94,12 +104,16 @@ func (c *Character) Mount(bone *core.Node) *core.Node {
 }
 
 func (c *Character) mount(bone *core.Node, turn mgl32.Quat) *Mount {
+	return c.mountAxes(bone, bone, turn)
+}
+
+func (c *Character) mountAxes(bone, axes *core.Node, turn mgl32.Quat) *Mount {
 	for _, m := range c.mounts {
-		if m.bone == bone && m.turn.ApproxEqual(turn) {
+		if m.bone == bone && m.axes == axes && m.turn.ApproxEqual(turn) {
 			return m
 		}
 	}
-	m := NewMount(c.Root, bone, turn)
+	m := NewMountAxes(c.Root, bone, axes, turn)
 	c.mounts = append(c.mounts, m)
 	return m
 }
@@ -166,8 +180,15 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 		}
 		anchors = append(anchors, b)
 	}
+	// The anchors: at each bone, with the chest's axes (the neck's parent),
+	// so the standoff behind a shoulder does not swing with the arm and the
+	// pinned edge keeps its length.
+	chest := anchors[len(anchors)/2]
+	if p := chest.Parent(); p != nil && c.Model.joints[p.GetNode()] {
+		chest = p.GetNode()
+	}
 	for _, b := range anchors {
-		s.Anchors = append(s.Anchors, Anchor{Node: b})
+		s.Anchors = append(s.Anchors, Anchor{Node: c.mountAxes(b, chest, mgl32.QuatIdent()).Node})
 	}
 	pos := func(n *core.Node) mgl32.Vec3 { p, _, _ := NodePose(n); return p }
 	// Sizes from the skeleton, in world metres.
@@ -214,7 +235,12 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	}
 	_, hr, _ := NodePose(hips)
 	_, rr, _ := NodePose(c.Root)
-	ref := c.mount(hips, hr.Inverse().Mul(rr))
+	// Level: the hips pitch and roll in a run, and the cape's lag limits and
+	// carry follow the heading only.
+	ref := NewMount(c.Root, hips, hr.Inverse().Mul(rr))
+	ref.level = true
+	ref.Update()
+	c.mounts = append(c.mounts, ref)
 	s.Reference = ref.Node
 
 	body := fit.Body

@@ -127,15 +127,16 @@ func LoadGLTF(file string, lim GLTFLimits) (*GLTFModel, error) {
 	if err := l.validate(doc); err != nil {
 		return nil, err
 	}
-	m := &GLTFModel{Names: make([]string, len(doc.Nodes))}
-	for i, n := range doc.Nodes {
-		m.Names[i] = n.Name
-	}
+	m := &GLTFModel{}
 	// Clips are read from the checked document before it is rewritten.
 	clips, notes := readClips(doc)
 	l.notes = append(l.notes, notes...)
 	if err := l.sanitise(doc); err != nil {
 		return nil, err
+	}
+	m.Names = make([]string, len(doc.Nodes))
+	for i, n := range doc.Nodes {
+		m.Names[i] = n.Name
 	}
 	if err := l.toG3N(doc, m, dir); err != nil {
 		return nil, err
