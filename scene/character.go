@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -213,15 +214,17 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	if neck != nil {
 		top = pos(neck)
 	}
-	low := top[1]
-	for i, n := range c.Model.Nodes {
+	// The feet: the lowest joint, or the Root's origin (characters are
+	// modelled standing on it) when that is lower, as for a rig without
+	// leg bones.
+	low := pos(c.Root)[1]
+	for _, n := range c.Model.Nodes {
 		if n != nil && c.Model.joints[n] {
 			low = min(low, pos(n)[1])
 		}
-		_ = i
 	}
 	height := top[1] - low
-	s.Length = max(0.2, 0.7*height)
+	s.Length = max(0.2, 0.6*height)
 	s.Standoff = torso + 0.03
 	// About 20 columns: a 2 m wide cape on a big robot costs no more than
 	// the mannequin's.
@@ -245,7 +248,14 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 
 	body := fit.Body
 	if len(body) == 0 {
-		for _, b := range c.spineChain(hips, neck) {
+		chain := c.spineChain(hips, neck)
+		// The back's surface: the mesh may stand farther behind the spine
+		// than the shoulder span suggests (a robot's bell-shaped torso).
+		if d := c.backDepth(chain, neck, mgl32.Vec3(rr.Rotate(mgl32.Vec3{0, 0, -1})), span); d > torso {
+			torso = min(d, 0.8*span)
+			s.Standoff = torso + 0.03
+		}
+		for _, b := range chain {
 			body = append(body, BodyBone{Bone: c.nameOf(b), Radius: torso})
 		}
 		for _, n := range []string{"LeftUpperLeg", "RightUpperLeg"} {
@@ -345,4 +355,65 @@ func isUnder(n, anc *core.Node) bool {
 		}
 	}
 	return false
+}
+
+// backDepth returns how far behind the spine (the chain of bones up to
+// neck) the character's meshes reach, in metres: the largest distance from
+// the spine of a vertex that lies behind it, between its ends, within a
+// quarter span of the middle of the back. Only meshes carried rigidly by
+// nodes count (skinned vertices need their joints: a skinned character
+// keeps the shoulder-span rule). 0 when no vertex qualifies.
+func (c *Character) backDepth(chain []*core.Node, neck *core.Node, back mgl32.Vec3, span float32) float32 {
+	pts := make([]mgl32.Vec3, 0, len(chain)+1)
+	for _, b := range chain {
+		p, _, _ := NodePose(b)
+		pts = append(pts, p)
+	}
+	if neck != nil {
+		p, _, _ := NodePose(neck)
+		pts = append(pts, p)
+	}
+	if len(pts) < 2 {
+		return 0
+	}
+	back[1] = 0
+	if back.Len() < 1e-6 {
+		return 0
+	}
+	back = back.Normalize()
+	across := mgl32.Vec3{0, 1, 0}.Cross(back)
+	var depth float32
+	var walk func(n core.INode)
+	walk = func(n core.INode) {
+		if _, skinned := n.(*graphic.RiggedMesh); skinned {
+			return
+		}
+		if g, ok := n.(graphic.IGraphic); ok && g.IGeometry() != nil {
+			m := mgl32.Mat4(n.GetNode().MatrixWorld())
+			g.IGeometry().GetGeometry().ReadVertices(func(v math32.Vector3) bool {
+				x := m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Vec3()
+				if x[1] > pts[len(pts)-1][1] {
+					return false // the head, not the back
+				}
+				for i := 0; i+1 < len(pts); i++ {
+					a, b := pts[i], pts[i+1]
+					ab := b.Sub(a)
+					t := x.Sub(a).Dot(ab) / max(ab.Dot(ab), 1e-12)
+					if t < 0 || t > 1 {
+						continue
+					}
+					d := x.Sub(a.Add(ab.Mul(t)))
+					if d.Dot(back) > 0 && float32(math.Abs(float64(d.Dot(across)))) < span/4 {
+						depth = max(depth, d.Len())
+					}
+				}
+				return false
+			})
+		}
+		for _, ch := range n.Children() {
+			walk(ch)
+		}
+	}
+	walk(c.Root)
+	return depth
 }
