@@ -25,7 +25,7 @@ func newTestHairScene(t *testing.T, strands int) *hairScene {
 	}
 	d.OnUpdate(s.update)
 	d.OnStep(s.step)
-	t.Cleanup(func() { s.h.Close(); s.drv.World.Close() })
+	t.Cleanup(s.drv.World.Close)
 	return s
 }
 

@@ -4,17 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/drape3d/drape/assets/mannequin"
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
-	"github.com/g3n/engine/animation"
 	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/graphic"
-	"github.com/g3n/engine/loader/gltf"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl32"
@@ -25,9 +24,10 @@ var (
 	capeGait  = flag.String("cape-gait", "walk", "cape scene gait: idle, walk, run or turn")
 	capeWind  = flag.Bool("cape-wind", false, "cape scene: start with the wind blowing")
 	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
-	capeBones = flag.String("cape-bones", "LeftShoulder,Neck,RightShoulder", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back")
-	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (default the first)")
-	capeBody  = flag.String("cape-body", "Spine:0.13,Hips:0.14", "cape scene with -cape-gltf: bone:radius colliders, a capsule from each bone to its first child")
+	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
+	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
+	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in metres; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
 
 func init() {
@@ -44,6 +44,7 @@ type capeRig struct {
 	update    func(dt float32)
 	settings  scene.CapeSettings
 	mannequin *mannequin.Mannequin
+	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
 }
 
 func buildCape(d *Demo) error {
@@ -121,14 +122,19 @@ func buildCape(d *Demo) error {
 		return fmt.Errorf("-cape-view %q: want side, behind or front", *capeView)
 	}
 	// The view is in the character's frame at the start.
+	k := float32(1)
+	if rig.viewScale > 0 {
+		k = rig.viewScale
+	}
 	m := rig.root.MatrixWorld()
 	var start math32.Vector3
 	rig.root.WorldPosition(&start)
 	eye := view
+	eye.MultiplyScalar(k)
 	eye.ApplyMatrix4(&m)
-	eye.Y = start.Y + 1.0 + view.Y
+	eye.Y = start.Y + (1.0+view.Y)*k
 	look := start
-	look.Y += 1.1
+	look.Y += 1.1 * k
 	d.LookAt(eye, look)
 	last, lastYaw := start, yaw(rig.root)
 	d.OnUpdate(func(dt float32) {
@@ -243,114 +249,79 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m}, nil
 }
 
-// gltfRig loads a skinned glTF character, plays one of its animations and
-// pins the cape to the named bones.
+// gltfRig loads a glTF character through drape's sanitising loader, plays
+// its walk (or the chosen animation) and fits the cape to its skeleton;
+// -cape-bones and -cape-body override the fitted anchors and colliders.
+// Every error here is about a flag's value: the demo exits with status 2.
 func gltfRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
-	var doc *gltf.GLTF
-	var err error
+	rig, err := loadGLTFRig(d, file, bones, animName, body)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(2)
+	}
+	return rig, nil
+}
+
+func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
 	switch strings.ToLower(filepath.Ext(file)) {
-	case ".gltf":
-		doc, err = gltf.ParseJSON(file)
-	case ".glb":
-		doc, err = gltf.ParseBin(file)
+	case ".gltf", ".glb":
 	default:
 		return nil, fmt.Errorf("-cape-gltf %q: want a .gltf or .glb file", file)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
-	}
-	if len(doc.Scenes) == 0 {
-		return nil, fmt.Errorf("-cape-gltf %q: the file has no scene", file)
-	}
-	si := 0
-	if doc.Scene != nil {
-		si = *doc.Scene
-	}
-	root, err := doc.LoadScene(si)
-	if err != nil {
-		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
-	}
-	if len(doc.Skins) == 0 {
-		return nil, fmt.Errorf("-cape-gltf %q: the file has no skin (skeleton) to pin a cape to", file)
-	}
-	sk, err := doc.LoadSkin(0)
-	if err != nil {
-		return nil, fmt.Errorf("-cape-gltf %q: %w", file, err)
-	}
-	var anim *animation.Animation
-	if len(doc.Animations) > 0 {
-		if animName != "" {
-			anim, err = doc.LoadAnimationByName(animName)
-		} else {
-			anim, err = doc.LoadAnimation(0)
+	if *animFlag != "" {
+		if animName != "" && animName != *animFlag {
+			return nil, fmt.Errorf("-animation %q and -cape-anim %q disagree: give one", *animFlag, animName)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("-cape-anim: %w", err)
+		animName = *animFlag
+	}
+	ch, err := scene.LoadCharacter(file)
+	if err != nil {
+		return nil, fmt.Errorf("-cape-gltf: %w", err)
+	}
+	for _, n := range ch.Model.Notes {
+		fmt.Fprintln(os.Stderr, "demo: -cape-gltf:", n)
+	}
+	if animName != "" {
+		if err := ch.Play(animName); err != nil {
+			return nil, fmt.Errorf("-animation: %w", err)
 		}
-		anim.SetLoop(true)
-	} else if animName != "" {
-		return nil, fmt.Errorf("-cape-anim %q: the file has no animations", animName)
 	}
-	holder := core.NewNode()
-	holder.Add(root)
-	d.Scene.Add(holder)
-	d.Scene.UpdateMatrixWorld()
-
-	s := scene.DefaultCapeSettings()
-	names := splitList(bones)
-	if len(names) == 0 {
-		return nil, fmt.Errorf("-cape-bones is empty: name the bones to pin the cape to, e.g. LeftShoulder,Neck,RightShoulder")
+	var fit scene.CapeFit
+	fit.Anchors = splitList(bones)
+	for _, part := range splitList(body) {
+		// Bone names may hold colons (mixamorig:Spine): the radius is after
+		// the last one.
+		i := strings.LastIndexByte(part, ':')
+		var r float64
+		err := fmt.Errorf("no radius")
+		if i > 0 {
+			r, err = strconv.ParseFloat(strings.TrimSpace(part[i+1:]), 64)
+		}
+		if err != nil || !(r > 0) || math.IsInf(r, 0) || r > 10 {
+			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in metres, 0 < radius <= 10", part)
+		}
+		fit.Body = append(fit.Body, scene.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
 	}
-	for _, n := range names {
-		b, err := scene.FindBone(sk, n)
-		if err != nil {
+	d.Scene.Add(ch.Root)
+	// Start mid-stride so captures show a walking pose.
+	ch.Update(0.3)
+	s, err := ch.CapeSettings(fit)
+	if err != nil {
+		if len(fit.Anchors) > 0 {
 			return nil, fmt.Errorf("-cape-bones: %w", err)
 		}
-		s.Anchors = append(s.Anchors, scene.Anchor{Node: b})
-	}
-	s.Reference = sk.Bones()[0]
-	// Bone origins lie inside the body: hang the top edge behind the
-	// thickest collider.
-	s.Standoff = 0.05
-	for _, part := range splitList(body) {
-		name, rs, ok := strings.Cut(part, ":")
-		var r float64
-		if ok {
-			_, err = fmt.Sscan(rs, &r)
-		}
-		if !ok || err != nil || r <= 0 {
-			return nil, fmt.Errorf("-cape-body %q: want bone:radius with radius in metres > 0", part)
-		}
-		b, err := scene.FindBone(sk, name)
-		if err != nil {
+		if len(fit.Body) > 0 {
 			return nil, fmt.Errorf("-cape-body: %w", err)
 		}
-		// A capsule from the bone to its first child bone.
-		end := math32.Vector3{Y: 0.1}
-		for _, c := range b.Children() {
-			if cn := c.GetNode(); cn != nil && isBone(sk, cn) {
-				end = cn.Position()
-				break
-			}
-		}
-		s.Body = append(s.Body, scene.BodyPart{Node: b, B: end, Radius: float32(r)})
-		s.Standoff = max(s.Standoff, float32(r)+0.04)
+		return nil, fmt.Errorf("-cape-gltf: %w", err)
 	}
-	update := func(dt float32) {
-		if anim != nil {
-			anim.Update(dt)
-		}
-	}
-	return &capeRig{root: s.Reference, update: update, settings: s}, nil
-}
-
-func isBone(sk *graphic.Skeleton, n *core.Node) bool {
-	for _, b := range sk.Bones() {
-		if b == n {
-			return true
-		}
-	}
-	return false
+	// The camera frames a character of the neck's height as it frames the
+	// 1.5 m mannequin.
+	var top, foot math32.Vector3
+	s.Anchors[len(s.Anchors)/2].Node.WorldPosition(&top)
+	ch.Root.WorldPosition(&foot)
+	scale := max(0.2, (top.Y-foot.Y)/1.5)
+	return &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}, nil
 }
 
 func splitList(s string) []string {

@@ -1,0 +1,229 @@
+package scene
+
+import (
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Bone names differ between tools. BoneKey reduces a name to the side it is
+// on ('L', 'R' or 0) and a lower-case base without namespace, separators or
+// side marks, so these all give ('L', "shoulder"):
+//
+//	LeftShoulder  ShoulderL  shoulder.L  shoulder_l  L_Shoulder
+//	mixamorig:LeftShoulder  mixamorig_LeftShoulder  Bip01 L Shoulder
+//
+// and Neck, neck and mixamorig:Neck give (0, "neck"). Numbers stay: Spine1
+// is not Spine.
+func BoneKey(name string) (side byte, base string) {
+	n := name
+	if i := strings.LastIndexByte(n, ':'); i >= 0 {
+		n = n[i+1:]
+	}
+	if low := strings.ToLower(n); strings.HasPrefix(low, "mixamorig") {
+		n = strings.TrimLeft(n[len("mixamorig"):], "_.- ")
+	}
+	// Tokens split at separators and at lower-to-upper case changes.
+	var tokens []string
+	var cur []rune
+	rs := []rune(n)
+	flush := func() {
+		if len(cur) > 0 {
+			tokens = append(tokens, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '.' || r == '-' || r == ' ' || r == '|':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	var keep []string
+	for i, t := range tokens {
+		low := strings.ToLower(t)
+		switch {
+		case side == 0 && (low == "left" || low == "l" || (low == "lf" && i == 0)):
+			side = 'L'
+		case side == 0 && (low == "right" || low == "r" || (low == "rt" && i == 0)):
+			side = 'R'
+		default:
+			keep = append(keep, low)
+		}
+	}
+	return side, strings.Join(keep, "")
+}
+
+// stripDup removes a trailing duplicate marker such as "_1" or ".001".
+func stripDup(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i < len(name) && i > 1 && (name[i-1] == '_' || name[i-1] == '.') {
+		return name[:i-1]
+	}
+	return name
+}
+
+type boneCandidate struct {
+	name  string
+	node  *core.Node
+	joint bool // a skin joint
+	depth int
+}
+
+func depth(n *core.Node) int {
+	d := 0
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		d++
+	}
+	return d
+}
+
+// matchBone picks the candidate for want: the exact name, then the same
+// name ignoring case, then the same BoneKey, then the same BoneKey of the
+// name without a duplicate marker ("Head_1" for "Head"). At each stage skin
+// joints win over other nodes, then the node nearest the root.
+func matchBone(cands []boneCandidate, want string) *core.Node {
+	ws, wb := BoneKey(want)
+	stages := []func(c boneCandidate) bool{
+		func(c boneCandidate) bool { return c.name == want },
+		func(c boneCandidate) bool { return strings.EqualFold(c.name, want) },
+		func(c boneCandidate) bool { s, b := BoneKey(c.name); return s == ws && b == wb && b != "" },
+		func(c boneCandidate) bool {
+			s, b := BoneKey(stripDup(c.name))
+			return s == ws && b == wb && b != ""
+		},
+	}
+	for _, ok := range stages {
+		var best *boneCandidate
+		for i := range cands {
+			c := &cands[i]
+			if !ok(*c) {
+				continue
+			}
+			if best == nil || (c.joint && !best.joint) || (c.joint == best.joint && c.depth < best.depth) {
+				best = c
+			}
+		}
+		if best != nil {
+			return best.node
+		}
+	}
+	return nil
+}
+
+// NodePose returns n's world position, its world rotation with the scale
+// taken out (a unit quaternion), and its largest world scale factor. Use it
+// to hand a bone's pose to physics in metres whatever the armature's scale.
+// It reads the world matrix as it is: update it first.
+func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
+	m := mgl32.Mat4(n.MatrixWorld())
+	pos = m.Col(3).Vec3()
+	var r mgl32.Mat3
+	for i := 0; i < 3; i++ {
+		c := m.Col(i).Vec3()
+		l := c.Len()
+		scale = max(scale, l)
+		if l > 1e-12 {
+			c = c.Mul(1 / l)
+		}
+		r.SetCol(i, c)
+	}
+	// A mirrored frame (negative determinant) flips one axis back.
+	if r.Det() < 0 {
+		r.SetCol(2, r.Col(2).Mul(-1))
+	}
+	rot = mgl32.Mat4ToQuat(r.Mat4()).Normalize()
+	return pos, rot, scale
+}
+
+// Mount is a node that follows a bone's world position and rotation with a
+// world scale of 1, so that what is attached to it (a collider, an anchor
+// offset, a hair root) is measured in metres whatever the armature's scale:
+// Mixamo's centimetre bones under a 0.01 node and RobotExpressive's large
+// bone scale alike. Call Update after the bone's world matrix is updated.
+type Mount struct {
+	// Node is the unit-scale node to attach things to.
+	Node *core.Node
+	bone *core.Node // gives the position
+	axes *core.Node // gives the rotation (bone itself for NewMount)
+	turn mgl32.Quat // fixed rotation after the axes'
+	// level keeps only the heading (rotation about world +Y) of the
+	// mount's +Z axis: a character's frame that does not pitch or roll
+	// with the hips.
+	level bool
+	yaw   float64
+}
+
+// NewMount makes a Mount following bone, added as a child of parent (the
+// character's root: a parent with a uniform scale is compensated). turn
+// is a fixed rotation applied after the bone's own (identity: the bone's
+// axes).
+func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
+	return NewMountAxes(parent, bone, bone, turn)
+}
+
+// NewMountAxes is NewMount with the position from bone and the rotation
+// from axes: a shoulder's position with the chest's axes, so that an offset
+// behind the shoulder stays behind the back when the arm swings.
+func NewMountAxes(parent, bone, axes *core.Node, turn mgl32.Quat) *Mount {
+	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: turn.Normalize()}
+	m.Node.SetName(bone.Name() + " (mount)")
+	parent.Add(m.Node)
+	m.Update()
+	return m
+}
+
+// Bone returns the followed bone.
+func (m *Mount) Bone() *core.Node { return m.bone }
+
+// Update moves the mount to the bone's current world pose (position and
+// rotation, scale 1) and updates its world matrix.
+func (m *Mount) Update() {
+	pos, rot := m.pose()
+	world := mgl32.Translate3D(pos[0], pos[1], pos[2]).Mul4(rot.Mat4())
+	local := world
+	if p := m.Node.Parent(); p != nil {
+		pm := mgl32.Mat4(p.GetNode().MatrixWorld())
+		if math.Abs(float64(pm.Det())) > 1e-30 {
+			local = pm.Inv().Mul4(world)
+		}
+	}
+	lm := math32.Matrix4(local)
+	m.Node.SetMatrix(&lm)
+	m.Node.UpdateMatrixWorld()
+}
+
+// Local returns the world point p in the mount's frame, in metres.
+func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {
+	pos, rot := m.pose()
+	v := rot.Inverse().Rotate(p.Sub(pos))
+	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}
+}
+
+func (m *Mount) pose() (mgl32.Vec3, mgl32.Quat) {
+	pos, rot, _ := NodePose(m.bone)
+	if m.axes != m.bone {
+		_, rot, _ = NodePose(m.axes)
+	}
+	rot = rot.Mul(m.turn)
+	if m.level {
+		f := rot.Rotate(mgl32.Vec3{0, 0, 1})
+		if f[0]*f[0]+f[2]*f[2] > 1e-6 {
+			m.yaw = math.Atan2(float64(f[0]), float64(f[2]))
+		}
+		rot = mgl32.QuatRotate(float32(m.yaw), mgl32.Vec3{0, 1, 0})
+	}
+	return pos, rot
+}

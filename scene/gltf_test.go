@@ -1,0 +1,258 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+const robotFile = "../../shared/models/RobotExpressive.glb"
+
+// robotPath returns the shared robot or skips: a user's clone has no
+// ../shared folder.
+func robotPath(t testing.TB) string {
+	t.Helper()
+	if _, err := os.Stat(robotFile); err != nil {
+		t.Skipf("skipping: %s is absent (it lives in the shared models folder, not in the repository): %v", robotFile, err)
+	}
+	return robotFile
+}
+
+func TestBoneKey(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		side byte
+		base string
+	}{
+		{"Neck", 0, "neck"}, {"neck", 0, "neck"}, {"mixamorig:Neck", 0, "neck"}, {"mixamorig_Neck", 0, "neck"},
+		{"ShoulderL", 'L', "shoulder"}, {"LeftShoulder", 'L', "shoulder"}, {"shoulder.L", 'L', "shoulder"},
+		{"mixamorig:LeftShoulder", 'L', "shoulder"}, {"shoulder_r", 'R', "shoulder"}, {"R_Shoulder", 'R', "shoulder"},
+		{"Bip01 L Clavicle", 'L', "bip01clavicle"}, {"UpperArmR", 'R', "upperarm"}, {"Spine1", 0, "spine1"},
+		{"mixamorig1:RightUpLeg", 'R', "upleg"}, {"Hips", 0, "hips"}, {"Head_1", 0, "head1"},
+	} {
+		s, b := BoneKey(c.name)
+		if s != c.side || b != c.base {
+			t.Errorf("BoneKey(%q) = %q, %q; want %q, %q", c.name, s, b, c.side, c.base)
+		}
+	}
+}
+
+func TestClipSampler(t *testing.T) {
+	two := []float32{0, 1}
+	for _, c := range []struct {
+		name string
+		tr   track
+		at   float32
+		want mgl32.Vec4
+	}{
+		{"linear mid", track{interp: interpLinear, times: two, values: []mgl32.Vec4{{0, 0, 0, 0}, {2, 4, 6, 0}}}, 0.5, mgl32.Vec4{1, 2, 3, 0}},
+		{"linear on the last of two keys", track{interp: interpLinear, times: two, values: []mgl32.Vec4{{0, 0, 0, 0}, {2, 4, 6, 0}}}, 1, mgl32.Vec4{2, 4, 6, 0}},
+		{"linear past the end", track{interp: interpLinear, times: two, values: []mgl32.Vec4{{0, 0, 0, 0}, {2, 4, 6, 0}}}, 7, mgl32.Vec4{2, 4, 6, 0}},
+		{"linear before the start", track{interp: interpLinear, times: []float32{0.5, 1}, values: []mgl32.Vec4{{1, 0, 0, 0}, {2, 0, 0, 0}}}, 0, mgl32.Vec4{1, 0, 0, 0}},
+		{"one key", track{interp: interpLinear, times: []float32{0.3}, values: []mgl32.Vec4{{5, 0, 0, 0}}}, 1, mgl32.Vec4{5, 0, 0, 0}},
+		{"step", track{interp: interpStep, times: []float32{0, 1, 2}, values: []mgl32.Vec4{{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}}}, 1.99, mgl32.Vec4{1, 0, 0, 0}},
+		{"step on a key", track{interp: interpStep, times: []float32{0, 1, 2}, values: []mgl32.Vec4{{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}}}, 1, mgl32.Vec4{1, 0, 0, 0}},
+		{"equal times", track{interp: interpLinear, times: []float32{0, 1, 1, 2}, values: []mgl32.Vec4{{0, 0, 0, 0}, {1, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}}}, 1, mgl32.Vec4{5, 0, 0, 0}},
+		// Cubic: flat tangents give the smoothstep, 0.5 at the middle.
+		{"cubic mid", track{interp: interpCubic, times: two, values: []mgl32.Vec4{{}, {0, 0, 0, 0}, {}, {}, {1, 0, 0, 0}, {}}}, 0.5, mgl32.Vec4{0.5, 0, 0, 0}},
+		{"cubic on the last key", track{interp: interpCubic, times: two, values: []mgl32.Vec4{{}, {0, 0, 0, 0}, {}, {}, {1, 0, 0, 0}, {}}}, 1, mgl32.Vec4{1, 0, 0, 0}},
+		// Cubic with slope 3 at both ends is the straight line 3t.
+		{"cubic tangents", track{interp: interpCubic, times: two, values: []mgl32.Vec4{{3, 0, 0, 0}, {0, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}}}, 0.25, mgl32.Vec4{0.75, 0, 0, 0}},
+	} {
+		got := c.tr.sample(c.at)
+		if !got.ApproxEqualThreshold(c.want, 1e-5) {
+			t.Errorf("%s: sample(%v) = %v, want %v", c.name, c.at, got, c.want)
+		}
+	}
+	// Rotations interpolate on the sphere, along the shorter arc.
+	a := mgl32.QuatRotate(0, mgl32.Vec3{0, 1, 0})
+	b := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0}).Scale(-1) // same rotation, other sign
+	tr := track{path: pathRotation, interp: interpLinear, times: two,
+		values: []mgl32.Vec4{{a.V[0], a.V[1], a.V[2], a.W}, {b.V[0], b.V[1], b.V[2], b.W}}}
+	v := tr.sample(0.5)
+	q := mgl32.Quat{W: v[3], V: v.Vec3()}
+	want := mgl32.QuatRotate(math.Pi/4, mgl32.Vec3{0, 1, 0})
+	if d := math.Abs(float64(q.Dot(want))); math.Abs(d-1) > 1e-5 {
+		t.Errorf("slerp half way = %v, want +-%v", q, want)
+	}
+}
+
+// capeRun animates ch with a cape for the clips in turn, secs seconds each,
+// at 60 frames per second, and returns the worst values seen.
+type capeRun struct {
+	pin, pen, strain, links float32
+	frames                  int
+	radius                  []float32 // the body colliders' radii as built, m
+}
+
+func (r capeRun) String() string {
+	return fmt.Sprintf("%d frames: pin error %.2g m, deepest %.2g m inside the body, structural strain %.2f%%, any link %.2f%%",
+		r.frames, r.pin, r.pen, 100*r.strain, 100*r.links)
+}
+
+func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64) []capeRun {
+	t.Helper()
+	cfg := verlet3d.DefaultConfig()
+	cfg.Substeps, cfg.Iterations = 4, 15
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.Play(clips[0]); err != nil {
+		t.Fatal(err)
+	}
+	ch.Update(0)
+	s, err := ch.CapeSettings(CapeFit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
+
+	cape, err := NewCape(w, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var radius []float32
+	for _, k := range cape.Capsules {
+		radius = append(radius, k.Radius)
+	}
+	var out []capeRun
+	for _, clip := range clips {
+		r := capeRun{radius: radius}
+		if err := ch.Play(clip); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < int(secs*60); i++ {
+			ch.Update(1.0 / 60)
+			cape.Sync()
+			w.Step()
+			r.frames++
+			r.pin = max(r.pin, cape.Follower.PinError())
+			r.pen = max(r.pen, cape.Penetration())
+			r.strain = max(r.strain, cape.Grid.MaxStrain())
+			r.links = max(r.links, w.MaxLinkStrain())
+			for _, p := range cape.Particles() {
+				if !verlet3d.Finite(w.Position(p)) {
+					t.Fatalf("%s frame %d: particle %d is not finite", clip, i, p)
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkCapeRun checks the walk against the cape's references and the run
+// against a looser strain bound: a run whips the hem (the mannequin's run
+// peaks near 6%, a generated rig's 45-degree leg swing and the robot's run
+// at 10-13% for single frames).
+func checkCapeRun(t *testing.T, what string, r capeRun, maxStrain float32) {
+	t.Helper()
+	t.Logf("%s: %v", what, r)
+	if r.pin > 1e-4 {
+		t.Errorf("pins drift %.3g m from their bones, want <= 1e-4", r.pin)
+	}
+	if r.pen > 1e-3 {
+		t.Errorf("cloth %.3g m inside a body collider, want <= 1e-3", r.pen)
+	}
+	if r.strain > maxStrain {
+		t.Errorf("%s: structural links strained %.1f%%, want < %.0f%%", what, 100*r.strain, 100*maxStrain)
+	}
+}
+
+func TestGLTFFixtures(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range rigFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			path := writeRig(t, dir, f)
+			ch, err := LoadCharacter(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(ch.Model.Notes, "\n")
+			t.Log(notes)
+			for _, want := range []string{"KHR_materials_specular", "weights"} {
+				if !strings.Contains(notes, want) {
+					t.Errorf("notes do not mention %s:\n%s", want, notes)
+				}
+			}
+			if len(ch.Model.Clips) != 2 || ch.Player == nil || ch.Player.Clip().Name != "mixamo.com|Walk" {
+				t.Fatalf("clips %d, playing %v; want 2 and the walk", len(ch.Model.Clips), ch.Player)
+			}
+			if n := len(ch.Model.Skins); n != 3 {
+				t.Errorf("%d skins, want 3", n)
+			}
+			// Every naming scheme finds the bones.
+			for _, q := range []string{"LeftShoulder", "ShoulderL", "shoulder.L", "mixamorig:LeftShoulder", "neck", "Head", "Spine"} {
+				if _, err := ch.Bone(q); err != nil {
+					t.Errorf("Bone(%q): %v", q, err)
+				}
+			}
+			// The armature's scale is the file's business: the hips stand
+			// 1 m up and a collider's radius is in metres.
+			ch.Update(0)
+			hips, _ := ch.Bone("Hips")
+			if p, _, _ := NodePose(hips); math.Abs(float64(p[1]-1)) > 1e-3 {
+				t.Errorf("hips at %v, want 1 m up", p)
+			}
+			// The clock lands exactly on the last of two keyframes.
+			for _, c := range ch.Model.Clips {
+				c.Pose(c.Duration)
+				c.Pose(0)
+			}
+			rs := runCharacterCape(t, ch, []string{"walk", "run"}, 10)
+			for i, rad := range rs[0].radius {
+				if rad < 0.05 || rad > 0.3 {
+					t.Errorf("body collider %d radius %.4g m: want a human torso or thigh (0.05-0.3 m) whatever the bone scale", i, rad)
+				}
+			}
+			checkCapeRun(t, "walk 10 s", rs[0], 0.10)
+			checkCapeRun(t, "run 10 s", rs[1], 0.15)
+		})
+	}
+}
+
+func TestGLTFRobot(t *testing.T) {
+	path := robotPath(t)
+	ch, err := LoadCharacter(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Player == nil || ch.Player.Clip().Name != "Walking" {
+		t.Fatalf("default clip %v, want Walking", ch.Player)
+	}
+	if len(ch.Model.Clips) != 14 {
+		t.Errorf("%d clips, want 14", len(ch.Model.Clips))
+	}
+	// Every clip plays for 10 s without a panic or a non-finite bone.
+	for _, c := range ch.Model.Clips {
+		p := NewPlayer(c)
+		for i := 0; i < 600; i++ {
+			p.Update(1.0 / 60)
+		}
+		c.Pose(c.Duration)
+	}
+	ch.Update(0)
+	for i, n := range ch.Model.Nodes {
+		if n == nil {
+			continue
+		}
+		if p, _, _ := NodePose(n); !verlet3d.Finite(p) {
+			t.Errorf("node %d (%s) at %v", i, ch.Model.Names[i], p)
+		}
+	}
+	rs := runCharacterCape(t, ch, []string{"Walking", "Running"}, 10)
+	for i, rad := range rs[0].radius {
+		// The robot's bones carry a world scale of 100: radii stay metres.
+		if rad < 0.1 || rad > 1 {
+			t.Errorf("body collider %d radius %.4g m, want the robot's 0.1-1 m", i, rad)
+		}
+	}
+	checkCapeRun(t, "Walking 10 s", rs[0], 0.10)
+	checkCapeRun(t, "Running 10 s", rs[1], 0.15)
+}
