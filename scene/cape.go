@@ -16,7 +16,7 @@ import (
 type BodyPart struct {
 	Node   *core.Node
 	A, B   math32.Vector3 // m, node-local
-	Radius float32        // m, scaled with the node
+	Radius float32        // m, whatever the node's scale
 }
 
 // CapeSettings describe a cape. Start from DefaultCapeSettings and set
@@ -240,7 +240,7 @@ func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	bodyNow := make([]verlet3d.Capsule, len(s.Body))
 	for i, b := range s.Body {
 		m := b.Node.MatrixWorld()
-		bodyNow[i] = verlet3d.Capsule{A: nodePoint(&m, b.A), B: nodePoint(&m, b.B), Radius: b.Radius * m.GetMaxScaleOnAxis()}
+		bodyNow[i] = verlet3d.Capsule{A: nodePoint(&m, b.A), B: nodePoint(&m, b.B), Radius: b.Radius}
 	}
 	var down mgl32.Vec3
 	for deg := 0.0; deg <= 80; deg += 2.5 {

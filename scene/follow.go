@@ -173,9 +173,9 @@ func (f *Follower) PinBlend(p verlet3d.Particle, a, b Anchor, wb float32) error 
 	return nil
 }
 
-// AddSphere adds a sphere collider of radius r (m, scaled with the node)
-// centred at centre in node's local space, and returns the verlet3d shape
-// whose fields Sync updates.
+// AddSphere adds a sphere collider of radius r in metres (whatever the
+// node's scale) centred at centre in node's local space, and returns the
+// verlet3d shape whose fields Sync updates.
 func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddSphere: node is nil")
@@ -198,9 +198,9 @@ func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, 
 	return sp, nil
 }
 
-// AddCapsule adds a capsule collider between a and b (node-local, m) of
-// radius r (m, scaled with the node), and returns the verlet3d shape whose
-// fields Sync updates.
+// AddCapsule adds a capsule collider between a and b (node-local points)
+// of radius r in metres (whatever the node's scale), and returns the
+// verlet3d shape whose fields Sync updates.
 func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Capsule, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddCapsule: node is nil")
@@ -225,12 +225,12 @@ func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s
 
 func (s *followSphere) pose() (mgl32.Vec3, float32) {
 	m := s.node.MatrixWorld()
-	return nodePoint(&m, s.centre), s.radius * m.GetMaxScaleOnAxis()
+	return nodePoint(&m, s.centre), s.radius
 }
 
 func (c *followCapsule) pose() (a, b mgl32.Vec3, r float32) {
 	m := c.node.MatrixWorld()
-	return nodePoint(&m, c.a), nodePoint(&m, c.b), c.radius * m.GetMaxScaleOnAxis()
+	return nodePoint(&m, c.a), nodePoint(&m, c.b), c.radius
 }
 
 func (f *Follower) pinTarget(p *followPin) mgl32.Vec3 {

@@ -239,3 +239,34 @@ func TestFollowerBadInput(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// A radius documented in metres stays in metres under a scaled armature:
+// a Mixamo-style 0.01 node with bones in centimetres, and a bone with a
+// large world scale.
+func TestColliderRadiusInMetres(t *testing.T) {
+	for _, scale := range []float32{0.01, 1, 58} {
+		w := newTestWorld(t, nil)
+		root := core.NewNode()
+		root.SetScale(scale, scale, scale)
+		bone := core.NewNode()
+		root.Add(bone)
+		root.UpdateMatrixWorld()
+		f := NewFollower(w)
+		sp, err := f.AddSphere(bone, math32.Vector3{}, 0.13, verlet3d.ContactSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := f.AddCapsule(bone, math32.Vector3{}, math32.Vector3{Y: 1}, 0.2, verlet3d.ContactSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Sync()
+		w.Step()
+		if sp.Radius != 0.13 || cp.Radius != 0.2 {
+			t.Errorf("scale %v: sphere radius %v m, capsule %v m, want 0.13 and 0.2", scale, sp.Radius, cp.Radius)
+		}
+		if l := cp.B.Sub(cp.A).Len(); math.Abs(float64(l-scale)) > 1e-4*float64(scale) {
+			t.Errorf("scale %v: capsule length %v m, want %v (node-local points do scale)", scale, l, scale)
+		}
+	}
+}
