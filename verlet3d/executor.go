@@ -21,12 +21,14 @@ type executor struct {
 	// left counts workers other than the caller still on the job.
 	left atomic.Int32
 	quit atomic.Bool
-	// asleep[i] is set by worker i before it blocks on wake[i]; the
-	// dispatcher clears it and sends one wake-up.
-	asleep []atomic.Bool
-	wake   []chan struct{}
-	bar    barrier
-	busy   bool // a job is running: nested Parallel calls run inline
+	// wake[i] holds at most one wake-up for worker i: the dispatcher
+	// offers one per job without blocking, and a worker that wakes with
+	// no new job (a stale token) just looks again. No wake-up can be lost:
+	// a worker checks the generation after it last emptied its channel
+	// and before it blocks.
+	wake []chan struct{}
+	bar  barrier
+	busy bool // a job is running: nested Parallel calls run inline
 
 	// The range job of World.Parallel, bound once so it does not allocate.
 	f        func(lo, hi int)
@@ -40,7 +42,7 @@ type executor struct {
 const spinRounds = 4096
 
 func newExecutor(n int) *executor {
-	e := &executor{n: n, asleep: make([]atomic.Bool, n), wake: make([]chan struct{}, n)}
+	e := &executor{n: n, wake: make([]chan struct{}, n)}
 	e.bar.n = int32(n)
 	e.rangeJob = e.runRange
 	for i := 1; i < n; i++ {
@@ -74,17 +76,12 @@ func (e *executor) next(id int, seen uint32) uint32 {
 			runtime.Gosched()
 		}
 	}
-	e.asleep[id].Store(true)
-	if g := e.gen.Load(); g != seen {
-		// A job came in while going to sleep. If the dispatcher already
-		// took the flag, its wake-up is in the channel: drain it.
-		if !e.asleep[id].CompareAndSwap(true, false) {
-			<-e.wake[id]
+	for {
+		<-e.wake[id]
+		if g := e.gen.Load(); g != seen {
+			return g
 		}
-		return g
 	}
-	<-e.wake[id]
-	return e.gen.Load()
 }
 
 // run calls job(i) for every worker i in [0, n) at once and waits for all.
@@ -112,8 +109,9 @@ func (e *executor) runRange(id int) {
 
 func (e *executor) wakeSleepers() {
 	for i := 1; i < e.n; i++ {
-		if e.asleep[i].CompareAndSwap(true, false) {
-			e.wake[i] <- struct{}{}
+		select {
+		case e.wake[i] <- struct{}{}:
+		default: // a wake-up is already waiting
 		}
 	}
 }
