@@ -44,8 +44,8 @@ func TestBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: AddCube error %v, want one naming %q", tc.name, err, tc.want)
 		}
-		if c != -1 || s.Len() != 0 || w.Len() != 0 {
-			t.Errorf("%s: handle %d, %d cubes, %d particles after a refused cube", tc.name, c, s.Len(), w.Len())
+		if c != -1 || s.NumCubes() != 0 || w.NumParticles() != 0 {
+			t.Errorf("%s: handle %d, %d cubes, %d particles after a refused cube", tc.name, c, s.NumCubes(), w.NumParticles())
 		}
 	}
 	for _, tc := range []struct {

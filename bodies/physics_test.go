@@ -521,7 +521,7 @@ func TestGrabAndThrow(t *testing.T) {
 	w, s := newWorld(t, nil)
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{0, 0.2, 0}})
-	centre, ok := s.CentreParticle(c)
+	centre, ok := s.CenterParticle(c)
 	if !ok {
 		t.Fatal("solid cube has no centre particle")
 	}

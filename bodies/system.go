@@ -137,7 +137,7 @@ func (s *System) SetSettings(set Settings) error {
 func (s *System) Stats() Stats { return s.stats }
 
 // Len returns the number of cubes.
-func (s *System) Len() int { return len(s.cubes) }
+func (s *System) NumCubes() int { return len(s.cubes) }
 
 // AddCollider adds c to the World (every particle, cloth included, then
 // collides with it) and to the System, which gives cube corners resting on
@@ -279,7 +279,7 @@ func (s *System) Corners(c Cube) [8]verlet3d.Particle {
 
 // CentreParticle returns the centre particle of c; ok is false if the cube
 // was made without one.
-func (s *System) CentreParticle(c Cube) (p verlet3d.Particle, ok bool) {
+func (s *System) CenterParticle(c Cube) (p verlet3d.Particle, ok bool) {
 	cb := s.check(c)
 	return verlet3d.Particle(cb.centre), cb.centre >= 0
 }

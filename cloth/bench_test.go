@@ -45,7 +45,7 @@ func benchCloth(b *testing.B, n int, wind, self bool) {
 	ms := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e6
 	b.ReportMetric(ms, "ms/frame")
 	cfg := w.Config()
-	ci := float64(w.Links()) * float64(cfg.Iterations*cfg.Substeps)
+	ci := float64(w.NumLinks()) * float64(cfg.Iterations*cfg.Substeps)
 	b.ReportMetric(ms*1e6/ci, "ns/link-iter")
 }
 

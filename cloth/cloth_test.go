@@ -87,8 +87,8 @@ func TestBadSettings(t *testing.T) {
 			if !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %q, want it to contain %q", err, c.want)
 			}
-			if c.want != "no particle" && w.Len() != 0 {
-				t.Errorf("invalid settings left %d particles in the world", w.Len())
+			if c.want != "no particle" && w.NumParticles() != 0 {
+				t.Errorf("invalid settings left %d particles in the world", w.NumParticles())
 			}
 		})
 	}
@@ -148,7 +148,7 @@ func TestMeshLayout(t *testing.T) {
 	if got, want := len(g.Vertices()), 20; got != want {
 		t.Fatalf("%d vertices, want %d", got, want)
 	}
-	if got, want := g.Triangles(), 2*4*3; got != want {
+	if got, want := g.NumTriangles(), 2*4*3; got != want {
 		t.Fatalf("%d triangles, want %d", got, want)
 	}
 	// Every triangle faces +Z (Down x Across with the defaults).

@@ -28,7 +28,7 @@ func Example() {
 	for i := 0; i < 120; i++ {
 		w.Step()
 	}
-	fmt.Printf("%d vertices, %d triangles\n", len(g.Vertices()), g.Triangles())
+	fmt.Printf("%d vertices, %d triangles\n", len(g.Vertices()), g.NumTriangles())
 	fmt.Printf("blown back: %v, stretched under 5%%: %v\n", w.Position(g.Particle(29, 10))[2] < -0.1, g.MaxStrain() < 0.05)
 	// Output:
 	// 600 vertices, 1102 triangles

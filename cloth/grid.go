@@ -654,7 +654,7 @@ func (g *Grid) UVs() []mgl32.Vec2 { return g.uvs }
 func (g *Grid) Indices() []uint32 { return g.indices }
 
 // Triangles returns the number of triangles left.
-func (g *Grid) Triangles() int { return len(g.indices) / 3 }
+func (g *Grid) NumTriangles() int { return len(g.indices) / 3 }
 
 // Version counts changes to Vertices, UVs and Indices; a renderer compares
 // it with the version it uploaded.

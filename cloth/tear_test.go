@@ -33,7 +33,7 @@ func TestTearSplitsMesh(t *testing.T) {
 	s.PinRows = []int{0}
 	g := newGrid(t, w, s)
 	run(w, 0.5)
-	tris, verts, ver := g.Triangles(), len(g.Vertices()), g.Version()
+	tris, verts, ver := g.NumTriangles(), len(g.Vertices()), g.Version()
 	// Cut out the cells (4,3), (5,4) ... (11,10) on a diagonal: each cut
 	// at a cell centre breaks its two diagonals and removes its two
 	// triangles, and consecutive cells touch only at a corner, which must
@@ -50,9 +50,9 @@ func TestTearSplitsMesh(t *testing.T) {
 		cut += n
 	}
 	checkMesh(t, g)
-	t.Logf("cut %d links: triangles %d -> %d, vertices %d -> %d", cut, tris, g.Triangles(), verts, len(g.Vertices()))
-	if cut == 0 || g.Triangles() >= tris {
-		t.Fatalf("cut %d links, triangles %d -> %d: want fewer triangles", cut, tris, g.Triangles())
+	t.Logf("cut %d links: triangles %d -> %d, vertices %d -> %d", cut, tris, g.NumTriangles(), verts, len(g.Vertices()))
+	if cut == 0 || g.NumTriangles() >= tris {
+		t.Fatalf("cut %d links, triangles %d -> %d: want fewer triangles", cut, tris, g.NumTriangles())
 	}
 	if len(g.Vertices()) <= verts {
 		t.Fatalf("vertices %d -> %d: want split vertices added", verts, len(g.Vertices()))
@@ -60,8 +60,8 @@ func TestTearSplitsMesh(t *testing.T) {
 	if g.Version() == ver {
 		t.Fatal("Version did not change after a tear")
 	}
-	if w.Len() != len(g.Vertices()) {
-		t.Fatalf("world has %d particles, grid %d vertices", w.Len(), len(g.Vertices()))
+	if w.NumParticles() != len(g.Vertices()) {
+		t.Fatalf("world has %d particles, grid %d vertices", w.NumParticles(), len(g.Vertices()))
 	}
 	// Split vertices start where their original is, with its velocity.
 	for v := verts; v < len(g.Vertices()); v++ {
@@ -106,10 +106,10 @@ func TestTearByStrain(t *testing.T) {
 	s.TearStrain = 0.3
 	s.Pin = func(r, c int) bool { return r == 0 && (c == 0 || c == 11) }
 	g := newGrid(t, w, s)
-	tris := g.Triangles()
+	tris := g.NumTriangles()
 	run(w, 0.2)
-	if g.Triangles() != tris {
-		t.Fatalf("cloth tore under its own weight: %d -> %d triangles", tris, g.Triangles())
+	if g.NumTriangles() != tris {
+		t.Fatalf("cloth tore under its own weight: %d -> %d triangles", tris, g.NumTriangles())
 	}
 	// Yank the bottom corners down hard.
 	for i := 0; i < 60; i++ {
@@ -119,9 +119,9 @@ func TestTearByStrain(t *testing.T) {
 		w.Step()
 	}
 	checkMesh(t, g)
-	t.Logf("links broken %d, triangles %d -> %d, vertices %d", w.Stats().LinksBroken, tris, g.Triangles(), len(g.Vertices()))
-	if w.Stats().LinksBroken == 0 || g.Triangles() >= tris {
-		t.Fatalf("no tear: %d links broken, %d of %d triangles", w.Stats().LinksBroken, g.Triangles(), tris)
+	t.Logf("links broken %d, triangles %d -> %d, vertices %d", w.Stats().LinksBroken, tris, g.NumTriangles(), len(g.Vertices()))
+	if w.Stats().LinksBroken == 0 || g.NumTriangles() >= tris {
+		t.Fatalf("no tear: %d links broken, %d of %d triangles", w.Stats().LinksBroken, g.NumTriangles(), tris)
 	}
 	if m := w.MaxLinkStrain(); m > 1 {
 		t.Errorf("a surviving link is strained %.0f%%: a torn link was left spanning the hole", 100*m)

@@ -88,8 +88,8 @@ func BenchmarkNaiveHair2000x16(b *testing.B) {
 		ps[i] = naiveParticle{p, p}
 	}
 	var links []naiveLink
-	per := h.Segments() + 1
-	for s := 0; s < h.Strands(); s++ {
+	per := h.NumSegments() + 1
+	for s := 0; s < h.NumStrands(); s++ {
 		o := s * per
 		for j := 0; j+1 < per; j++ {
 			links = append(links, naiveLink{o + j, o + j + 1, ps[o+j].pos.Sub(ps[o+j+1].pos).Len()})

@@ -36,7 +36,7 @@
 // All strand particles are one contiguous range of the World's particles,
 // strand after strand, root first, so renderers read
 // World.Positions()[first:first+n] directly (Particles, Strand). Tangents and
-// Colours give per-vertex render data in the same order.
+// Colors give per-vertex render data in the same order.
 //
 // # Frames and units
 //

@@ -34,13 +34,13 @@ func Example() {
 		w.Step()
 	}
 	var worst float32
-	for i := 0; i < h.Strands(); i++ {
+	for i := 0; i < h.NumStrands(); i++ {
 		root, _ := h.Strand(i)
 		want := h.Head().ToWorld(h.RestLocal(i, 0))
 		worst = max(worst, w.Position(root).Sub(want).Len())
 	}
 	first, n := h.Particles()
-	fmt.Printf("%d strands, particles %d..%d, worst root error %.0e m\n", h.Strands(), first, int(first)+n-1, worst)
+	fmt.Printf("%d strands, particles %d..%d, worst root error %.0e m\n", h.NumStrands(), first, int(first)+n-1, worst)
 	// Output:
 	// 500 strands, particles 0..5499, worst root error 0e+00 m
 }

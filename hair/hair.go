@@ -95,7 +95,7 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	n := s.Strands * h.per
 	f := head.frame()
 	pm := s.Mass / float32(s.Segments)
-	h.base = verlet3d.Particle(w.Len())
+	h.base = verlet3d.Particle(w.NumParticles())
 	for i, r := range h.rest {
 		mass := pm
 		if i%h.per == 0 {
@@ -176,10 +176,10 @@ func (h *Hair) World() *verlet3d.World { return h.w }
 func (h *Hair) Settings() Settings { return h.set }
 
 // Strands returns the number of strands.
-func (h *Hair) Strands() int { return h.set.Strands }
+func (h *Hair) NumStrands() int { return h.set.Strands }
 
 // Segments returns the number of segments per strand.
-func (h *Hair) Segments() int { return h.set.Segments }
+func (h *Hair) NumSegments() int { return h.set.Segments }
 
 // Particles returns the range of all hair particles: first and count.
 // Strand i is first+i·(Segments+1) .. +Segments, root first.

@@ -72,7 +72,7 @@ func (r *rig) check(t *testing.T, when string, wst *worst) {
 	if sph.Center != head.Center {
 		t.Fatalf("%s: head collider at %v, head at %v", when, sph.Center, head.Center)
 	}
-	for i := 0; i < r.h.Strands(); i++ {
+	for i := 0; i < r.h.NumStrands(); i++ {
 		b, n := r.h.Strand(i)
 		want := head.ToWorld(r.h.RestLocal(i, 0))
 		if d := float64(pos[b].Sub(want).Len()); d > wst.rootErr {
@@ -161,11 +161,11 @@ func meanTip(h *hair.Hair) float64 {
 	pos := h.World().Positions()
 	head := h.Head()
 	var sum float64
-	for i := 0; i < h.Strands(); i++ {
+	for i := 0; i < h.NumStrands(); i++ {
 		b, n := h.Strand(i)
 		sum += float64(pos[int(b)+n-1].Sub(head.ToWorld(h.RestLocal(i, n-1))).Len())
 	}
-	return sum / float64(h.Strands())
+	return sum / float64(h.NumStrands())
 }
 
 // Style keeping holds the shape: under gravity the tips sag less with it

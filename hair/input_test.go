@@ -54,13 +54,13 @@ func TestBadInput(t *testing.T) {
 			}
 			h, err := hair.New(w, head, s)
 			if err == nil {
-				t.Fatalf("New accepted it (%d strands)", h.Strands())
+				t.Fatalf("New accepted it (%d strands)", h.NumStrands())
 			}
 			if !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %q does not name %q", err, c.want)
 			}
-			if w.Len() != 0 {
-				t.Errorf("a failed New left %d particles in the World", w.Len())
+			if w.NumParticles() != 0 {
+				t.Errorf("a failed New left %d particles in the World", w.NumParticles())
 			}
 		})
 	}

@@ -70,7 +70,7 @@ func TestParting(t *testing.T) {
 	sp, cp := math.Sincos(float64(s.Parting))
 	pn := mgl32.Vec3{float32(cp), -float32(sp), 0}
 	near := 0
-	for i := 0; i < h.Strands(); i++ {
+	for i := 0; i < h.NumStrands(); i++ {
 		r := h.RestLocal(i, 0).Normalize()
 		if r[2] < 0.2 || r[1] < 0.3 { // front top only
 			continue
@@ -108,11 +108,11 @@ func TestWind(t *testing.T) {
 		}
 		pos := r.w.Positions()
 		var sx float64
-		for i := 0; i < r.h.Strands(); i++ {
+		for i := 0; i < r.h.NumStrands(); i++ {
 			b, n := r.h.Strand(i)
 			sx += float64(pos[int(b)+n-1][0])
 		}
-		return sx / float64(r.h.Strands())
+		return sx / float64(r.h.NumStrands())
 	}
 	x0, x3, x8 := tipX(0), tipX(3), tipX(8)
 	t.Logf("mean tip x: still %.4f m, 3 m/s %.4f m, 8 m/s %.4f m", x0, x3, x8)
@@ -178,10 +178,10 @@ func TestRenderData(t *testing.T) {
 	pos := r.w.Positions()
 	first, n := r.h.Particles()
 	tan := r.h.Tangents(nil)
-	if len(tan) != n || n != r.h.Vertices() {
+	if len(tan) != n || n != r.h.NumVertices() {
 		t.Fatalf("%d tangents for %d vertices", len(tan), n)
 	}
-	per := r.h.Segments() + 1
+	per := r.h.NumSegments() + 1
 	for i, tg := range tan {
 		if math.Abs(float64(tg.Len())-1) > 1e-5 {
 			t.Fatalf("tangent %d has length %v", i, tg.Len())
@@ -201,20 +201,20 @@ func TestRenderData(t *testing.T) {
 	}
 	p := hair.DefaultPalette()
 	p.Variation = 0
-	col := r.h.Colours(nil, p)
+	col := r.h.Colors(nil, p)
 	if col[0] != p.Root || col[per-1].Sub(p.Tip).Len() > 1e-6 {
 		t.Errorf("without variation root colour %v tip %v, want %v and %v", col[0], col[per-1], p.Root, p.Tip)
 	}
 	p.Variation = 0.4
-	col = r.h.Colours(col, p)
+	col = r.h.Colors(col, p)
 	differ := 0
-	for i := 1; i < r.h.Strands(); i++ {
+	for i := 1; i < r.h.NumStrands(); i++ {
 		if col[i*per] != col[0] {
 			differ++
 		}
 	}
-	if differ < r.h.Strands()/2 {
-		t.Errorf("with variation only %d of %d strands differ in colour", differ, r.h.Strands())
+	if differ < r.h.NumStrands()/2 {
+		t.Errorf("with variation only %d of %d strands differ in colour", differ, r.h.NumStrands())
 	}
 }
 

@@ -130,7 +130,7 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 		pos := w.Positions()
 		settled := clock > math.Max(m.until, 0)+1
 		var worstStretch float64
-		for i := 0; i < h.Strands(); i++ {
+		for i := 0; i < h.NumStrands(); i++ {
 			b, n := h.Strand(i)
 			if d := float64(pos[b].Sub(head.ToWorld(h.RestLocal(i, 0))).Len()); d > rootErr {
 				rootErr = d

@@ -26,14 +26,14 @@ func DefaultPalette() Palette {
 
 // Vertices returns the number of render vertices (particles) of the hair:
 // Strands·(Segments+1).
-func (h *Hair) Vertices() int { return h.set.Strands * h.per }
+func (h *Hair) NumVertices() int { return h.set.Strands * h.per }
 
 // Tangents writes into dst (grown as needed) the unit tangent at every
 // strand vertex, in the order of Particles, and returns it. Inner vertices
 // use the direction from their previous to their next neighbour, the ends
 // their one segment. It does not allocate when dst is large enough.
 func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
-	n := h.Vertices()
+	n := h.NumVertices()
 	if cap(dst) < n {
 		dst = make([]mgl32.Vec3, n)
 	}
@@ -67,11 +67,11 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	return dst
 }
 
-// Colours writes into dst (grown as needed) the colour of every strand
+// Colors writes into dst (grown as needed) the colour of every strand
 // vertex under palette p, in the order of Particles, and returns it. Hair
 // colours do not change while it moves: compute them once.
-func (h *Hair) Colours(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
-	n := h.Vertices()
+func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
+	n := h.NumVertices()
 	if cap(dst) < n {
 		dst = make([]mgl32.Vec3, n)
 	}

@@ -50,7 +50,7 @@ func NewCubesView(sys *bodies.System, tex *texture.Texture2D) *CubesView {
 	if tex != nil {
 		v.mat.AddTexture(tex)
 	}
-	for c := 0; c < sys.Len(); c++ {
+	for c := 0; c < sys.NumCubes(); c++ {
 		v.AddCube(bodies.Cube(c))
 	}
 	return v

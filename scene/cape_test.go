@@ -307,8 +307,8 @@ func TestCapeBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
-	if w.Len() != 0 {
-		t.Errorf("bad settings left %d particles in the World", w.Len())
+	if w.NumParticles() != 0 {
+		t.Errorf("bad settings left %d particles in the World", w.NumParticles())
 	}
 	func() {
 		defer func() {

@@ -143,7 +143,7 @@ func (f *Follower) Bind(p verlet3d.Particle, node *core.Node) error {
 		return fmt.Errorf("scene: Follower.Bind(%d): node is nil", p)
 	}
 	if !f.world.Valid(p) {
-		return fmt.Errorf("scene: Follower.Bind: particle %d is not in the world (len %d)", p, f.world.Len())
+		return fmt.Errorf("scene: Follower.Bind: particle %d is not in the world (len %d)", p, f.world.NumParticles())
 	}
 	return f.Pin(p, Anchor{Node: node, Offset: LocalPoint(node, f.world.Position(p))})
 }
@@ -153,7 +153,7 @@ func (f *Follower) Bind(p verlet3d.Particle, node *core.Node) error {
 // zero Anchor when wb is 0.
 func (f *Follower) PinBlend(p verlet3d.Particle, a, b Anchor, wb float32) error {
 	if !f.world.Valid(p) {
-		return fmt.Errorf("scene: Follower pin: particle %d is not in the world (len %d)", p, f.world.Len())
+		return fmt.Errorf("scene: Follower pin: particle %d is not in the world (len %d)", p, f.world.NumParticles())
 	}
 	if err := a.validate("pin anchor"); err != nil {
 		return err
@@ -298,7 +298,7 @@ func (f *Follower) setColliders(k float32) {
 }
 
 // Pins returns the number of pinned particles.
-func (f *Follower) Pins() int { return len(f.pins) }
+func (f *Follower) NumPins() int { return len(f.pins) }
 
 // PinError returns the largest distance in metres between a pinned particle
 // and its anchor's current world position. Right after a step that followed

@@ -233,8 +233,8 @@ func TestFollowerBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, tc.err, tc.want)
 		}
 	}
-	if f.Pins() != 0 {
-		t.Errorf("%d pins after only bad input, want 0", f.Pins())
+	if f.NumPins() != 0 {
+		t.Errorf("%d pins after only bad input, want 0", f.NumPins())
 	}
 }
 

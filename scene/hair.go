@@ -104,8 +104,8 @@ const (
 // shader with AddHairShader before rendering it.
 func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 	m := &HairMesh{h: h, geom: geometry.NewGeometry(), Material: NewHairMaterial()}
-	n := h.Vertices()
-	per := h.Segments() + 1
+	n := h.NumVertices()
+	per := h.NumSegments() + 1
 
 	dyn := math32.NewArrayF32(2*n*hairDynStride, 2*n*hairDynStride)
 	m.dyn = gls.NewVBO(dyn).
@@ -113,7 +113,7 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 		AddAttribOffset(gls.VertexTangent, 12)
 	m.dyn.SetUsage(gls.DYNAMIC_DRAW)
 
-	cols := h.Colours(nil, p)
+	cols := h.Colors(nil, p)
 	stat := math32.NewArrayF32(2*n*hairStatStride, 2*n*hairStatStride)
 	for i, c := range cols {
 		t := h.StrandParam(i % per)
@@ -126,9 +126,9 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 		AddAttribOffset(gls.VertexColor, 0).
 		AddAttribOffset(gls.VertexTexcoord, 12)
 
-	idx := math32.NewArrayU32(0, h.Strands()*h.Segments()*6)
-	for s := 0; s < h.Strands(); s++ {
-		for j := 0; j < h.Segments(); j++ {
+	idx := math32.NewArrayU32(0, h.NumStrands()*h.NumSegments()*6)
+	for s := 0; s < h.NumStrands(); s++ {
+		for j := 0; j < h.NumSegments(); j++ {
 			v := uint32(2 * (s*per + j))
 			idx.Append(v, v+1, v+2, v+1, v+3, v+2)
 		}

@@ -54,10 +54,10 @@ func TestHairMeshBuffers(t *testing.T) {
 			}
 		}
 	}
-	per := uint32(h.Segments() + 1)
+	per := uint32(h.NumSegments() + 1)
 	idx := m.geom.Indices()
-	if len(idx) != h.Strands()*h.Segments()*6 {
-		t.Fatalf("%d indices, want %d", len(idx), h.Strands()*h.Segments()*6)
+	if len(idx) != h.NumStrands()*h.NumSegments()*6 {
+		t.Fatalf("%d indices, want %d", len(idx), h.NumStrands()*h.NumSegments()*6)
 	}
 	for k := 0; k < len(idx); k += 3 {
 		s := idx[k] / 2 / per

@@ -32,7 +32,7 @@ func newNaiveCloth(w *verlet3d.World) *naiveCloth {
 	for i, x := range w.Positions() {
 		c.ps = append(c.ps, naiveParticle{x, x, w.InvMasses()[i]})
 	}
-	for l := verlet3d.Link(0); int(l) < w.Links(); l++ {
+	for l := verlet3d.Link(0); int(l) < w.NumLinks(); l++ {
 		a, b := w.LinkParticles(l)
 		c.links = append(c.links, naiveLink{int(a), int(b), w.LinkRest(l)})
 	}
@@ -93,7 +93,7 @@ func benchCloth(b *testing.B, n, workers int) {
 	}
 	b.StopTimer()
 	per := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	ci := float64(w.Links() * cfg.Iterations * cfg.Substeps)
+	ci := float64(w.NumLinks() * cfg.Iterations * cfg.Substeps)
 	b.ReportMetric(per/ci, "ns/constraint-iter")
 	b.ReportMetric(per/1e6, "ms/frame")
 	// The baseline, same topology, same run.

@@ -30,7 +30,7 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 		}
 	}
 	ls := &w.links
-	ls.colour(w.Len())
+	ls.colour(w.NumParticles())
 	total := 0
 	for b := 0; b+1 < len(ls.batches); b++ {
 		seen := map[int32]bool{}
@@ -43,8 +43,8 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 		total += int(ls.batches[b+1] - ls.batches[b])
 	}
 	t.Logf("%d links in %d parallel batches, %d serial", len(ls.hot), len(ls.batches)-1, len(ls.hot)-int(ls.serial))
-	if total+len(ls.hot)-int(ls.serial) != w.Links() {
-		t.Fatalf("batches hold %d links, want %d", total+len(ls.hot)-int(ls.serial), w.Links())
+	if total+len(ls.hot)-int(ls.serial) != w.NumLinks() {
+		t.Fatalf("batches hold %d links, want %d", total+len(ls.hot)-int(ls.serial), w.NumLinks())
 	}
 	if len(ls.batches)-1 > 16 {
 		t.Errorf("%d colours for a grid whose particles touch 12 links: greedy colouring went wrong", len(ls.batches)-1)

@@ -29,6 +29,50 @@
 // result does not change character with the iteration count. A Jakobsen
 // stiffness in (0, 1] is available for the classic relaxation behaviour.
 //
+// # Hooks and their context
+//
+// Components plug into the step through three interfaces: ForceField
+// (phase 1), ConstraintSet (Prepare in phase 3, Solve in every iteration of
+// phase 4) and Finisher (after phase 5). Every call is told its Substep:
+// index and count, length h, the fraction of the step it ends at (Frac),
+// the iteration, and the time as a float64 computed from the step count,
+// so nothing is reconstructed from a float32 clock, however long the game
+// runs. Kinematic things blend from their step-start pose to their target
+// by Frac (LerpPose). Components register unexported adapters, so their
+// public API shows only what a game calls.
+//
+// # One executor
+//
+// Config.Workers goroutines belong to the World: link colours and every
+// component's parallel work (World.Parallel: hair strands, ...) run on
+// them, split into contiguous ranges that depend only on the work size and
+// the worker count, so results are bit-identical for any Config.Workers.
+// Components never start goroutines. World.Close stops them.
+//
+// # Registration
+//
+// A constructor that takes a World (or something living in one, as
+// cloth.NewWindForce takes a Grid) adds everything it makes to that World:
+// particles, links, colliders and its hooks. The value it returns has a
+// Remove that takes its hooks and colliders out again; particles are never
+// removed. A constructor that fails leaves the World as it was.
+//
+// # Errors and panics
+//
+// Creating things and changing settings return errors that name the field
+// and the value (NewWorld, AddParticle, AddLink, SetMass, Wind.Validate,
+// ...). Misusing a handle panics with a clear message: a particle or link
+// handle out of range or removed, a nil World, collider, force field or
+// constraint set (typed nils such as a nil *Sphere included), and
+// non-finite positions, targets, velocities, offsets or frame times given
+// to SetPosition, SetTarget, SetVelocity, Teleport and Advance.
+//
+// # Numerical dissipation
+//
+// Projection damps fast rotation: a rigid link turning at ω loses energy at
+// a rate of about ω²h/2 per second with substep length h, whatever Damping
+// is. More substeps (smaller h) keep more of it than more iterations.
+//
 // Advance runs whole steps from an accumulator fed by the frame time, caps the
 // steps per frame and reports the leftover fraction for interpolation.
 // The same inputs give bit-identical output, whatever the worker count: links

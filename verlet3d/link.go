@@ -188,7 +188,7 @@ func (w *World) BreakLink(l Link) {
 
 // Links returns the number of links that exist (broken ones included until
 // removed).
-func (w *World) Links() int { return w.links.live }
+func (w *World) NumLinks() int { return w.links.live }
 
 // MaxLinkStrain returns the largest strain over all unbroken links.
 func (w *World) MaxLinkStrain() float32 {

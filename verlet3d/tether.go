@@ -55,7 +55,7 @@ func (w *World) SetTetherEnabled(t Tether, on bool) {
 }
 
 // Tethers returns the number of tethers.
-func (w *World) Tethers() int { return len(w.tethers) }
+func (w *World) NumTethers() int { return len(w.tethers) }
 
 func (w *World) solveTethers() {
 	pos, inv := w.pos, w.invMass

@@ -129,7 +129,7 @@ func (w *World) SetTime(t float64) error {
 func (w *World) Stats() Stats { return w.stats }
 
 // Len returns the number of particles.
-func (w *World) Len() int { return len(w.pos) }
+func (w *World) NumParticles() int { return len(w.pos) }
 
 // AddParticle adds a particle at pos with mass in kg; mass 0 makes it pinned.
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {

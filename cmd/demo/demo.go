@@ -455,7 +455,7 @@ func (d *Demo) hudTimes() string {
 		if m.ready() {
 			fmt.Fprintf(&b, "  physics %.2f ms/frame  %.2f steps/frame", m.physicsMS, m.stepsPerFrm)
 		}
-		fmt.Fprintf(&b, "  %d particles", w.Len())
+		fmt.Fprintf(&b, "  %d particles", w.NumParticles())
 		if n := w.Stats().NonFiniteResets; n > 0 {
 			fmt.Fprintf(&b, "  %d non-finite resets", n)
 		}

@@ -107,7 +107,7 @@ func TestHairReleasedStrandMoves(t *testing.T) {
 	// The tip of a strand hanging beside the face.
 	var p verlet3d.Particle
 	best := float32(-1)
-	for i := 0; i < s.h.Strands(); i++ {
+	for i := 0; i < s.h.NumStrands(); i++ {
 		root, n := s.h.Strand(i)
 		tip := root + verlet3d.Particle(n-1)
 		if x := w.Position(tip); x[0] > best && x[1] < 1.55 {
@@ -177,7 +177,7 @@ func TestHairWalkRun(t *testing.T) {
 				s.frame(1.0 / 60)
 				c := s.h.Head().Center
 				lo, hi = min(lo, c[1]), max(hi, c[1])
-				for k := 0; k < s.h.Strands(); k++ {
+				for k := 0; k < s.h.NumStrands(); k++ {
 					root, n := s.h.Strand(k)
 					worstRoot = max(worstRoot, abs32(w.Position(root).Sub(c).Len()-hairHeadRadius))
 					for j := 1; j < n; j++ {

@@ -142,11 +142,11 @@ func buildCubes(d *Demo) error {
 			mesh.Sync()
 		}
 		st := sys.Stats()
-		d.Status("%d cubes  contacts: %d cube, %d floor, %d cloth", sys.Len(), st.CubeContacts, st.ColliderContacts, st.ParticleContacts)
+		d.Status("%d cubes  contacts: %d cube, %d floor, %d cloth", sys.NumCubes(), st.CubeContacts, st.ColliderContacts, st.ParticleContacts)
 	})
 	// T throws a random cube at the stack, spinning.
 	d.OnKey(window.KeyT, "T throw", func() {
-		c := bodies.Cube(r.Intn(sys.Len()))
+		c := bodies.Cube(r.Intn(sys.NumCubes()))
 		p := sys.Position(c)
 		target := mgl32.Vec3{-1.3, 1, -0.4}
 		dir := target.Sub(p)

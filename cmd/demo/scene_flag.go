@@ -71,7 +71,7 @@ func buildFlag(d *Demo) error {
 		fs.mesh.Sync()
 		f := fs.wind.NetForce()
 		d.Status("wind %.0f m/s  load on the pole %.0f N  %d triangles  %d split vertices  %d links torn",
-			fs.speed, f.Len(), fs.grid.Triangles(), len(fs.grid.Vertices())-fs.grid.Rows()*fs.grid.Cols(),
+			fs.speed, f.Len(), fs.grid.NumTriangles(), len(fs.grid.Vertices())-fs.grid.Rows()*fs.grid.Cols(),
 			fs.w.Stats().LinksBroken)
 	})
 
