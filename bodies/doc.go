@@ -41,4 +41,13 @@
 //
 // Pairs are found by sort-and-sweep on x and particles by a binary search
 // in the same order, so a hundred cubes do not test every pair.
+//
+// # Registration and errors
+//
+// NewSystem adds the System's hooks to the World and AddCube its
+// particles and links; System.Remove takes the hooks out. Creating things and changing
+// settings return errors that name the field and the value, and a
+// constructor that fails leaves the World as it was; misusing a handle
+// (a nil World or Grid, an index out of range) panics with a clear message,
+// as in verlet3d.
 package bodies

@@ -53,4 +53,14 @@
 // Vertices maps render vertices to particles, UVs and Indices give texture
 // coordinates and a counter-clockwise triangle list, Positions and Normals
 // fill caller-provided slices without allocating once they are big enough.
+//
+// # Registration and errors
+//
+// cloth.New, NewWindForce and NewSelfCollision add what they make to the
+// World (particles, links, hooks); Grid.Remove, WindForce.Remove and
+// SelfCollision.Remove take the hooks out again. Creating things and changing
+// settings return errors that name the field and the value, and a
+// constructor that fails leaves the World as it was; misusing a handle
+// (a nil World or Grid, an index out of range) panics with a clear message,
+// as in verlet3d.
 package cloth

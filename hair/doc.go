@@ -43,4 +43,14 @@
 // Lengths are metres, times seconds. In the head's own frame +Y points to the
 // crown, +Z out of the face and +X to the head's left (the viewer's right
 // when facing it).
+//
+// # Registration and errors
+//
+// hair.New adds the strands' particles, the head collider and the hair's
+// hooks to the World; Hair.Remove takes the hooks and the collider out.
+// Hair.Teleport moves a respawning head and its strands in one jump. Creating things and changing
+// settings return errors that name the field and the value, and a
+// constructor that fails leaves the World as it was; misusing a handle
+// (a nil World or Grid, an index out of range) panics with a clear message,
+// as in verlet3d.
 package hair
