@@ -121,7 +121,8 @@ func TestFollowerColliderSweeps(t *testing.T) {
 		t.Errorf("particle at x = %.3f, want pushed ahead of the sphere to >= 0.5", x)
 	}
 
-	// A capsule on a scaled, rotated node.
+	// A capsule on a scaled, rotated node: its end points scale with the
+	// node, its radius is metres whatever the node's scale.
 	leg := core.NewNode()
 	leg.SetPosition(2, 0, 0)
 	leg.SetRotation(0, 0, math.Pi/2) // local -Y points along world +X
@@ -131,8 +132,8 @@ func TestFollowerColliderSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A.Sub(mgl32.Vec3{2, 0, 0}).Len() > 1e-5 || c.B.Sub(mgl32.Vec3{3, 0, 0}).Len() > 1e-5 || math.Abs(float64(c.Radius-0.2)) > 1e-6 {
-		t.Errorf("capsule %v-%v r %v, want (2,0,0)-(3,0,0) r 0.2", c.A, c.B, c.Radius)
+	if c.A.Sub(mgl32.Vec3{2, 0, 0}).Len() > 1e-5 || c.B.Sub(mgl32.Vec3{3, 0, 0}).Len() > 1e-5 || math.Abs(float64(c.Radius-0.1)) > 1e-6 {
+		t.Errorf("capsule %v-%v r %v, want (2,0,0)-(3,0,0) r 0.1", c.A, c.B, c.Radius)
 	}
 }
 
