@@ -166,8 +166,12 @@ func (h *Hair) bind(w *verlet3d.World) {
 }
 
 // drag adds, per segment, WindDrag times the air velocity relative to the
-// segment across its direction, half to each end; air along a strand
-// pushes it a tenth as much. The wind is sampled at the root and the tip of
+// segment, half to each end, whatever the segment's direction: a simulated
+// strand stands for a wisp of many hairs, and drag that depends on each
+// segment's direction drives a single chain to flutter into kinks (in a
+// 20 m/s wind the mean angle between segments was 22° with air along a
+// strand pushing a tenth as much as across it, 12° with isotropic drag,
+// 5.5° at rest). The wind is sampled at the root and the tip of
 // every strand and interpolated between, which is smooth at the scale of
 // turbulence. Written in scalars over local slices, and each particle gets
 // one World.AddAcceleration with the halves of both its segments: it runs
@@ -202,11 +206,6 @@ func (h *Hair) drag(lo, hi int) {
 			rx := va[0] + dv[0]*k - 0.5*(v0x+v1x)
 			ry := va[1] + dv[1]*k - 0.5*(v0y+v1y)
 			rz := va[2] + dv[2]*k - 0.5*(v0z+v1z)
-			dx, dy, dz := x1[0]-x0[0], x1[1]-x0[1], x1[2]-x0[2]
-			if l2 := dx*dx + dy*dy + dz*dz; l2 > 1e-18 {
-				s := 0.9 * (rx*dx + ry*dy + rz*dz) / l2
-				rx, ry, rz = rx-s*dx, ry-s*dy, rz-s*dz
-			}
 			a := mgl32.Vec3{rx * c, ry * c, rz * c}
 			if j > 0 { // the root is pinned: no force moves it
 				w.AddAcceleration(verlet3d.Particle(base+o+j), carry.Add(a))
