@@ -78,6 +78,9 @@ SHOTS := net:180:-scene net \
          hair_rest:240:-scene hair \
          hair_turn:100:-scene hair -hair-turn \
          hair_wind:240:-scene hair -hair-wind 8 \
+         hair_gust20:240:-scene hair -hair-wind 20 \
+         hair_walk:200:-scene hair -hair-walk \
+         cape_robot:240:-scene cape -cape-gltf ../shared/models/RobotExpressive.glb -cape-view behind \
          cubes:300:-scene cubes
 shots: build
 	@mkdir -p assets/shots

@@ -2,9 +2,9 @@ package bodies
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
-	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -50,13 +50,13 @@ func (s CubeSettings) Validate() error {
 		return fmt.Errorf("bodies: CubeSettings.Size = %v, want a finite edge length > 0 (m)", s.Size)
 	case !finite(s.Mass) || s.Mass <= 0:
 		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a finite mass > 0 (kg)", s.Mass)
-	case !verlet3d.Finite(s.Position):
+	case !vecmath.Finite(s.Position):
 		return fmt.Errorf("bodies: CubeSettings.Position = %v, want finite metres", s.Position)
-	case !finite(s.Rotation.W) || !verlet3d.Finite(s.Rotation.V):
+	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
-	case !verlet3d.Finite(s.Velocity):
+	case !vecmath.Finite(s.Velocity):
 		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want finite m/s", s.Velocity)
-	case !verlet3d.Finite(s.AngularVelocity):
+	case !vecmath.Finite(s.AngularVelocity):
 		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want finite rad/s", s.AngularVelocity)
 	case !finite(s.Compliance) || s.Compliance < 0:
 		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want a finite value >= 0 (m/N)", s.Compliance)

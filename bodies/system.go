@@ -2,6 +2,7 @@ package bodies
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -316,7 +317,7 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 // at omega (rad/s about world axes through its centre).
 func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 	cb := s.check(c)
-	if !verlet3d.Finite(v) || !verlet3d.Finite(omega) {
+	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
 		return fmt.Errorf("bodies: Throw(%d, %v, %v): want finite velocities", c, v, omega)
 	}
 	ctr := s.centreOf(cb)
@@ -340,7 +341,7 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 // (at - centre) × impulse over its inertia, as a rigid body would.
 func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	cb := s.check(c)
-	if !verlet3d.Finite(at) || !verlet3d.Finite(impulse) {
+	if !vecmath.Finite(at) || !vecmath.Finite(impulse) {
 		return fmt.Errorf("bodies: ApplyImpulse(%d, %v, %v): want finite vectors", c, at, impulse)
 	}
 	ctr := s.centreOf(cb)

@@ -2,6 +2,7 @@ package cloth
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -95,11 +96,11 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("cloth: Settings.Cols x Rows = %d x %d, want at most %d particles", s.Cols, s.Rows, maxParticles)
 	case !finite(s.Spacing) || s.Spacing <= 0:
 		return fmt.Errorf("cloth: Settings.Spacing = %v, want metres > 0", s.Spacing)
-	case !verlet3d.Finite(s.Origin):
+	case !vecmath.Finite(s.Origin):
 		return fmt.Errorf("cloth: Settings.Origin = %v, want a finite position", s.Origin)
-	case !verlet3d.Finite(s.Across):
+	case !vecmath.Finite(s.Across):
 		return fmt.Errorf("cloth: Settings.Across = %v, want a finite direction", s.Across)
-	case !verlet3d.Finite(s.Down):
+	case !vecmath.Finite(s.Down):
 		return fmt.Errorf("cloth: Settings.Down = %v, want a finite direction", s.Down)
 	case !finite(s.Mass) || s.Mass < 0:
 		return fmt.Errorf("cloth: Settings.Mass = %v, want kg > 0", s.Mass)

@@ -3,6 +3,8 @@ package cloth
 import (
 	"container/heap"
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sort"
 
@@ -250,7 +252,7 @@ func (g *Grid) relinkAll() {
 		}
 		if a != l.a || b != l.b {
 			l.a, l.b = a, b
-			w.SetLinkParticles(l.h, g.verts[a], g.verts[b])
+			bridge.SetLinkParticles(w, int32(l.h), int32(g.verts[a]), int32(g.verts[b]))
 		}
 	}
 }
@@ -293,7 +295,7 @@ func shareAny(a, b [3]int32) bool {
 // cursor on two frames. It returns an error for non-finite input or a
 // negative radius.
 func (g *Grid) Cut(a, b mgl32.Vec3, radius float32) (int, error) {
-	if !verlet3d.Finite(a) || !verlet3d.Finite(b) || !finite(radius) || radius < 0 {
+	if !vecmath.Finite(a) || !vecmath.Finite(b) || !finite(radius) || radius < 0 {
 		return 0, fmt.Errorf("cloth: Cut(%v, %v, %v): want finite points and radius >= 0", a, b, radius)
 	}
 	pos := g.w.Positions()
@@ -319,7 +321,7 @@ func (g *Grid) Cut(a, b mgl32.Vec3, radius float32) (int, error) {
 // CutNear breaks every intact link of the grid that passes within radius
 // (m) of point p, applies the tear and returns how many links it broke.
 func (g *Grid) CutNear(p mgl32.Vec3, radius float32) (int, error) {
-	if !verlet3d.Finite(p) || !finite(radius) || radius <= 0 {
+	if !vecmath.Finite(p) || !finite(radius) || radius <= 0 {
 		return 0, fmt.Errorf("cloth: CutNear(%v, %v): want a finite point and radius > 0", p, radius)
 	}
 	return g.Cut(p, p, radius)

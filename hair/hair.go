@@ -2,6 +2,7 @@ package hair
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 	"math"
 	"sync/atomic"
 
@@ -275,7 +276,7 @@ func (h *Hair) Reset() {
 		p := int(h.base) + i
 		x := f.apply(r)
 		pos[p], prev[p] = x, x
-		h.w.SetHome(verlet3d.Particle(p), x)
+		bridge.SetHome(h.w, int32(p), x)
 	}
 }
 
@@ -587,6 +588,6 @@ func (h *Hair) Drape(colliders ...verlet3d.Collider) {
 	for i, r := range h.rest {
 		x := f.apply(r)
 		pos[int(h.base)+i], prev[int(h.base)+i] = x, x
-		h.w.SetHome(h.base+verlet3d.Particle(i), x)
+		bridge.SetHome(h.w, int32(h.base)+int32(i), x)
 	}
 }

@@ -2,6 +2,7 @@ package hair
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -27,14 +28,14 @@ func DefaultHead() Head {
 
 // Validate reports a non-finite pose or a radius that is not positive.
 func (h Head) Validate() error {
-	if !verlet3d.Finite(h.Center) {
+	if !vecmath.Finite(h.Center) {
 		return fmt.Errorf("hair: Head.Center = %v, want finite metres", h.Center)
 	}
 	if !finite32(h.Radius) || h.Radius <= 0 {
 		return fmt.Errorf("hair: Head.Radius = %v, want metres > 0", h.Radius)
 	}
 	q := h.Rotation
-	if !finite32(q.W) || !verlet3d.Finite(q.V) {
+	if !finite32(q.W) || !vecmath.Finite(q.V) {
 		return fmt.Errorf("hair: Head.Rotation = %v, want a finite quaternion", q)
 	}
 	return nil

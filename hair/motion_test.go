@@ -2,6 +2,7 @@ package hair_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -138,7 +139,7 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 			var length float64
 			for j := 0; j < n; j++ {
 				p := pos[int(b)+j]
-				if !verlet3d.Finite(p) {
+				if !vecmath.Finite(p) {
 					t.Fatalf("t=%.2f s: strand %d vertex %d at %v", clock, i, j, p)
 				}
 				if d := float64(head.Radius - p.Sub(head.Center).Len()); d > deepest {

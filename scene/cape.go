@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/cloth"
@@ -329,7 +330,7 @@ func clears(body []verlet3d.Capsule, origin, across, down mgl32.Vec3, sp float32
 			x := origin.Add(across.Mul(float32(col) * sp)).Add(down.Mul(float32(r) * sp))
 			for i := range body {
 				b := &body[i]
-				if verlet3d.ClosestOnSegment(b.A, b.B, x).Sub(x).Len() < b.Radius+margin {
+				if vecmath.ClosestOnSegment(b.A, b.B, x).Sub(x).Len() < b.Radius+margin {
 					return false
 				}
 			}
@@ -520,7 +521,7 @@ func (c *Cape) Penetration() float32 {
 			}
 		}
 		for _, k := range c.Capsules {
-			if d := k.Radius - verlet3d.ClosestOnSegment(k.A, k.B, x).Sub(x).Len(); d > worst {
+			if d := k.Radius - vecmath.ClosestOnSegment(k.A, k.B, x).Sub(x).Len(); d > worst {
 				worst = d
 			}
 		}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sort"
 	"strings"
@@ -37,7 +38,7 @@ func (a Anchor) validate(what string) error {
 	if a.Node == nil {
 		return fmt.Errorf("scene: %s.Node is nil", what)
 	}
-	if !verlet3d.Finite(mgl32.Vec3{a.Offset.X, a.Offset.Y, a.Offset.Z}) {
+	if !vecmath.Finite(mgl32.Vec3{a.Offset.X, a.Offset.Y, a.Offset.Z}) {
 		return fmt.Errorf("scene: %s.Offset = %v, want finite metres", what, a.Offset)
 	}
 	return nil

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"os"
 	"strings"
@@ -137,7 +138,7 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64)
 			r.strain = max(r.strain, cape.Grid.MaxStrain())
 			r.links = max(r.links, w.MaxLinkStrain())
 			for _, p := range cape.Particles() {
-				if !verlet3d.Finite(w.Position(p)) {
+				if !vecmath.Finite(w.Position(p)) {
 					t.Fatalf("%s frame %d: particle %d is not finite", clip, i, p)
 				}
 			}
@@ -242,7 +243,7 @@ func TestGLTFRobot(t *testing.T) {
 		if n == nil {
 			continue
 		}
-		if p, _, _ := NodePose(n); !verlet3d.Finite(p) {
+		if p, _, _ := NodePose(n); !vecmath.Finite(p) {
 			t.Errorf("node %d (%s) at %v", i, ch.Model.Names[i], p)
 		}
 	}

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -282,24 +283,11 @@ func (c *Capsule) Bounds() (min, max mgl32.Vec3) {
 
 // Closest implements Collider.
 func (c *Capsule) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
-	return closestOnSphere(ClosestOnSegment(c.A, c.B, x), c.Radius, x)
+	return closestOnSphere(closestOnSegment(c.A, c.B, x), c.Radius, x)
 }
 
-// ClosestOnSegment returns the point of segment a-b closest to x.
-func ClosestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 {
-	ab := b.Sub(a)
-	l2 := ab.Dot(ab)
-	if l2 < 1e-18 {
-		return a
-	}
-	t := x.Sub(a).Dot(ab) / l2
-	if t < 0 {
-		t = 0
-	} else if t > 1 {
-		t = 1
-	}
-	return a.Add(ab.Mul(t))
-}
+// closestOnSegment returns the point of segment a-b closest to x.
+func closestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 { return vecmath.ClosestOnSegment(a, b, x) }
 
 // Box is a solid oriented box.
 type Box struct {

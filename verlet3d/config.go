@@ -2,7 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
-	"math"
+	"github.com/drape3d/drape/internal/vecmath"
 	"reflect"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -87,25 +87,10 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// expMask selects a float32's exponent bits: all set means Inf or NaN.
-const expMask = 0x7f800000
+func finite(f float32) bool { return vecmath.Finite32(f) }
 
-func finite(f float32) bool {
-	return math.Float32bits(f)&expMask != expMask
-}
-
-// finiteVec runs once per particle per substep in the NaN guard, so it
-// tests the three exponents without branches.
-func finiteVec(v mgl32.Vec3) bool {
-	a := math.Float32bits(v[0]) & expMask
-	b := math.Float32bits(v[1]) & expMask
-	c := math.Float32bits(v[2]) & expMask
-	return a != expMask && b != expMask && c != expMask
-}
-
-// Finite reports whether every component of v is a finite number. Component
-// packages use it to validate input.
-func Finite(v mgl32.Vec3) bool { return finiteVec(v) }
+// finiteVec runs once per particle per substep in the NaN guard.
+func finiteVec(v mgl32.Vec3) bool { return vecmath.Finite(v) }
 
 // isNil reports whether x is nil or an interface holding a nil pointer,
 // map, slice, function or channel (a typed nil such as (*Sphere)(nil)).

@@ -136,9 +136,10 @@ func (w *World) LinkParticles(l Link) (a, b Particle) {
 	return Particle(h.a), Particle(h.b)
 }
 
-// SetLinkParticles re-attaches l to a and b, keeping its settings: the cloth
-// package uses it to move a torn link onto a split vertex.
-func (w *World) SetLinkParticles(l Link, a, b Particle) {
+// setLinkParticles re-attaches l to a and b, keeping its settings: the
+// cloth package moves a torn link onto a split vertex with it (through
+// internal/bridge).
+func (w *World) setLinkParticles(l Link, a, b Particle) {
 	w.check(a)
 	w.check(b)
 	h := w.checkLink(l)

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -359,8 +360,16 @@ func (w *World) Reset() {
 	w.alpha = 0
 }
 
-// SetHome changes where Reset puts p.
-func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+// setHome changes where Reset puts p (hair moves it with its rest shape,
+// through internal/bridge).
+func (w *World) setHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+
+func init() {
+	bridge.SetLinkParticles = func(w any, l, a, b int32) {
+		w.(*World).setLinkParticles(Link(l), Particle(a), Particle(b))
+	}
+	bridge.SetHome = func(w any, p int32, pos mgl32.Vec3) { w.(*World).setHome(Particle(p), pos) }
+}
 
 // Interpolated writes into dst (grown as needed) the positions at the
 // leftover fraction Alpha between the last two steps, for smooth rendering

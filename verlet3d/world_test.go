@@ -1,6 +1,7 @@
 package verlet3d_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
 	"testing"
@@ -231,7 +232,7 @@ func TestLongRunStaysFiniteAndLosesEnergy(t *testing.T) {
 				peak = e
 			}
 			for _, x := range w.Positions() {
-				if !verlet3d.Finite(x) {
+				if !vecmath.Finite(x) {
 					t.Fatalf("non-finite position after %.0f s", w.Time())
 				}
 			}
@@ -262,7 +263,7 @@ func TestNonFiniteParticleIsReset(t *testing.T) {
 	link(t, w, a, b, verlet3d.LinkSettings{})
 	w.AddForceField(poison{a})
 	w.Step()
-	if !verlet3d.Finite(w.Position(a)) || !verlet3d.Finite(w.Position(b)) {
+	if !vecmath.Finite(w.Position(a)) || !vecmath.Finite(w.Position(b)) {
 		t.Fatalf("NaN spread: %v %v", w.Position(a), w.Position(b))
 	}
 	if w.Stats().NonFiniteResets == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"image"
 	"image/color"
 	"image/png"
@@ -497,7 +498,7 @@ func (g *grabber) move(origin, dir mgl32.Vec3) {
 		return
 	}
 	t := origin.Add(dir.Mul(g.depth))
-	if !verlet3d.Finite(t) {
+	if !vecmath.Finite(t) {
 		return
 	}
 	g.w.DragTo(g.p, t)

@@ -1,0 +1,16 @@
+// Package bridge carries the few World operations that drape's component
+// packages need but a game must not call: re-attaching a torn link to a
+// split vertex (cloth) and moving where World.Reset puts a particle
+// (hair). verlet3d fills the functions in its init; components call them
+// with their *verlet3d.World. It is internal, so it is not public API.
+package bridge
+
+import "github.com/go-gl/mathgl/mgl32"
+
+var (
+	// SetLinkParticles re-attaches link l of world w to particles a and b,
+	// keeping its settings.
+	SetLinkParticles func(w any, l, a, b int32)
+	// SetHome changes where World.Reset puts particle p of world w.
+	SetHome func(w any, p int32, pos mgl32.Vec3)
+)
