@@ -18,9 +18,18 @@
 //		PinRows: []int{0}, Tethers: true,
 //	})
 //
-// A cape is a grid hanging from its row 0: pin that row, turn on Tethers so
-// the cape does not stretch under its own weight, then call SetTarget for
-// each pinned particle every frame to follow the shoulders.
+// # Capes
+//
+// NewCape builds a cape on a character given as poses (mgl32, metres): a
+// Grid hanging from anchor poses across the back, tilted back from vertical
+// until it clears the body capsules, its top row pinned and tethered. Every
+// frame, Cape.SetPose takes the character's reference pose, the anchors'
+// poses and the body capsules: it sets the top edge's kinematic targets,
+// carries the cape by a chosen fraction of the character's motion, jumps it
+// rigidly on a teleport, and moves the MaxLag limits (Jolt's skinned max
+// distance, NvCloth's motion constraints: each particle stays within a
+// radius of where it hangs below its pinned column). The body colliders
+// are the caller's; scene.Cape drives a Cape from g3n nodes.
 //
 // # Links
 //
@@ -56,9 +65,9 @@
 //
 // # Registration and errors
 //
-// cloth.New, NewWindForce and NewSelfCollision add what they make to the
-// World (particles, links, hooks); Grid.Remove, WindForce.Remove and
-// SelfCollision.Remove take the hooks out again. Creating things and changing
+// cloth.New, NewCape, NewWindForce and NewSelfCollision add what they make
+// to the World (particles, links, hooks); Grid.Remove, Cape.Remove,
+// WindForce.Remove and SelfCollision.Remove take the hooks out again. Creating things and changing
 // settings return errors that name the field and the value, and a
 // constructor that fails leaves the World as it was; misusing a handle
 // (a nil World or Grid, an index out of range) panics with a clear message,

@@ -74,7 +74,7 @@ func frame(w *verlet3d.World, m *mannequin.Mannequin, c *Cape, st *capeStats) {
 	w.Step()
 	if st != nil {
 		st.steps++
-		st.pin = max(st.pin, c.Follower.PinError())
+		st.pin = max(st.pin, c.PinError())
 		st.pen = max(st.pen, c.Penetration())
 		st.strain = max(st.strain, w.MaxLinkStrain())
 		st.structural = max(st.structural, c.Grid.MaxStrain())
@@ -188,11 +188,7 @@ func TestCapeMaxLag(t *testing.T) {
 	var st capeStats
 	for i := 0; i < 180; i++ {
 		frame(w, m, c, &st)
-		for k, p := range c.parts {
-			if over := w.Position(p).Sub(c.lagAt[k]).Len() - c.lagMax[k]; c.lagMax[k] > 0 && over > worst {
-				worst = over
-			}
-		}
+		worst = max(worst, c.Physics().LagExcess())
 	}
 	t.Logf("MaxLag %.1f at a run: worst overshoot %.2g m; %v", lag, worst, &st)
 	if worst > 0.02 {
@@ -256,7 +252,7 @@ func TestCapeOnSkeleton(t *testing.T) {
 		c.Sync()
 		w.Step()
 		st.steps++
-		st.pin = max(st.pin, c.Follower.PinError())
+		st.pin = max(st.pin, c.PinError())
 		st.pen = max(st.pen, c.Penetration())
 		st.strain = max(st.strain, w.MaxLinkStrain())
 	}
@@ -268,7 +264,7 @@ func TestCapeOnSkeleton(t *testing.T) {
 	// shoulder bone.
 	var sh math32.Vector3
 	rsh.WorldPosition(&sh)
-	if d := w.Position(c.top[0]).Sub(mgl32.Vec3{sh.X, sh.Y, sh.Z}).Len(); d > 0.2 {
+	if d := w.Position(c.Particles()[0]).Sub(mgl32.Vec3{sh.X, sh.Y, sh.Z}).Len(); d > 0.2 {
 		t.Errorf("top corner %.3f m from the right shoulder bone, want < 0.2", d)
 	}
 }
@@ -385,6 +381,6 @@ func ExampleNewCape() {
 		w.Step()
 	}
 	fmt.Printf("%d x %d particles, pins within 1e-4 m: %v, inside the body: %v\n",
-		cape.Grid.Cols(), cape.Grid.Rows(), cape.Follower.PinError() < 1e-4, cape.Penetration() > 0)
+		cape.Grid.Cols(), cape.Grid.Rows(), cape.PinError() < 1e-4, cape.Penetration() > 0)
 	// Output: 11 x 17 particles, pins within 1e-4 m: true, inside the body: false
 }

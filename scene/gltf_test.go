@@ -133,7 +133,7 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64)
 			cape.Sync()
 			w.Step()
 			r.frames++
-			r.pin = max(r.pin, cape.Follower.PinError())
+			r.pin = max(r.pin, cape.PinError())
 			r.pen = max(r.pen, cape.Penetration())
 			r.strain = max(r.strain, cape.Grid.MaxStrain())
 			r.links = max(r.links, w.MaxLinkStrain())
