@@ -18,8 +18,8 @@ type Config struct {
 	// (1/s), as Verlet damping k = Damping·h per substep. 0 conserves energy.
 	// Default 0.5.
 	Damping float32
-	// TimeStep is the fixed step in seconds that Step advances.
-	// Default 1/60 s.
+	// TimeStep is the fixed step in seconds that Step advances, in
+	// [1e-5, 1]. Default 1/60 s.
 	TimeStep float32
 	// Substeps splits each step; more substeps stiffen everything and cost
 	// proportionally. Default 2.
@@ -27,7 +27,8 @@ type Config struct {
 	// Iterations is the number of solver passes per substep. Default 10.
 	Iterations int
 	// MaxStepsPerFrame caps how many steps one Advance call runs, so a slow
-	// frame does not snowball. Time beyond the cap is dropped. Default 4.
+	// frame does not snowball, 1..1000. Time beyond the cap is dropped.
+	// Default 4.
 	MaxStepsPerFrame int
 	// Workers is the number of goroutines that solve links. Results are
 	// bit-identical for any value. Default 1.
@@ -66,14 +67,14 @@ func (c Config) Validate() error {
 	switch {
 	case !finite(c.Damping) || c.Damping < 0:
 		return fmt.Errorf("verlet3d: Config.Damping = %v, want a finite value >= 0", c.Damping)
-	case !finite(c.TimeStep) || c.TimeStep <= 0 || c.TimeStep > 1:
-		return fmt.Errorf("verlet3d: Config.TimeStep = %v, want seconds in (0, 1]", c.TimeStep)
+	case !finite(c.TimeStep) || c.TimeStep < 1e-5 || c.TimeStep > 1:
+		return fmt.Errorf("verlet3d: Config.TimeStep = %v, want seconds in [1e-5, 1]", c.TimeStep)
 	case c.Substeps < 1 || c.Substeps > 64:
 		return fmt.Errorf("verlet3d: Config.Substeps = %d, want 1..64", c.Substeps)
 	case c.Iterations < 1 || c.Iterations > 1000:
 		return fmt.Errorf("verlet3d: Config.Iterations = %d, want 1..1000", c.Iterations)
-	case c.MaxStepsPerFrame < 1:
-		return fmt.Errorf("verlet3d: Config.MaxStepsPerFrame = %d, want >= 1", c.MaxStepsPerFrame)
+	case c.MaxStepsPerFrame < 1 || c.MaxStepsPerFrame > 1000:
+		return fmt.Errorf("verlet3d: Config.MaxStepsPerFrame = %d, want 1..1000", c.MaxStepsPerFrame)
 	case c.Workers < 1 || c.Workers > 64:
 		return fmt.Errorf("verlet3d: Config.Workers = %d, want 1..64", c.Workers)
 	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0:

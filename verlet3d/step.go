@@ -54,26 +54,44 @@ func (w *World) step() {
 // time) and the time left over from earlier calls allow, at most
 // Config.MaxStepsPerFrame, and returns how many ran. Alpha then tells the
 // fraction of a step left over, for Interpolated.
+//
+// The rule for any finite frameDt >= 0: the leftover time is kept in
+// float64; whole steps beyond MaxStepsPerFrame are dropped (counted in
+// Stats.DroppedSteps, which saturates instead of overflowing) and only the
+// fraction of a step is kept, so one huge frame (a debugger pause, 1e20 s)
+// costs one capped frame and leaves the World as it was. Alpha is always
+// in [0, 1). A negative, NaN or infinite frameDt is a caller's bug and
+// panics.
 func (w *World) Advance(frameDt float32) int {
 	if !finite(frameDt) || frameDt < 0 {
 		panic(fmt.Sprintf("verlet3d: Advance(%v): want a finite time >= 0", frameDt))
 	}
 	w.broken = w.broken[:0]
-	w.accum += frameDt
-	dt := w.cfg.TimeStep
-	n := 0
-	for w.accum >= dt {
-		if n == w.cfg.MaxStepsPerFrame {
-			dropped := int(w.accum / dt)
-			w.stats.DroppedSteps += dropped
-			w.accum -= float32(dropped) * dt
-			break
+	dt := float64(w.cfg.TimeStep)
+	w.accum += float64(frameDt)
+	cap := w.cfg.MaxStepsPerFrame
+	if steps := math.Floor(w.accum / dt); steps > float64(cap) {
+		drop := steps - float64(cap)
+		if d := float64(math.MaxInt - w.stats.DroppedSteps); drop >= d {
+			w.stats.DroppedSteps = math.MaxInt
+		} else {
+			w.stats.DroppedSteps += int(drop)
 		}
+		w.accum = float64(cap)*dt + math.Max(0, math.Mod(w.accum, dt))
+	}
+	n := 0
+	for w.accum >= dt && n < cap {
 		w.step()
 		w.accum -= dt
 		n++
 	}
-	w.alpha = w.accum / dt
+	if w.accum < 0 || w.accum >= dt {
+		w.accum = 0 // rounding at the edges: start the next frame clean
+	}
+	w.alpha = float32(w.accum / dt)
+	if w.alpha >= 1 {
+		w.alpha = math.Nextafter32(1, 0)
+	}
 	return n
 }
 

@@ -50,7 +50,7 @@ type World struct {
 
 	gravity  Gravity
 	time     float64 // simulated seconds
-	accum    float32 // Advance's unsimulated time, s
+	accum    float64 // Advance's unsimulated time, s
 	alpha    float32 // leftover fraction after Advance
 	stats    Stats
 	broken   []Link // links broken during the last Step or Advance
