@@ -15,9 +15,11 @@ type Cube int32
 // CubeSettings describe a cube when it is added. Size and Mass are
 // required; everything else has a useful zero value.
 type CubeSettings struct {
-	// Size is the edge length in metres; it must be finite and > 0.
+	// Size is the edge length in metres, in [1e-3, 1e3]: a cube smaller
+	// than a millimetre or larger than a kilometre is outside what float32
+	// positions and a 1/60 s step can hold together.
 	Size float32
-	// Mass is the total mass in kg; it must be finite and > 0.
+	// Mass is the total mass in kg, in [1e-6, 1e9].
 	Mass float32
 	// Position is the centre in metres.
 	Position mgl32.Vec3
@@ -46,10 +48,10 @@ type CubeSettings struct {
 // Validate reports the first invalid field, naming it and its value.
 func (s CubeSettings) Validate() error {
 	switch {
-	case !finite(s.Size) || s.Size <= 0:
-		return fmt.Errorf("bodies: CubeSettings.Size = %v, want a finite edge length > 0 (m)", s.Size)
-	case !finite(s.Mass) || s.Mass <= 0:
-		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a finite mass > 0 (kg)", s.Mass)
+	case !finite(s.Size) || s.Size < 1e-3 || s.Size > 1e3:
+		return fmt.Errorf("bodies: CubeSettings.Size = %v, want an edge length in [1e-3, 1e3] m", s.Size)
+	case !finite(s.Mass) || s.Mass < 1e-6 || s.Mass > 1e9:
+		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a mass in [1e-6, 1e9] kg", s.Mass)
 	case !vecmath.Finite(s.Position):
 		return fmt.Errorf("bodies: CubeSettings.Position = %v, want finite metres", s.Position)
 	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):

@@ -41,5 +41,5 @@ func Example() {
 	}
 	// Output:
 	// centre 0.250 m above the floor, an axis 1.000 of the way to vertical
-	// bodies: CubeSettings.Size = -1, want a finite edge length > 0 (m)
+	// bodies: CubeSettings.Size = -1, want an edge length in [1e-3, 1e3] m
 }

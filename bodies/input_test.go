@@ -132,3 +132,28 @@ func TestImpulse(t *testing.T) {
 	}
 	_ = w
 }
+
+// A refused cube leaves the World as it was (issue 16: Mass 1e38 used to
+// leave 8 particles).
+func TestRefusedCubeLeavesWorldUnchanged(t *testing.T) {
+	w, s := newWorld(t, nil)
+	before := [2]int{w.NumParticles(), w.NumLinks()}
+	for _, cs := range []bodies.CubeSettings{
+		{Size: 0.5, Mass: 1e38, Position: mgl32.Vec3{0, 1, 0}},
+		{Size: 1e-30, Mass: 1, Position: mgl32.Vec3{0, 1, 0}},
+		{Size: 0.5, Mass: 1e-44, Position: mgl32.Vec3{0, 1, 0}},
+	} {
+		if _, err := s.AddCube(cs); err == nil {
+			continue // accepted is fine if it is valid; the World must step
+		}
+		if after := [2]int{w.NumParticles(), w.NumLinks()}; after != before {
+			t.Errorf("refused cube %+v: particles, links %v before, %v after", cs, before, after)
+		}
+	}
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	if n := w.Stats().NonFiniteResets; n != 0 {
+		t.Errorf("%d non-finite resets after the refused cubes", n)
+	}
+}

@@ -2,6 +2,7 @@ package bodies
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
@@ -158,6 +159,17 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 // Hollow) joined by links between every pair, 36 (28 if Hollow). It
 // returns an error naming the field if the settings are invalid.
 func (s *System) AddCube(cs CubeSettings) (Cube, error) {
+	m := bridge.Mark(s.w)
+	c, err := s.addCube(cs)
+	if err != nil {
+		bridge.Rollback(s.w, m) // a refused cube leaves the World as it was
+		return -1, err
+	}
+	return c, nil
+}
+
+// addCube builds the cube of AddCube.
+func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	if err := cs.Validate(); err != nil {
 		return -1, err
 	}

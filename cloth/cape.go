@@ -2,6 +2,7 @@ package cloth
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
@@ -197,6 +198,20 @@ type capePin struct {
 // anchors and tethered, and adds its lag-limit hook to w (Remove takes it
 // out). Errors name the bad setting and leave w unchanged; a nil w panics.
 func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
+	if w == nil {
+		panic("cloth: NewCape: World is nil")
+	}
+	m := bridge.Mark(w)
+	x, err := newCape(w, s)
+	if err != nil {
+		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
+		return nil, err
+	}
+	return x, nil
+}
+
+// newCape builds what NewCape returns.
+func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if w == nil {
 		panic("cloth: NewCape: World is nil")
 	}

@@ -2,6 +2,7 @@ package cloth
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
@@ -259,6 +260,20 @@ type Grid struct {
 // New adds a grid of cloth to w as described by s and returns it. Invalid
 // settings return an error naming the field, and leave w unchanged.
 func New(w *verlet3d.World, s Settings) (*Grid, error) {
+	if w == nil {
+		panic("cloth: New: World is nil")
+	}
+	m := bridge.Mark(w)
+	x, err := newGrid(w, s)
+	if err != nil {
+		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
+		return nil, err
+	}
+	return x, nil
+}
+
+// newGrid builds what New returns.
+func newGrid(w *verlet3d.World, s Settings) (*Grid, error) {
 	if w == nil {
 		panic("cloth: New: World is nil")
 	}

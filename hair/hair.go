@@ -82,6 +82,20 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	if w == nil {
 		panic("hair: New: World is nil")
 	}
+	m := bridge.Mark(w)
+	x, err := newHair(w, head, s)
+	if err != nil {
+		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
+		return nil, err
+	}
+	return x, nil
+}
+
+// newHair builds what New returns.
+func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
+	if w == nil {
+		panic("hair: New: World is nil")
+	}
 	if err := head.Validate(); err != nil {
 		return nil, err
 	}

@@ -104,3 +104,40 @@ func TestBadRuntimeInput(t *testing.T) {
 		t.Errorf("%d NaN resets after rejected input", n)
 	}
 }
+
+// A New that fails leaves the World as it was (issue 16: a Length of
+// 1e-45 used to leave a particle behind).
+func TestFailedNewLeavesWorldUnchanged(t *testing.T) {
+	w, err := verlet3d.NewWorld(hair.WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := hair.DefaultSettings()
+	ok.Strands = 10
+	if _, err := hair.New(w, hair.DefaultHead(), ok); err != nil {
+		t.Fatal(err)
+	}
+	before := [3]int{w.NumParticles(), w.NumLinks(), len(w.Colliders())}
+	for _, edit := range []func(*hair.Settings){
+		func(s *hair.Settings) { s.Length = 1e-45 },
+		func(s *hair.Settings) { s.Length, s.Segments = 1e-30, 256 },
+		func(s *hair.Settings) { s.Mass = 1e-44 },
+	} {
+		s := ok
+		edit(&s)
+		h, err := hair.New(w, hair.DefaultHead(), s)
+		if err == nil {
+			// Accepted: it must then be a working hair, not a NaN.
+			for i := 0; i < 30; i++ {
+				w.Step()
+			}
+			if w.Stats().NonFiniteResets != 0 || h.NumRecovered() != 0 {
+				t.Errorf("settings %+v accepted and went non-finite", s)
+			}
+			return
+		}
+		if after := [3]int{w.NumParticles(), w.NumLinks(), len(w.Colliders())}; after != before {
+			t.Errorf("failed New (%v): particles, links, colliders %v before, %v after", err, before, after)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/bridge"
 
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/verlet3d"
@@ -152,6 +153,20 @@ type Cape struct {
 // pinned to the anchors, tethered, with the body colliders added. Errors
 // name the bad setting and leave w without new particles.
 func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
+	if w == nil {
+		panic("scene: NewCape: World is nil")
+	}
+	m := bridge.Mark(w)
+	x, err := newCape(w, s)
+	if err != nil {
+		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
+		return nil, err
+	}
+	return x, nil
+}
+
+// newCape builds what NewCape returns.
+func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if w == nil {
 		panic("scene: NewCape: World is nil")
 	}

@@ -132,13 +132,22 @@ func (w *World) Stats() Stats { return w.stats }
 // Len returns the number of particles.
 func (w *World) NumParticles() int { return len(w.pos) }
 
-// AddParticle adds a particle at pos with mass in kg; mass 0 makes it pinned.
+// Particle masses are 0 (pinned) or in [MinMass, MaxMass] kg: a denormal
+// mass has an inverse that overflows, and the solver's sums lose everything
+// else beside a huge one.
+const (
+	MinMass = 1e-9
+	MaxMass = 1e12
+)
+
+// AddParticle adds a particle at pos with mass in kg; mass 0 makes it
+// pinned. Other masses must be in [MinMass, MaxMass].
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	if !finiteVec(pos) {
 		return -1, fmt.Errorf("verlet3d: particle position %v is not finite", pos)
 	}
-	if !finite(mass) || mass < 0 {
-		return -1, fmt.Errorf("verlet3d: particle mass = %v, want kg >= 0 (0 pins it)", mass)
+	if !validMass(mass) {
+		return -1, fmt.Errorf("verlet3d: particle mass = %v, want 0 (pinned) or kg in [%g, %g]", mass, MinMass, MaxMass)
 	}
 	p := Particle(len(w.pos))
 	w.pos = append(w.pos, pos)
@@ -159,6 +168,8 @@ func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	}
 	return p, nil
 }
+
+func validMass(m float32) bool { return m == 0 || (m >= MinMass && m <= MaxMass) }
 
 // check panics with a clear message if p is not a particle of w.
 func (w *World) check(p Particle) {
@@ -214,8 +225,8 @@ func (w *World) Mass(p Particle) float32 { w.check(p); return w.mass[p] }
 // SetMass changes the mass of p in kg. A mass of 0 pins it.
 func (w *World) SetMass(p Particle, mass float32) error {
 	w.check(p)
-	if !finite(mass) || mass < 0 {
-		return fmt.Errorf("verlet3d: particle %d mass = %v, want kg >= 0", p, mass)
+	if !validMass(mass) {
+		return fmt.Errorf("verlet3d: particle %d mass = %v, want 0 (pinned) or kg in [%g, %g]", p, mass, MinMass, MaxMass)
 	}
 	w.mass[p] = mass
 	if mass == 0 {
@@ -369,6 +380,8 @@ func init() {
 		w.(*World).setLinkParticles(Link(l), Particle(a), Particle(b))
 	}
 	bridge.SetHome = func(w any, p int32, pos mgl32.Vec3) { w.(*World).setHome(Particle(p), pos) }
+	bridge.Mark = func(w any) any { return w.(*World).mark() }
+	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
 }
 
 // Interpolated writes into dst (grown as needed) the positions at the

@@ -59,6 +59,8 @@ func TestBadArgumentsReturnErrors(t *testing.T) {
 		{"negative break strain", "BreakStrain", func() error { _, err := w.AddLink(a, b, verlet3d.LinkSettings{BreakStrain: -1}); return err }()},
 		{"negative radius", "radius", w.SetRadius(a, -1)},
 		{"NaN mass", "mass", w.SetMass(a, nan)},
+		{"denormal mass", "mass", w.SetMass(a, 1e-39)},
+		{"denormal new particle", "mass", func() error { _, err := w.AddParticle(mgl32.Vec3{}, 1e-40); return err }()},
 		{"zero sphere", "radius", func() error { _, err := verlet3d.NewSphere(mgl32.Vec3{}, 0); return err }()},
 		{"zero normal", "normal", func() error { _, err := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{}); return err }()},
 		{"flat box", "half extents", func() error {

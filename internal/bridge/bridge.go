@@ -13,4 +13,9 @@ var (
 	SetLinkParticles func(w any, l, a, b int32)
 	// SetHome changes where World.Reset puts particle p of world w.
 	SetHome func(w any, p int32, pos mgl32.Vec3)
+	// Mark records how much world w holds; Rollback removes everything
+	// added since. A constructor that fails half-way calls Rollback so
+	// that it leaves the World as it was.
+	Mark     func(w any) any
+	Rollback func(w any, mark any)
 )
