@@ -1,0 +1,79 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/g3n/engine/core"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// HeadFollower keeps a Hair's head on a g3n node, such as a glTF
+// character's Head bone: every step it reads the node's world pose the way
+// a cape reads its anchors (position and a unit-scale rotation, whatever
+// the armature's scale) and calls Hair.SetHead, so the roots follow the
+// bone exactly. A jump farther than the hair's TeleportDistance in one
+// step moves the strands with it (the hair's own rule); call Teleport for
+// a respawn.
+type HeadFollower struct {
+	h    *hair.Hair
+	node *core.Node
+	// offset is the head sphere's centre from the node's origin in metres,
+	// along the node's axes (not scaled with it).
+	offset mgl32.Vec3
+	// turn takes the node's axes to the head's frame (+Y crown, +Z face).
+	turn mgl32.Quat
+}
+
+// FollowHead makes a HeadFollower that puts h's head offset metres from
+// node's origin (along the node's axes, whatever its scale), turned by turn
+// from the node's axes to the head's frame (+Y to the crown, +Z out of the
+// face; the identity when the bone's axes already are so). It moves the
+// head there now, with the strands (Teleport). A nil h or node panics;
+// non-finite values return an error.
+func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Quat) (*HeadFollower, error) {
+	if h == nil || node == nil {
+		panic("scene: FollowHead: nil Hair or node")
+	}
+	if !vecmath.Finite(offset) {
+		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite metres", offset)
+	}
+	if !vecmath.Finite(turn.V) || !vecmath.Finite32(turn.W) || turn.Len() < 1e-6 {
+		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a non-zero finite quaternion", turn)
+	}
+	f := &HeadFollower{h: h, node: node, offset: offset, turn: turn.Normalize()}
+	c, q := f.Pose()
+	if err := h.Teleport(c, q); err != nil {
+		return nil, fmt.Errorf("scene: FollowHead: %w", err)
+	}
+	return f, nil
+}
+
+// Pose returns where the head is now by the node's world matrix: the head
+// centre in metres and its rotation.
+func (f *HeadFollower) Pose() (center mgl32.Vec3, rotation mgl32.Quat) {
+	pos, rot, _ := NodePose(f.node)
+	return pos.Add(rot.Rotate(f.offset)), rot.Mul(f.turn).Normalize()
+}
+
+// Sync reads the node and moves the head there over the next step. Call it
+// after the animation and UpdateMatrixWorld, before the World steps
+// (Attach does this on a Driver).
+func (f *HeadFollower) Sync() {
+	c, q := f.Pose()
+	if err := f.h.SetHead(c, q); err != nil {
+		// A non-finite node matrix: keep the last pose rather than feed
+		// the simulation a NaN.
+		return
+	}
+}
+
+// Teleport moves the head and its strands to the node's pose at once.
+func (f *HeadFollower) Teleport() error {
+	c, q := f.Pose()
+	return f.h.Teleport(c, q)
+}
+
+// Attach syncs the follower before every step of d.
+func (f *HeadFollower) Attach(d *Driver) { d.BeforeStep(f.Sync) }
