@@ -141,3 +141,63 @@ func BenchmarkNaiveHair2000x16(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }
+
+// benchDense is benchHair's frame of 2,000 x 16 guide hair with its head
+// turning, plus the Update of perGuide render strands per guide (20,000
+// render strands for perGuide 10): what a game pays per frame for dense
+// hair, before the copy to the GPU.
+func benchDense(b *testing.B, perGuide, workers int) {
+	cfg := hair.WorldConfig()
+	cfg.Workers = workers
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = 2000, 16
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := hair.NewDense(h, perGuide, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 30; i++ { // settle
+		w.Step()
+	}
+	c := h.Head().Center
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		w.Step()
+		d.Update()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkDense20000From2000Workers1(b *testing.B) { benchDense(b, 10, 1) }
+func BenchmarkDense20000From2000Workers2(b *testing.B) { benchDense(b, 10, 2) }
+
+// BenchmarkDenseUpdate20000 is the render-strand update alone (20,000
+// render strands x 17 vertices from 2,000 guides), on 1 worker.
+func BenchmarkDenseUpdate20000Workers1(b *testing.B) {
+	w, _ := verlet3d.NewWorld(hair.WorldConfig())
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = 2000, 16
+	h, _ := hair.New(w, hair.DefaultHead(), s)
+	d, _ := hair.NewDense(h, 10, 1)
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d.Update()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}

@@ -25,7 +25,8 @@ func AddHairShader(r *renderer.Renderer) {
 	r.AddProgram(HairShader, HairShader+"_vertex", HairShader+"_fragment")
 }
 
-// HairMesh draws a hair.Hair as camera-facing ribbons: every strand segment
+// HairMesh draws a hair.Hair (or the render strands of a hair.Dense) as
+// camera-facing ribbons: every strand segment
 // is a quad whose two edges the vertex shader spreads across the view, so
 // strands have a width in metres at any zoom (core-profile GL draws lines
 // one pixel wide). The fragment shader lights them as hair: Kajiya-Kay
@@ -42,11 +43,13 @@ type HairMesh struct {
 	// Material holds the look; see HairMaterial.
 	Material *HairMaterial
 
-	h    *hair.Hair
-	geom *geometry.Geometry
-	dyn  *gls.VBO // per ribbon vertex: position, tangent (rewritten by Sync)
-	stat *gls.VBO // per ribbon vertex: colour, (side, t) (written once)
-	tan  []mgl32.Vec3
+	h      *hair.Hair
+	dense  *hair.Dense      // render strands, for NewDenseHairMesh
+	copyFn func(lo, hi int) // copyDense, bound once
+	geom   *geometry.Geometry
+	dyn    *gls.VBO // per ribbon vertex: position, tangent (rewritten by Sync)
+	stat   *gls.VBO // per ribbon vertex: colour, (side, t) (written once)
+	tan    []mgl32.Vec3
 }
 
 // HairMaterial is a standard material drawn with the hair shader. Its
@@ -103,20 +106,40 @@ const (
 // NewHairMesh makes ribbons for h coloured by palette p. Register the
 // shader with AddHairShader before rendering it.
 func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
-	m := &HairMesh{h: h, geom: geometry.NewGeometry(), Material: NewHairMaterial()}
-	n := h.NumVertices()
+	m := &HairMesh{h: h}
 	per := h.NumSegments() + 1
+	m.build(h.NumStrands(), per, h.Colors(nil, p), h.StrandParam)
+	m.tan = make([]mgl32.Vec3, h.NumVertices())
+	m.Sync()
+	return m
+}
 
+// NewDenseHairMesh makes ribbons for the render strands of d (many strands
+// following the simulated guides of d.Hair()) coloured by palette p, drawn
+// exactly as NewHairMesh draws guides. Its Sync updates d first. Register
+// the shader with AddHairShader before rendering it.
+func NewDenseHairMesh(d *hair.Dense, p hair.Palette) *HairMesh {
+	m := &HairMesh{h: d.Hair(), dense: d}
+	m.build(d.NumStrands(), d.NumSegments()+1, d.Colors(nil, p), d.Hair().StrandParam)
+	m.copyFn = m.copyDense
+	m.Sync()
+	return m
+}
+
+// build makes the buffers of strands ribbons of per vertices each with
+// vertex colours cols.
+func (m *HairMesh) build(strands, per int, cols []mgl32.Vec3, param func(j int) float32) {
+	m.geom, m.Material = geometry.NewGeometry(), NewHairMaterial()
+	n := strands * per
 	dyn := math32.NewArrayF32(2*n*hairDynStride, 2*n*hairDynStride)
 	m.dyn = gls.NewVBO(dyn).
 		AddAttribOffset(gls.VertexPosition, 0).
 		AddAttribOffset(gls.VertexTangent, 12)
 	m.dyn.SetUsage(gls.DYNAMIC_DRAW)
 
-	cols := h.Colors(nil, p)
 	stat := math32.NewArrayF32(2*n*hairStatStride, 2*n*hairStatStride)
 	for i, c := range cols {
-		t := h.StrandParam(i % per)
+		t := param(i % per)
 		for k, side := range [2]float32{-1, 1} {
 			o := (2*i + k) * hairStatStride
 			copy(stat[o:], []float32{c[0], c[1], c[2], side, t})
@@ -126,9 +149,9 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 		AddAttribOffset(gls.VertexColor, 0).
 		AddAttribOffset(gls.VertexTexcoord, 12)
 
-	idx := math32.NewArrayU32(0, h.NumStrands()*h.NumSegments()*6)
-	for s := 0; s < h.NumStrands(); s++ {
-		for j := 0; j < h.NumSegments(); j++ {
+	idx := math32.NewArrayU32(0, strands*(per-1)*6)
+	for s := 0; s < strands; s++ {
+		for j := 0; j+1 < per; j++ {
 			v := uint32(2 * (s*per + j))
 			idx.Append(v, v+1, v+2, v+1, v+3, v+2)
 		}
@@ -141,30 +164,53 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 	// so the geometry's cached bounds would be stale: skip culling. Hair
 	// sits on a head the camera looks at anyway.
 	m.SetCullable(false)
-	m.tan = make([]mgl32.Vec3, n)
-	m.Sync()
-	return m
 }
 
-// Hair returns the hair the mesh shows.
+// Hair returns the hair the mesh shows (the guides, for a dense mesh).
 func (m *HairMesh) Hair() *hair.Hair { return m.h }
 
-// Sync copies the strands' positions and tangents into the ribbon buffer.
-// It does not allocate.
+// Dense returns the render strands a NewDenseHairMesh shows, or nil.
+func (m *HairMesh) Dense() *hair.Dense { return m.dense }
+
+// ribbons views the dynamic buffer as one (position, tangent, position,
+// tangent) group per strand vertex.
+func (m *HairMesh) ribbons(n int) [][4]mgl32.Vec3 {
+	buf := *m.dyn.Buffer()
+	return unsafe.Slice((*[4]mgl32.Vec3)(unsafe.Pointer(&buf[0])), n)
+}
+
+// Sync copies the strands' positions and tangents into the ribbon buffer
+// (for a dense mesh, after updating the render strands, both on the
+// World's workers). It does not allocate.
 func (m *HairMesh) Sync() {
+	if m.dense != nil {
+		m.dense.Update()
+		m.h.World().Parallel(m.dense.NumStrands(), m.copyFn)
+		m.dyn.Update()
+		return
+	}
 	h := m.h
 	first, n := h.Particles()
 	pos := h.World().Positions()[first : int(first)+n]
 	m.tan = h.Tangents(m.tan)
-	buf := *m.dyn.Buffer()
-	// Two ribbon vertices per strand vertex, each position then tangent:
-	// view the buffer as pairs of (position, tangent).
-	out := unsafe.Slice((*[4]mgl32.Vec3)(unsafe.Pointer(&buf[0])), n)
+	out := m.ribbons(n)
 	for i, p := range pos {
 		t := m.tan[i]
 		out[i] = [4]mgl32.Vec3{p, t, p, t}
 	}
 	m.dyn.Update()
+}
+
+// copyDense copies render strands [lo, hi) into the ribbon buffer.
+func (m *HairMesh) copyDense(lo, hi int) {
+	d := m.dense
+	per := d.NumSegments() + 1
+	pos, tan := d.Positions(), d.Tangents()
+	out := m.ribbons(d.NumVertices())
+	for i := lo * per; i < hi*per; i++ {
+		p, t := pos[i], tan[i]
+		out[i] = [4]mgl32.Vec3{p, t, p, t}
+	}
 }
 
 const hairVertexShader = `

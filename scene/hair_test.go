@@ -86,3 +86,68 @@ func benchHairSync(b *testing.B, strands, segments int) {
 // upload happens at render).
 func BenchmarkHairSync2000x16(b *testing.B) { benchHairSync(b, 2000, 16) }
 func BenchmarkHairSync500x12(b *testing.B)  { benchHairSync(b, 500, 12) }
+
+// A dense mesh draws every render strand of a hair.Dense as the guides are
+// drawn: two ribbon vertices per render vertex at its position with its
+// tangent, triangles within a strand, and Sync (which updates the render
+// strands) does not allocate, on 1 or 2 workers.
+func TestHairMeshDense(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		cfg := hair.WorldConfig()
+		cfg.Workers = workers
+		w, err := verlet3d.NewWorld(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := hair.DefaultSettings()
+		s.Strands, s.Segments = 60, 8
+		h, err := hair.New(w, hair.DefaultHead(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := hair.NewDense(h, 5, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewDenseHairMesh(d, hair.DefaultPalette())
+		if m.Dense() != d || m.Hair() != h {
+			t.Fatal("Dense or Hair is not what the mesh was made from")
+		}
+		h.SetHead(mgl32.Vec3{0.01, 0, 0}, mgl32.QuatRotate(0.2, mgl32.Vec3{0, 1, 0}))
+		w.Step()
+		m.Sync()
+		n := d.NumVertices()
+		dyn := *m.dyn.Buffer()
+		if len(dyn) != 2*n*hairDynStride || len(*m.stat.Buffer()) != 2*n*hairStatStride {
+			t.Fatalf("buffers hold %d and %d floats for %d render vertices", len(dyn), len(*m.stat.Buffer()), n)
+		}
+		pos, tan := d.Positions(), d.Tangents()
+		for i := 0; i < n; i++ {
+			for k := 0; k < 2; k++ {
+				o := (2*i + k) * hairDynStride
+				p := mgl32.Vec3{dyn[o], dyn[o+1], dyn[o+2]}
+				tg := mgl32.Vec3{dyn[o+3], dyn[o+4], dyn[o+5]}
+				if p != pos[i] || tg != tan[i] {
+					t.Fatalf("ribbon vertex %d/%d: %v %v, want %v %v", i, k, p, tg, pos[i], tan[i])
+				}
+			}
+		}
+		per := uint32(d.NumSegments() + 1)
+		idx := m.geom.Indices()
+		if len(idx) != d.NumStrands()*d.NumSegments()*6 {
+			t.Fatalf("%d indices, want %d", len(idx), d.NumStrands()*d.NumSegments()*6)
+		}
+		for k := 0; k < len(idx); k += 3 {
+			s := idx[k] / 2 / per
+			for _, v := range idx[k : k+3] {
+				if v/2/per != s || int(v) >= 2*n {
+					t.Fatalf("triangle %d joins strands %d and %d", k/3, s, v/2/per)
+				}
+			}
+		}
+		if a := testing.AllocsPerRun(20, m.Sync); a != 0 {
+			t.Errorf("%d workers: Sync allocates %.1f times", workers, a)
+		}
+		w.Close()
+	}
+}

@@ -25,6 +25,7 @@ var (
 	hairSegments = flag.Int("hair-segments", 14, "hair scene: segments per strand (1..64)")
 	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in metres (0.01..1)")
 	hairWalk     = flag.Bool("hair-walk", false, "hair scene: start walking (1.1 m/s) around a circle on the floor, camera following from the side")
+	hairDense    = flag.Int("hair-dense", 1, "hair scene: render strands drawn per simulated guide strand (1..16; 1 draws just the guides)")
 	hairRun      = flag.Bool("hair-run", false, "hair scene: start running (4 m/s, with a bob) around a circle on the floor, camera following from the side")
 )
 
@@ -47,11 +48,16 @@ func checkHair() error {
 		return fmt.Errorf("-hair-length = %v, want metres in 0.01..1", *hairLength)
 	case !(*hairWind >= 0 && *hairWind <= 60):
 		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", *hairWind)
+	case *hairDense < 1 || *hairDense > hairMaxDense:
+		return fmt.Errorf("-hair-dense = %d, want 1..%d", *hairDense, hairMaxDense)
 	case *hairWalk && *hairRun:
 		return fmt.Errorf("-hair-walk and -hair-run: give one of them")
 	}
 	return nil
 }
+
+// hairMaxDense is the most render strands per guide the demo offers.
+const hairMaxDense = 16
 
 // The head sits on a neck above shoulders; all in metres, in the body's
 // frame (the body stands at the origin facing +Z until it walks).
@@ -81,6 +87,8 @@ type hairScene struct {
 	lastPos mgl32.Vec3
 	lastYaw float64
 
+	dense     int     // render strands per guide (1: the guides alone)
+	meshAt    float64 // remake the mesh at this clockTime (the ratio changed), or -1
 	windOn    bool
 	windSpeed float32
 	rebuildAt float64 // rebuild the hair at this clockTime (after a slider moved), or -1
@@ -140,7 +148,7 @@ func buildHair(d *Demo) error {
 // settings: everything but the GUI, the keys and the GL shader, so tests
 // can drive it without a window.
 func newHairScene(d *Demo) (*hairScene, error) {
-	s := &hairScene{d: d, rebuildAt: -1, windSpeed: 6}
+	s := &hairScene{d: d, rebuildAt: -1, meshAt: -1, windSpeed: 6, dense: *hairDense}
 	s.motion = newHairMotion()
 	s.set = hair.DefaultSettings()
 	s.set.Strands = *hairStrands
@@ -281,12 +289,10 @@ func (s *hairScene) rebuild() error {
 		return err
 	}
 	h.Drape(neck, shoulders, torso)
-	mesh := scene.NewHairMesh(h, hair.DefaultPalette())
-	// Fewer strands each stand for a thicker wisp: keep the hair's cover.
-	k := float32(math.Sqrt(2000 / float64(s.set.Strands)))
-	k = max(0.6, min(k, 2.5))
-	mesh.Material.RootWidth *= k
-	mesh.Material.TipWidth *= k
+	mesh, err := s.newMesh(h)
+	if err != nil {
+		return err
+	}
 	if s.h != nil {
 		// Out with the old hair.
 		s.drv.World.Close()
@@ -301,6 +307,47 @@ func (s *hairScene) rebuild() error {
 	s.h, s.mesh, s.follow, s.torso = h, mesh, f, torso
 	d.Scene.Add(mesh)
 	s.applyWind()
+	return nil
+}
+
+// newMesh makes the ribbons for h: its guides alone, or s.dense render
+// strands per guide. Ribbons are thinner the more strands there are, so the
+// hair's cover stays about the same.
+func (s *hairScene) newMesh(h *hair.Hair) (*scene.HairMesh, error) {
+	var mesh *scene.HairMesh
+	strands := h.NumStrands()
+	if s.dense > 1 {
+		dn, err := hair.NewDense(h, s.dense, s.set.Seed)
+		if err != nil {
+			return nil, err
+		}
+		mesh = scene.NewDenseHairMesh(dn, hair.DefaultPalette())
+		strands = dn.NumStrands()
+	} else {
+		mesh = scene.NewHairMesh(h, hair.DefaultPalette())
+	}
+	k := float32(math.Sqrt(2000 / float64(strands)))
+	lo := float32(0.6)
+	if s.dense > 1 {
+		lo = 0.3
+	}
+	k = max(lo, min(k, 2.5))
+	mesh.Material.RootWidth *= k
+	mesh.Material.TipWidth *= k
+	return mesh, nil
+}
+
+// remesh swaps the ribbons for ones with the current ratio of render
+// strands per guide; the simulation goes on untouched.
+func (s *hairScene) remesh() error {
+	mesh, err := s.newMesh(s.h)
+	if err != nil {
+		return err
+	}
+	s.d.Scene.Remove(s.mesh)
+	s.mesh.Dispose()
+	s.mesh = mesh
+	s.d.Scene.Add(mesh)
 	return nil
 }
 
@@ -365,13 +412,23 @@ func (s *hairScene) update(dt float32) {
 			s.d.Status("rebuild: %v", err)
 		}
 	}
+	if s.meshAt >= 0 && s.clockTime >= s.meshAt {
+		s.meshAt = -1
+		if err := s.remesh(); err != nil {
+			s.d.Status("render strands: %v", err)
+		}
+	}
 	p := s.motion.pose()
 	wind := "off"
 	if s.windOn {
 		wind = fmt.Sprintf("%.0f m/s", s.windSpeed)
 	}
-	s.d.Status("%d strands x %d segments, %.2f m; style %.2f; wind %s; head yaw %.0f°; %s %.1f m/s",
-		s.set.Strands, s.set.Segments, s.set.Length, s.set.StyleStiffness, wind, p.yaw*180/math.Pi,
+	drawn := ""
+	if s.dense > 1 {
+		drawn = fmt.Sprintf(" (%d drawn)", s.dense*s.set.Strands)
+	}
+	s.d.Status("%d strands%s x %d segments, %.2f m; style %.2f; wind %s; head yaw %.0f°; %s %.1f m/s",
+		s.set.Strands, drawn, s.set.Segments, s.set.Length, s.set.StyleStiffness, wind, p.yaw*180/math.Pi,
 		gaits[s.motion.gait].name, s.motion.speed)
 }
 
@@ -439,6 +496,12 @@ func (s *hairScene) buildGUI() {
 		p.Add(sl)
 	}
 	slider("strands", 100, 4000, float32(s.set.Strands), "%.0f", func(v float32) { s.set.Strands = int(v) }, true)
+	slider("render strands per guide", 1, hairMaxDense, float32(s.dense), "%.0f", func(v float32) {
+		if n := int(v + 0.5); n != s.dense {
+			s.dense = n
+			s.meshAt = s.clockTime + 0.25
+		}
+	}, false)
 	slider("length (m)", 0.06, 0.45, s.set.Length, "%.2f", func(v float32) { s.set.Length = v }, true)
 	slider("segments", 3, 24, float32(s.set.Segments), "%.0f", func(v float32) { s.set.Segments = int(v + 0.5) }, true)
 	slider("style stiffness", 0, 0.4, s.set.StyleStiffness, "%.2f", func(v float32) {
