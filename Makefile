@@ -80,6 +80,7 @@ SHOTS := net:180:-scene net \
          hair_wind:240:-scene hair -hair-wind 8 \
          hair_gust20:240:-scene hair -hair-wind 20 \
          hair_walk:200:-scene hair -hair-walk \
+         hair_dense:200:-scene hair -hair-dense 10 \
          cape_robot:240:-scene cape -cape-gltf ../shared/models/RobotExpressive.glb -cape-view behind \
          cubes:300:-scene cubes
 shots: build

@@ -52,11 +52,10 @@ type Dense struct {
 	pos, tan []mgl32.Vec3
 
 	// Per-Update state shared with the workers.
-	f       frame
-	minR2   float32
-	minR    float32
-	updFn   func(lo, hi int)
-	updated bool
+	f     frame
+	minR2 float32
+	minR  float32
+	updFn func(lo, hi int)
 }
 
 // NewDense makes perGuide render strands for every strand of h (perGuide 1
