@@ -151,15 +151,7 @@ func (d *Demo) Texture(name string) *texture.Texture2D {
 	if err != nil {
 		panic(err)
 	}
-	rgba := image.NewRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			rgba.Set(x, y, img.At(x, y))
-		}
-	}
-	t := texture.NewTexture2DFromRGBA(rgba)
-	t.SetWrapS(gls.REPEAT)
-	t.SetWrapT(gls.REPEAT)
+	t := scene.TextureFromImage(img)
 	d.textures[name] = t
 	return t
 }
