@@ -159,11 +159,9 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 // Hollow) joined by links between every pair, 36 (28 if Hollow). It
 // returns an error naming the field if the settings are invalid.
 func (s *System) AddCube(cs CubeSettings) (Cube, error) {
-	m := bridge.Mark(s.w)
-	c, err := s.addCube(cs)
+	c, err := bridge.Build(s.w, func() (Cube, error) { return s.addCube(cs) })
 	if err != nil {
-		bridge.Rollback(s.w, m) // a refused cube leaves the World as it was
-		return -1, err
+		return -1, err // a refused cube leaves the World as it was
 	}
 	return c, nil
 }

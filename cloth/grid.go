@@ -263,20 +263,11 @@ func New(w *verlet3d.World, s Settings) (*Grid, error) {
 	if w == nil {
 		panic("cloth: New: World is nil")
 	}
-	m := bridge.Mark(w)
-	x, err := newGrid(w, s)
-	if err != nil {
-		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
-		return nil, err
-	}
-	return x, nil
+	return bridge.Build(w, func() (*Grid, error) { return newGrid(w, s) })
 }
 
 // newGrid builds what New returns.
 func newGrid(w *verlet3d.World, s Settings) (*Grid, error) {
-	if w == nil {
-		panic("cloth: New: World is nil")
-	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

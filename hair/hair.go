@@ -82,20 +82,11 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	if w == nil {
 		panic("hair: New: World is nil")
 	}
-	m := bridge.Mark(w)
-	x, err := newHair(w, head, s)
-	if err != nil {
-		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
-		return nil, err
-	}
-	return x, nil
+	return bridge.Build(w, func() (*Hair, error) { return newHair(w, head, s) })
 }
 
 // newHair builds what New returns.
 func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
-	if w == nil {
-		panic("hair: New: World is nil")
-	}
 	if err := head.Validate(); err != nil {
 		return nil, err
 	}

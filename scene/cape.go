@@ -156,20 +156,11 @@ func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if w == nil {
 		panic("scene: NewCape: World is nil")
 	}
-	m := bridge.Mark(w)
-	x, err := newCape(w, s)
-	if err != nil {
-		bridge.Rollback(w, m) // a failed constructor leaves the World as it was
-		return nil, err
-	}
-	return x, nil
+	return bridge.Build(w, func() (*Cape, error) { return newCape(w, s) })
 }
 
 // newCape builds what NewCape returns.
 func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
-	if w == nil {
-		panic("scene: NewCape: World is nil")
-	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}

@@ -19,3 +19,17 @@ var (
 	Mark     func(w any) any
 	Rollback func(w any, mark any)
 )
+
+// Build runs build on world w and, if it fails, removes everything it
+// added: the one place that makes a failed constructor leave the World as
+// it was.
+func Build[T any](w any, build func() (T, error)) (T, error) {
+	m := Mark(w)
+	x, err := build()
+	if err != nil {
+		Rollback(w, m)
+		var zero T
+		return zero, err
+	}
+	return x, nil
+}
