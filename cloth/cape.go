@@ -29,6 +29,20 @@ type CapeSettings struct {
 	// Back is the direction the cape falls away from the body, in
 	// Reference's frame. Default (0, 0, -1): glTF characters face +Z.
 	Back mgl32.Vec3
+	// Body are the character's colliders as built (a sphere when A == B),
+	// in metres: the cape is tilted back from vertical until it clears
+	// them. The Cape does not add colliders to the World; the caller owns
+	// them and passes their pose to SetPose for Penetration.
+	Body []verlet3d.Capsule
+	// CapeFabric is the cloth and how it moves, shared with scene.CapeSettings.
+	CapeFabric
+}
+
+// CapeFabric is what a cape is made of and how it follows its character,
+// the settings cloth.CapeSettings and scene.CapeSettings share. Start from
+// DefaultCapeFabric; zero means zero, and each field's comment gives its
+// default.
+type CapeFabric struct {
 	// Standoff moves the top edge this far (m) along Back from the anchors
 	// as built, for anchors that sit inside the body. Default 0.
 	Standoff float32
@@ -50,11 +64,6 @@ type CapeSettings struct {
 	// TetherSlack lets the tethers from the top edge stretch by this
 	// fraction before they act. Default 0.001.
 	TetherSlack float32
-	// Body are the character's colliders as built (a sphere when A == B),
-	// in metres: the cape is tilted back from vertical until it clears
-	// them. The Cape does not add colliders to the World; the caller owns
-	// them and passes their pose to SetPose for Penetration.
-	Body []verlet3d.Capsule
 	// CarryLinear is the fraction in [0, 1] of the character's
 	// frame-to-frame translation applied directly to every free particle
 	// (NvCloth's linear inertia is 1 - CarryLinear). Default 0.
@@ -72,12 +81,9 @@ type CapeSettings struct {
 	TeleportDistance float32
 }
 
-// DefaultCapeSettings returns the settings of a knee-length wool cape; set
-// Anchors, Reference and Body for your character.
-func DefaultCapeSettings() CapeSettings {
-	return CapeSettings{
-		Reference:        verlet3d.Pose{Rotation: mgl32.QuatIdent()},
-		Back:             mgl32.Vec3{0, 0, -1},
+// DefaultCapeFabric returns a knee-length wool cape.
+func DefaultCapeFabric() CapeFabric {
+	return CapeFabric{
 		Length:           1,
 		Spacing:          0.05,
 		Mass:             0.6,
@@ -86,6 +92,16 @@ func DefaultCapeSettings() CapeSettings {
 		Bend:             0.05,
 		TetherSlack:      0.001,
 		TeleportDistance: 1,
+	}
+}
+
+// DefaultCapeSettings returns the settings of a knee-length wool cape; set
+// Anchors, Reference and Body for your character.
+func DefaultCapeSettings() CapeSettings {
+	return CapeSettings{
+		Reference:  verlet3d.Pose{Rotation: mgl32.QuatIdent()},
+		Back:       mgl32.Vec3{0, 0, -1},
+		CapeFabric: DefaultCapeFabric(),
 	}
 }
 

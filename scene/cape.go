@@ -36,69 +36,21 @@ type CapeSettings struct {
 	// Back is the direction the cape falls away from the body, in
 	// Reference's local space. Default (0, 0, -1): glTF characters face +Z.
 	Back math32.Vector3
-	// Standoff moves the top edge this far (m) along Back from the anchors
-	// as built, for anchors that sit inside the body (bone origins do).
-	// Default 0.
-	Standoff float32
-	// Width of the cape in metres. 0 (the default) fits it to the
-	// character: 1.6 times the length of the anchor line (0.5 m with a
-	// single anchor), so the part beyond the end anchors hangs over the
-	// arms' backs.
-	Width float32
-	// Length of the cape from the top edge down, in metres. Default 1.
-	Length float32
-	// Spacing between particles in metres. Default 0.05.
-	Spacing float32
-	// Mass of the whole cape in kg. Default 0.6.
-	Mass float32
-	// Thickness is the particles' collision radius in metres: the cloth stays
-	// this far from the body. Default 0.015.
-	Thickness float32
-	// Shear and Bend are the XPBD compliances (m/N) of the shear and bend
-	// links; structural links are rigid. Defaults 1e-3 and 0.05.
-	Shear, Bend float32
-	// TetherSlack lets the tethers from the top edge stretch by this fraction
-	// before they act. Default 0.001 (tight: at a run, 2% slack lets the hem
-	// links stretch 10%).
-	TetherSlack float32
 	// Body are the colliders that follow the character.
 	Body []BodyPart
 	// Contact settings of the body colliders. Default friction 0.3.
 	Contact verlet3d.ContactSettings
-	// CarryLinear is the fraction in [0, 1] of the character's frame-to-frame
-	// translation applied directly to every cape particle, so the cape does
-	// not feel the full inertial kick of a start or stop. NvCloth's linear
-	// inertia is 1 - CarryLinear. Default 0: pure physics.
-	CarryLinear float32
-	// CarryAngular is the same for the character's rotation about
-	// Reference. Default 0.
-	CarryAngular float32
-	// MaxLag bounds how far a particle may be from where it hangs as built
-	// below its column's pinned top particle, turned with Reference, in
-	// metres per metre of its distance down from the top edge (NvCloth's
-	// motion constraints, relative to the pins). 1.5 lets the hem
-	// fly out behind a runner yet never trail further; 0 (default) is off.
-	MaxLag float32
-	// TeleportDistance in metres: when Reference moves farther than this
-	// between two Syncs, the whole cape jumps with it instead of stretching
-	// across the gap. Default 1.
-	TeleportDistance float32
+	// CapeFabric is the cloth and how it moves (see cloth.CapeFabric).
+	cloth.CapeFabric
 }
 
 // DefaultCapeSettings returns the settings of a knee-length wool cape;
 // set Anchors and Body for your character.
 func DefaultCapeSettings() CapeSettings {
 	return CapeSettings{
-		Back:             math32.Vector3{Z: -1},
-		Length:           1,
-		Spacing:          0.05,
-		Mass:             0.6,
-		Thickness:        0.015,
-		Shear:            1e-3,
-		Bend:             0.05,
-		TetherSlack:      0.001,
-		Contact:          verlet3d.ContactSettings{Friction: 0.3},
-		TeleportDistance: 1,
+		Back:       math32.Vector3{Z: -1},
+		Contact:    verlet3d.ContactSettings{Friction: 0.3},
+		CapeFabric: cloth.DefaultCapeFabric(),
 	}
 }
 
@@ -169,23 +121,11 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	c.body = make([]verlet3d.Capsule, len(s.Body))
 	ref := c.pose()
 	cs := cloth.CapeSettings{
-		Anchors:          c.anchors,
-		Reference:        ref,
-		Back:             mgl32.Vec3{s.Back.X, s.Back.Y, s.Back.Z},
-		Standoff:         s.Standoff,
-		Width:            s.Width,
-		Length:           s.Length,
-		Spacing:          s.Spacing,
-		Mass:             s.Mass,
-		Thickness:        s.Thickness,
-		Shear:            s.Shear,
-		Bend:             s.Bend,
-		TetherSlack:      s.TetherSlack,
-		Body:             c.body,
-		CarryLinear:      s.CarryLinear,
-		CarryAngular:     s.CarryAngular,
-		MaxLag:           s.MaxLag,
-		TeleportDistance: s.TeleportDistance,
+		Anchors:    c.anchors,
+		Reference:  ref,
+		Back:       mgl32.Vec3{s.Back.X, s.Back.Y, s.Back.Z},
+		Body:       c.body,
+		CapeFabric: s.CapeFabric,
 	}
 	phys, err := cloth.NewCape(w, cs)
 	if err != nil {
