@@ -31,8 +31,8 @@ type Hair struct {
 
 	head    *verlet3d.Sphere // collider that follows the head
 	start   Head             // pose at the start of the current step
-	end     Head             // pose at the end of the current step
-	pending bool             // SetHead called since the last step began
+	end     Head             // target pose, from the last SetHead
+	now     Head             // pose at the end of the last substep
 	cur     frame            // pose of the current substep
 	prevCur frame            // pose of the previous substep
 
@@ -94,7 +94,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 		return nil, err
 	}
 	head.Rotation = head.rotation()
-	h := &Hair{w: w, set: s, per: s.Segments + 1, start: head, end: head}
+	h := &Hair{w: w, set: s, per: s.Segments + 1, start: head, end: head, now: head}
 	roots := scalpPoints(s)
 	h.grow(head.Radius, roots)
 
@@ -234,11 +234,7 @@ func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
 		return err
 	}
 	nh.Rotation = nh.rotation()
-	if !h.pending {
-		h.start = h.end
-	}
 	h.end = nh
-	h.pending = true
 	return nil
 }
 
@@ -261,8 +257,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 	}
 	nh.Rotation = nh.rotation()
 	h.moveRigidly(h.end, nh)
-	h.start, h.end = nh, nh
-	h.pending = false
+	h.start, h.end, h.now = nh, nh, nh
 	h.cur = nh.frame()
 	h.prevCur = h.cur
 	return nil
@@ -271,8 +266,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 // Reset puts every strand back in its rest shape around the current head
 // pose, at rest.
 func (h *Hair) Reset() {
-	h.start = h.end
-	h.pending = false
+	h.start, h.now = h.end, h.end
 	f := h.end.frame()
 	h.cur, h.prevCur = f, f
 	h.head.Center = h.end.Center

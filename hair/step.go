@@ -114,16 +114,14 @@ func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.h.finishSubste
 // pinned roots) to its pose at the end of the substep, carries the strands
 // by part of that motion, then adds air drag to every segment.
 func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
-	k := s.Index
 	if s.First() {
-		// A new step: without a SetHead since the last one the head
-		// stays where it is.
-		if !h.pending {
-			h.start = h.end
-		}
-		h.pending = false
+		// A new step goes on from where the head is toward the last
+		// SetHead: a long frame's motion is spread over its steps.
+		h.start = h.now
 	}
-	if k == 0 && h.end.Center.Sub(h.start.Center).Len() > h.set.TeleportDistance {
+	// How far the head moves in this step.
+	stepMove := h.end.Center.Sub(h.start.Center).Len() * s.Frac * float32(s.Count)
+	if s.First() && stepMove > h.set.TeleportDistance {
 		// Too far for one step to be motion: a respawn or a long hitch.
 		// The strands jump with the head, keeping shape and velocity.
 		h.moveRigidly(h.start, h.end)
@@ -132,6 +130,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	h.lastSub = s.Last()
 	pose := lerpHead(h.start, h.end, s.Frac)
+	h.now = pose
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center

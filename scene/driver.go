@@ -49,7 +49,7 @@ func (d *Driver) Update(dt float32) int {
 	if dt > d.MaxFrameTime && d.MaxFrameTime > 0 {
 		dt = d.MaxFrameTime
 	}
-	if dt < 0 {
+	if !(dt >= 0) { // negative or NaN: a broken clock, not time to simulate
 		dt = 0
 	}
 	for _, f := range d.before {

@@ -120,12 +120,12 @@ func (f *Follower) Remove() {
 type followHooks struct{ f *Follower }
 
 func (k followHooks) Apply(_ *verlet3d.World, s verlet3d.Substep) {
-	k.f.setColliders(s.Frac)
-	if s.Last() {
-		// The synced pose is reached: further steps before the next Sync
-		// (several in one Advance) hold it.
+	if s.First() {
+		// Each step blends on from where the colliders are: a long
+		// frame's motion is spread over its steps (Substep.Frac).
 		k.f.hold()
 	}
+	k.f.setColliders(s.Frac)
 }
 
 // World returns the World the Follower was made for.
@@ -270,15 +270,15 @@ func (f *Follower) Snap() {
 	f.hold()
 }
 
-// hold makes the synced pose the start of the next blend.
+// hold makes where the colliders are now the start of the next blend.
 func (f *Follower) hold() {
 	for i := range f.spheres {
 		s := &f.spheres[i]
-		s.from, s.rFrom = s.to, s.rTo
+		s.from, s.rFrom = s.s.Center, s.s.Radius
 	}
 	for i := range f.capsules {
 		c := &f.capsules[i]
-		c.fromA, c.fromB, c.rFrom = c.toA, c.toB, c.rTo
+		c.fromA, c.fromB, c.rFrom = c.c.A, c.c.B, c.c.Radius
 	}
 }
 

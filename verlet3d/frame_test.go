@@ -74,3 +74,38 @@ func TestFrameSettingsLimits(t *testing.T) {
 		}
 	}
 }
+
+// A long frame spreads kinematic motion over its steps: a pin given a
+// target 1 m away before a frame of 4 steps moves a quarter of the way per
+// step, instead of the whole way in the first step and not at all after.
+func TestLongFrameSpreadsKinematicMotion(t *testing.T) {
+	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin, _ := w.AddParticle(mgl32.Vec3{}, 0)
+	var seen []float32
+	w.AddForceField(recordX{pin, &seen})
+	w.SetTarget(pin, mgl32.Vec3{1, 0, 0})
+	if n := w.Advance(4.0 / 60); n != 4 {
+		t.Fatalf("%d steps, want 4", n)
+	}
+	// The pin's position at each substep start: 0, 1/8, 1/4, ... 7/8.
+	for i, x := range seen {
+		if want := float32(i) / 8; math.Abs(float64(x-want)) > 1e-6 {
+			t.Errorf("substep %d: pin at x = %v, want %v", i, x, want)
+		}
+	}
+	if x := w.Position(pin)[0]; x != 1 {
+		t.Errorf("pin at x = %v after the frame, want 1", x)
+	}
+}
+
+type recordX struct {
+	p    verlet3d.Particle
+	seen *[]float32
+}
+
+func (r recordX) Apply(w *verlet3d.World, _ verlet3d.Substep) {
+	*r.seen = append(*r.seen, w.Position(r.p)[0])
+}

@@ -12,9 +12,14 @@ type Substep struct {
 	Count int
 	// H is the substep length in seconds.
 	H float32
-	// Frac is the fraction of the step at which this substep ends, in
+	// Frac is how far this substep goes toward the kinematic targets set
+	// for the frame, as a fraction of what is left at the step's start, in
 	// (0, 1]: kinematic things (pins, colliders, roots, a head) are at
-	// Lerp(stepStart, target, Frac) during it.
+	// Lerp(poseAtStepStart, target, Frac) during it. A frame of one step
+	// gives (Index+1)/Count; when Advance runs several steps for a long
+	// frame the motion is spread evenly over them, so a hitch does not put
+	// the whole frame's motion into its first step. The last substep of the
+	// frame's last step has Frac 1.
 	Frac float32
 	// Time is the simulated time at the start of the substep, s.
 	Time float64

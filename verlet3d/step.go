@@ -10,10 +10,13 @@ import (
 // Step advances the World by one Config.TimeStep.
 func (w *World) Step() {
 	w.broken = w.broken[:0]
-	w.step()
+	w.step(1)
 }
 
-func (w *World) step() {
+// step runs one step; left is how many steps, this one included, the
+// current frame still has (1 for Step): kinematic motion set once per frame
+// is spread evenly over them.
+func (w *World) step(left int) {
 	if w.links.dirty {
 		w.links.colour(len(w.pos))
 	}
@@ -24,7 +27,7 @@ func (w *World) step() {
 	for s := 0; s < n; s++ {
 		sub := Substep{
 			Index: s, Count: n, H: h,
-			Frac:       float32(s+1) / float32(n),
+			Frac:       float32(s+1) / float32(n) / float32(left),
 			Time:       w.time + float64(s)*float64(w.cfg.TimeStep)/float64(n),
 			Step:       w.steps,
 			Iterations: w.cfg.Iterations,
@@ -79,9 +82,10 @@ func (w *World) Advance(frameDt float32) int {
 		}
 		w.accum = float64(cap)*dt + math.Max(0, math.Mod(w.accum, dt))
 	}
+	steps := int(math.Min(math.Floor(w.accum/dt), float64(cap)))
 	n := 0
 	for w.accum >= dt && n < cap {
-		w.step()
+		w.step(max(1, steps-n))
 		w.accum -= dt
 		n++
 	}
