@@ -13,6 +13,13 @@ import (
 // turns, in a World with hair.WorldConfig (2 substeps, 3 iterations) and
 // the given workers. Particles: strands·(segments+1).
 func benchHair(b *testing.B, strands, segments, workers int) {
+	benchHairFrames(b, strands, segments, workers, nil)
+}
+
+// benchHairFrames is benchHair with extra, if not nil, made from the hair
+// before the settling steps and run after every frame's step (a render
+// update).
+func benchHairFrames(b *testing.B, strands, segments, workers int, extra func(*hair.Hair) func()) {
 	cfg := hair.WorldConfig()
 	cfg.Workers = workers
 	w, err := verlet3d.NewWorld(cfg)
@@ -26,6 +33,10 @@ func benchHair(b *testing.B, strands, segments, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	after := func() {}
+	if extra != nil {
+		after = extra(h)
+	}
 	for i := 0; i < 30; i++ { // settle
 		w.Step()
 	}
@@ -35,6 +46,7 @@ func benchHair(b *testing.B, strands, segments, workers int) {
 	for i := 0; i < b.N; i++ {
 		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
 		w.Step()
+		after()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
@@ -147,36 +159,13 @@ func BenchmarkNaiveHair2000x16(b *testing.B) {
 // render strands for perGuide 10): what a game pays per frame for dense
 // hair, before the copy to the GPU.
 func benchDense(b *testing.B, perGuide, workers int) {
-	cfg := hair.WorldConfig()
-	cfg.Workers = workers
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	s := hair.DefaultSettings()
-	s.Strands, s.Segments = 2000, 16
-	h, err := hair.New(w, hair.DefaultHead(), s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := hair.NewDense(h, perGuide, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < 30; i++ { // settle
-		w.Step()
-	}
-	c := h.Head().Center
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
-		w.Step()
-		d.Update()
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+	benchHairFrames(b, 2000, 16, workers, func(h *hair.Hair) func() {
+		d, err := hair.NewDense(h, perGuide, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d.Update
+	})
 }
 
 func BenchmarkDense20000From2000Workers1(b *testing.B) { benchDense(b, 10, 1) }

@@ -54,15 +54,22 @@ func TestHairMeshBuffers(t *testing.T) {
 			}
 		}
 	}
-	per := uint32(h.NumSegments() + 1)
+	checkRibbonMesh(t, m, h.NumStrands(), h.NumSegments(), n)
+}
+
+// checkRibbonMesh checks that m has two triangles per segment of every
+// strand, none joining two strands, and that Sync does not allocate.
+func checkRibbonMesh(t *testing.T, m *HairMesh, strands, segments, vertices int) {
+	t.Helper()
+	per := uint32(segments + 1)
 	idx := m.geom.Indices()
-	if len(idx) != h.NumStrands()*h.NumSegments()*6 {
-		t.Fatalf("%d indices, want %d", len(idx), h.NumStrands()*h.NumSegments()*6)
+	if len(idx) != strands*segments*6 {
+		t.Fatalf("%d indices, want %d", len(idx), strands*segments*6)
 	}
 	for k := 0; k < len(idx); k += 3 {
 		s := idx[k] / 2 / per
 		for _, v := range idx[k : k+3] {
-			if v/2/per != s || int(v) >= 2*n {
+			if v/2/per != s || int(v) >= 2*vertices {
 				t.Fatalf("triangle %d joins strands %d and %d", k/3, s, v/2/per)
 			}
 		}
@@ -132,22 +139,7 @@ func TestHairMeshDense(t *testing.T) {
 				}
 			}
 		}
-		per := uint32(d.NumSegments() + 1)
-		idx := m.geom.Indices()
-		if len(idx) != d.NumStrands()*d.NumSegments()*6 {
-			t.Fatalf("%d indices, want %d", len(idx), d.NumStrands()*d.NumSegments()*6)
-		}
-		for k := 0; k < len(idx); k += 3 {
-			s := idx[k] / 2 / per
-			for _, v := range idx[k : k+3] {
-				if v/2/per != s || int(v) >= 2*n {
-					t.Fatalf("triangle %d joins strands %d and %d", k/3, s, v/2/per)
-				}
-			}
-		}
-		if a := testing.AllocsPerRun(20, m.Sync); a != 0 {
-			t.Errorf("%d workers: Sync allocates %.1f times", workers, a)
-		}
+		checkRibbonMesh(t, m, d.NumStrands(), d.NumSegments(), n)
 		w.Close()
 	}
 }
