@@ -587,3 +587,21 @@ func (c *Cape) Penetration() float32 {
 	}
 	return worst
 }
+
+// ShiftOrigin keeps the cape's last poses in step with
+// verlet3d.World.ShiftOrigin, so the next SetPose (in the new coordinates)
+// is not taken for a jump.
+func (k capeHooks) ShiftOrigin(offset mgl32.Vec3) {
+	c := k.c
+	c.ref.Position = c.ref.Position.Sub(offset)
+	for i := range c.anch {
+		c.anch[i].Position = c.anch[i].Position.Sub(offset)
+	}
+	for i := range c.body {
+		c.body[i].A = c.body[i].A.Sub(offset)
+		c.body[i].B = c.body[i].B.Sub(offset)
+	}
+	for i := range c.lagAt {
+		c.lagAt[i] = c.lagAt[i].Sub(offset)
+	}
+}

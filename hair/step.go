@@ -566,3 +566,16 @@ func (h *Hair) headContact(lo, hi int) {
 		prev[o] = mgl32.Vec3{q[0] + mu*tx, q[1] + mu*ty, q[2] + mu*tz}
 	}
 }
+
+// ShiftOrigin moves the head's poses with verlet3d.World.ShiftOrigin (the
+// head collider, a verlet3d.Sphere, is moved by the World).
+func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
+	h := k.h
+	for _, p := range []*Head{&h.start, &h.end, &h.now} {
+		p.Center = p.Center.Sub(offset)
+	}
+	h.cur.c = h.cur.c.Sub(offset)
+	h.prevCur.c = h.prevCur.c.Sub(offset)
+	h.carryFrom = h.carryFrom.Sub(offset)
+	h.carryTo = h.carryTo.Sub(offset)
+}

@@ -1,6 +1,7 @@
 package verlet3d_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -73,10 +74,14 @@ func (c *naiveCloth) frame(h float32, iterations int) {
 // links, top row pinned) by one 1/60 s frame with 10 iterations per op, and
 // reports ns per constraint-iteration, ms per frame and the speed-up over
 // the naive loop timed in the same run.
-func benchCloth(b *testing.B, n, workers int) {
+func benchCloth(b *testing.B, n, workers int) { benchClothSplit(b, n, workers, 1, 10) }
+
+// benchClothSplit is benchCloth with a frame split into substeps x
+// iterations; the naive loop always does 1 x 10.
+func benchClothSplit(b *testing.B, n, workers, substeps, iterations int) {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Substeps = 1
-	cfg.Iterations = 10
+	cfg.Substeps = substeps
+	cfg.Iterations = iterations
 	cfg.Workers = workers
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
@@ -100,7 +105,7 @@ func benchCloth(b *testing.B, n, workers int) {
 	frames := int(math.Max(10, float64(b.N)))
 	start := time.Now()
 	for i := 0; i < frames; i++ {
-		naive.frame(cfg.TimeStep, cfg.Iterations)
+		naive.frame(cfg.TimeStep, 10)
 	}
 	naivePer := float64(time.Since(start).Nanoseconds()) / float64(frames)
 	b.ReportMetric(naivePer/1e6, "naive-ms/frame")
@@ -111,6 +116,14 @@ func BenchmarkStepCloth32(b *testing.B)         { benchCloth(b, 32, 1) }
 func BenchmarkStepCloth64(b *testing.B)         { benchCloth(b, 64, 1) }
 func BenchmarkStepCloth64Workers2(b *testing.B) { benchCloth(b, 64, 2) }
 func BenchmarkStepCloth128(b *testing.B)        { benchCloth(b, 128, 1) }
+
+// The defaults survey's cost side: the new default split (10 x 2), the old
+// one (2 x 10) and Jolt's like-for-like 10 x 1, in one run.
+func BenchmarkStepCloth64Split(b *testing.B) {
+	for _, c := range [][2]int{{10, 2}, {2, 10}, {10, 1}} {
+		b.Run(fmt.Sprintf("%dx%d", c[0], c[1]), func(b *testing.B) { benchClothSplit(b, 64, 1, c[0], c[1]) })
+	}
+}
 
 // Stepping allocates nothing once running, with colliders, fields, tethers
 // and two workers.

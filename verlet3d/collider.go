@@ -39,6 +39,11 @@ type ContactSettings struct {
 type colliderEntry struct {
 	c Collider
 	s ContactSettings
+	// lo, hi are the bounds at the start of the last step: a collider
+	// whose bounds changed since is moving (a body part) and gets
+	// velocity-level friction for the whole step, see contactResponse.
+	lo, hi mgl32.Vec3
+	moving bool
 }
 
 // contact is a temporary constraint that keeps one particle on the outer side
@@ -53,6 +58,7 @@ type contact struct {
 	r        float32 // particle radius
 	pushed   float32 // total normal correction this substep, m
 	collider int32
+	moving   bool // the collider moves this step
 }
 
 // AddCollider adds c with the given contact settings. It returns an error
@@ -71,7 +77,8 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 	if s.Mask == 0 {
 		s.Mask = math.MaxUint32
 	}
-	w.colliders = append(w.colliders, colliderEntry{c, s})
+	lo, hi := c.Bounds()
+	w.colliders = append(w.colliders, colliderEntry{c: c, s: s, lo: lo, hi: hi})
 	return nil
 }
 
@@ -95,33 +102,93 @@ func (w *World) Colliders() []Collider {
 	return out
 }
 
-// collide builds this substep's contacts.
-func (w *World) collide() {
+// collide builds this substep's contacts. A particle gets a contact with a
+// collider when it ends the integration inside it or within ContactMargin
+// of it, or, moving fast, when its path from where it started the substep
+// crosses the collider (continuous collision, see sweep): a thin box or a
+// small sphere cannot be jumped over in one substep.
+func (w *World) collide(first bool) {
 	w.contacts = w.contacts[:0]
 	margin := w.cfg.ContactMargin
-	for ci, e := range w.colliders {
+	pos, prev := w.pos, w.prev[:len(w.pos)]
+	for ci := range w.colliders {
+		e := &w.colliders[ci]
 		lo, hi := e.c.Bounds()
-		for i := range w.pos {
+		if first {
+			e.moving = lo != e.lo || hi != e.hi
+			e.lo, e.hi = lo, hi
+		}
+		moving := e.moving
+		for i := range pos {
 			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
 				continue
 			}
-			p := w.pos[i]
+			// The box around the substep's path, grown by radius and margin.
+			p, a := pos[i], prev[i]
 			r := w.radius[i] + margin
-			if p[0]+r < lo[0] || p[0]-r > hi[0] || p[1]+r < lo[1] || p[1]-r > hi[1] || p[2]+r < lo[2] || p[2]-r > hi[2] {
+			if min(p[0], a[0])-r > hi[0] || max(p[0], a[0])+r < lo[0] ||
+				min(p[1], a[1])-r > hi[1] || max(p[1], a[1])+r < lo[1] ||
+				min(p[2], a[2])-r > hi[2] || max(p[2], a[2])+r < lo[2] {
 				continue
 			}
 			s, n := e.c.Closest(p)
-			if p.Sub(s).Dot(n) >= r {
-				continue
+			if d := p.Sub(s).Dot(n); d >= r {
+				// Clear of the collider at the end: did the path cross it?
+				var hit bool
+				if s, n, hit = sweep(e.c, a, p, w.radius[i], d, margin); !hit {
+					continue
+				}
+			} else if p.Sub(a).LenSqr() > r*r {
+				// Inside at the end after a long move: the nearest face
+				// may be the far one of a thin shape, so hold the
+				// particle where its path came in.
+				if s2, n2, hit := sweep(e.c, a, p, w.radius[i], d, margin); hit {
+					s, n = s2, n2
+				}
 			}
 			w.contacts = append(w.contacts, contact{
 				p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
-				vn: p.Sub(w.prev[i]).Dot(n), surface: s, normal: n,
-				r: w.radius[i], collider: int32(ci),
+				vn: p.Sub(a).Dot(n), surface: s, normal: n,
+				r: w.radius[i], collider: int32(ci), moving: moving,
 			})
 		}
 	}
 	w.stats.Contacts = len(w.contacts)
+}
+
+// sweep is the continuous collision test of a particle of radius r that
+// moved from a to b this substep and ends dEnd from c's surface.
+// It advances along the path by the distance to the surface (conservative
+// advancement: Closest gives the exact distance outside a convex shape, so
+// a step of that length cannot jump into it) and reports the surface point
+// and normal where the path first comes within r of the collider. The
+// contact plane there holds the particle on the side it came from.
+func sweep(c Collider, a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
+	path := b.Sub(a)
+	l := path.Len()
+	// The signed distance changes by at most l along the path: if b is
+	// farther than r + l, no point of the path came within r. (dEnd is
+	// ignored when b is inside.)
+	if !(l > 0) || dEnd >= r+l {
+		return surface, normal, false
+	}
+	tol := max(1e-5, 0.25*margin)
+	t := float32(0)
+	for range 32 {
+		q := a.Add(path.Mul(t / l))
+		s, n := c.Closest(q)
+		d := q.Sub(s).Dot(n) - r
+		if d < 0 && t == 0 {
+			return surface, normal, false // started inside: the end test decides
+		}
+		if d <= tol {
+			return s, n, true
+		}
+		if t += d; t >= l {
+			return surface, normal, false
+		}
+	}
+	return surface, normal, false
 }
 
 // solveContacts keeps every contact's particle on the outer side of the
@@ -140,33 +207,55 @@ func (w *World) solveContacts() {
 	}
 }
 
-// contactResponse applies friction and restitution through the previous
-// position: Verlet has no stored velocity, so changing prev changes it.
+// contactResponse applies friction and restitution to every contact that
+// touched this substep. Verlet has no stored velocity: prev is where the
+// particle started the substep, so the displacement pos - prev is the
+// velocity times h.
+//
+// Friction against a collider at rest works on positions (Macklin et al.
+// 2014, Müller et al. 2020): the sliding along the surface since the substep
+// started is undone while it is within Friction times the normal correction
+// (static friction: a particle below the friction angle does not move at
+// all, so it cannot creep), and shortened by that amount beyond it (kinetic
+// friction). Against a collider that moves this step (its Bounds changed
+// since the last step: a limb, a swinging bat) the surface's own motion is unknown, so
+// friction acts on the velocity only, never dragging the particle back to
+// where the surface was. Then the velocity
+// into the surface is removed (restitution 0 means the particle stops, it
+// does not keep pushing in next substep) or reflected by Restitution.
 func (w *World) contactResponse() {
 	pos, prev := w.pos, w.prev
 	for k := range w.contacts {
 		c := &w.contacts[k]
-		if c.pushed == 0 && pos[c.p].Sub(c.surface).Dot(c.normal)-c.r > 1e-6 {
+		x := pos[c.p]
+		if c.pushed == 0 && x.Sub(c.surface).Dot(c.normal)-c.r > 1e-6 {
 			continue // never touched
 		}
-		v := pos[c.p].Sub(prev[c.p])
+		v := x.Sub(prev[c.p])
 		vn := v.Dot(c.normal)
 		vt := v.Sub(c.normal.Mul(vn))
 		if c.mu > 0 {
-			lt := vt.Len()
-			// Coulomb: the tangential correction is bounded by mu times the
-			// normal correction (Müller et al. 2020, small steps).
-			limit := c.mu * c.pushed
-			if lt <= limit {
+			if lt, limit := vt.Len(), c.mu*c.pushed; lt <= limit {
+				x = x.Sub(vt)
 				vt = mgl32.Vec3{}
 			} else if lt > 0 {
-				vt = vt.Mul(1 - limit/lt)
+				cut := vt.Mul(limit / lt)
+				x = x.Sub(cut)
+				vt = vt.Sub(cut)
+			}
+			if !c.moving {
+				pos[c.p] = x
+			} else {
+				x = pos[c.p]
 			}
 		}
-		if c.e > 0 && c.vn < 0 {
-			vn = -c.e * c.vn
+		if vn < 0 {
+			vn = 0
 		}
-		prev[c.p] = pos[c.p].Sub(vt.Add(c.normal.Mul(vn)))
+		if c.e > 0 && c.vn < 0 {
+			vn = max(vn, -c.e*c.vn)
+		}
+		prev[c.p] = x.Sub(vt.Add(c.normal.Mul(vn)))
 	}
 }
 

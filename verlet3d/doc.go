@@ -14,13 +14,20 @@
 //  1. Forces: gravity, then every ForceField in the order it was added.
 //  2. Integrate: x' = x + (x - x_prev)(1 - k) + a h², with k = Damping·h.
 //     Kinematic particles move to their target instead; pinned ones stay.
-//     The displacement is clamped to MaxSpeed·h.
+//     The displacement is clamped to MaxSpeed·h (500 m/s by default, far
+//     above any throw).
 //  3. Collide: each Collider builds temporary contacts for the particles near
-//     it; every ConstraintSet gets Prepare. Contacts live for this substep only.
+//     it, or whose path since the substep began crosses it (continuous
+//     collision: a particle at 80 m/s cannot skip a 2 cm box or a 3 cm
+//     sphere); every ConstraintSet gets Prepare. Contacts live for this
+//     substep only.
 //  4. Solve, Config.Iterations times: links (graph-coloured batches, optionally
 //     on several workers), then tethers, then each ConstraintSet's Solve, then
 //     contacts last so that nothing ends a substep inside a collider.
-//  5. Friction and restitution on the contacts, through the previous position.
+//  5. Friction and restitution on the contacts: static friction undoes the
+//     sliding of the substep against a collider at rest (no creep below the
+//     friction angle), kinetic friction shortens it, and the velocity into
+//     the surface is removed (restitution 0 stops a particle) or reflected.
 //  6. Post: links strained past their BreakStrain break and are reported by
 //     Broken; non-finite particles are reset and counted; a final projection
 //     keeps particles outside colliders.
@@ -67,11 +74,25 @@
 // non-finite positions, targets, velocities, offsets or frame times given
 // to SetPosition, SetTarget, SetVelocity, Teleport and Advance.
 //
-// # Numerical dissipation
+// # Numerical dissipation and the defaults
 //
 // Projection damps fast rotation: a rigid link turning at ω loses energy at
 // a rate of about ω²h/2 per second with substep length h, whatever Damping
-// is. More substeps (smaller h) keep more of it than more iterations.
+// is. More substeps (smaller h) keep more of it than more iterations (small
+// steps, Macklin et al. 2019), so DefaultConfig splits each 1/60 s step into
+// 10 substeps of 2 iterations, the same 20 link passes per step as 2 x 10
+// but measured (go test ./verlet3d -run Survey -survey -v) to be far
+// better: a 1 m pendulum at 20 degrees loses 1.4% of its amplitude per
+// swing (6.8% at 2 x 10), a 40-link chain hangs within 0.5% of the
+// catenary's sag with 0.37% link strain (2.2% and 1.7%). Damping defaults
+// to 0: a free fall is a free fall; air resistance comes from force fields.
+//
+// # Far from the origin
+//
+// Positions are float32: 10 km out they are good to a millimetre, and a
+// fall at 4 km does not even start at small substeps. World.ShiftOrigin
+// moves everything (particles, colliders, components' poses) so a game can
+// keep the simulation near the origin wherever its character roams.
 //
 // Advance runs whole steps from an accumulator fed by the frame time, caps the
 // steps per frame and reports the leftover fraction for interpolation.

@@ -32,7 +32,7 @@ func Example() {
 		w.Step()
 	}
 	fmt.Printf("stretch %.1f%%, %d contacts\n", 100*w.MaxLinkStrain(), w.Stats().Contacts)
-	// Output: stretch 0.4%, 3 contacts
+	// Output: stretch 0.1%, 4 contacts
 }
 
 // Advance turns a variable frame time into fixed steps.

@@ -90,9 +90,14 @@ func TestLongFrameSpreadsKinematicMotion(t *testing.T) {
 	if n := w.Advance(4.0 / 60); n != 4 {
 		t.Fatalf("%d steps, want 4", n)
 	}
-	// The pin's position at each substep start: 0, 1/8, 1/4, ... 7/8.
+	// The pin's position at each substep start: evenly spaced over the
+	// frame's 4 steps of Substeps each.
+	n := float32(4 * w.Config().Substeps)
+	if len(seen) != int(n) {
+		t.Fatalf("%d substeps seen, want %v", len(seen), n)
+	}
 	for i, x := range seen {
-		if want := float32(i) / 8; math.Abs(float64(x-want)) > 1e-6 {
+		if want := float32(i) / n; math.Abs(float64(x-want)) > 1e-6 {
 			t.Errorf("substep %d: pin at x = %v, want %v", i, x, want)
 		}
 	}

@@ -34,7 +34,7 @@ func (w *World) step(left int) {
 		}
 		w.applyForces(sub)
 		w.integrate(h, sub.Frac)
-		w.collide()
+		w.collide(s == 0)
 		for _, cs := range w.sets {
 			cs.Prepare(w, sub)
 		}

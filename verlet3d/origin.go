@@ -1,0 +1,84 @@
+package verlet3d
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// OriginShifter is implemented by colliders, force fields and constraint
+// sets that keep world positions of their own (a head pose, last frame's
+// anchors): World.ShiftOrigin calls it so they move with everything else.
+// The built-in colliders (Plane, Sphere, Capsule, Box) are shifted by the
+// World itself.
+type OriginShifter interface {
+	// ShiftOrigin subtracts offset (m) from every world position kept.
+	ShiftOrigin(offset mgl32.Vec3)
+}
+
+// ShiftOrigin moves the World's origin to offset (in the current
+// coordinates): every particle, its previous position, kinematic target
+// and home, and every collider, force field and constraint set that keeps
+// positions are moved by -offset, so nothing moves relative to anything
+// else and velocities are unchanged.
+//
+// It is the floating origin of a large game world: float32 positions keep
+// about 7 significant digits, so 10 km from the origin a position is only
+// good to a millimetre and cloth links of a few centimetres are distorted.
+// Keep the simulation near the origin by calling ShiftOrigin(characterPos)
+// whenever the character has gone far (say 100 m) from it, between frames,
+// and move your scene's nodes by the same -offset at the same time; the
+// cape or hair then behaves 10 km out as it does at home. A custom
+// Collider, ForceField or ConstraintSet that stores world positions must
+// implement OriginShifter. A non-finite offset panics.
+func (w *World) ShiftOrigin(offset mgl32.Vec3) {
+	if !finiteVec(offset) {
+		panic(fmt.Sprintf("verlet3d: ShiftOrigin(%v): offset is not finite", offset))
+	}
+	for _, s := range [][]mgl32.Vec3{w.pos, w.prev, w.stepStart, w.target, w.home} {
+		for i := range s {
+			s[i] = s[i].Sub(offset)
+		}
+	}
+	for i := range w.colliders {
+		e := &w.colliders[i]
+		switch c := e.c.(type) {
+		case *Plane:
+			c.Point = c.Point.Sub(offset)
+		case *Sphere:
+			c.Center = c.Center.Sub(offset)
+		case *Capsule:
+			c.A, c.B = c.A.Sub(offset), c.B.Sub(offset)
+		case *Box:
+			c.Center = c.Center.Sub(offset)
+		case OriginShifter:
+			c.ShiftOrigin(offset)
+		}
+		// A shifted collider has not moved.
+		e.lo, e.hi = e.c.Bounds()
+	}
+	// Hooks registered both as field and set are told once.
+	var told []OriginShifter
+	tell := func(x any) {
+		s, ok := x.(OriginShifter)
+		if !ok {
+			return
+		}
+		if reflect.TypeOf(s).Comparable() {
+			for _, t := range told {
+				if reflect.TypeOf(t) == reflect.TypeOf(s) && t == s {
+					return
+				}
+			}
+		}
+		told = append(told, s)
+		s.ShiftOrigin(offset)
+	}
+	for _, f := range w.fields {
+		tell(f)
+	}
+	for _, s := range w.sets {
+		tell(s)
+	}
+}

@@ -1,0 +1,337 @@
+package verlet3d_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The rows of DESIGN.md section 6 that hold at DefaultConfig: what a user
+// gets without tuning anything. Each measurement is a function of the
+// Config so the survey in defaults_test.go can compare candidates.
+
+// pendulumLoss releases a rigid 1 m pendulum at amp radians and returns the
+// mean fractional amplitude lost per full swing over the first 5 swings.
+func pendulumLoss(cfg verlet3d.Config, amp float64) float64 {
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	pivot, _ := w.AddParticle(mgl32.Vec3{}, 0)
+	bob, _ := w.AddParticle(mgl32.Vec3{float32(math.Sin(amp)), float32(-math.Cos(amp)), 0}, 1)
+	if _, err := w.AddLink(pivot, bob, verlet3d.LinkSettings{}); err != nil {
+		panic(err)
+	}
+	// Amplitude of each swing: the largest x between upward zero crossings.
+	var peaks []float64
+	peak, lastX := 0.0, float64(w.Position(bob)[0])
+	steps := int(12 / cfg.TimeStep)
+	for i := 0; i < steps && len(peaks) < 6; i++ {
+		w.Step()
+		x := float64(w.Position(bob)[0])
+		if lastX < 0 && x >= 0 {
+			peaks = append(peaks, peak)
+			peak = 0
+		}
+		peak = math.Max(peak, x)
+		lastX = x
+	}
+	first := math.Sin(amp)
+	last := peaks[len(peaks)-1]
+	return 1 - math.Pow(last/first, 1/float64(len(peaks)))
+}
+
+// catenary hangs a 3 m chain of 40 links between pins 2 m apart, starting
+// on the analytic catenary (a = 0.6165, sag 1.005 m), and returns its mean
+// sag over the last of 4 s and the largest link strain seen then.
+func catenary(cfg verlet3d.Config) (sag, strain float64) {
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	const n, a = 40, 0.6165
+	// Points equally spaced in arc length: s(x) = a sinh(x/a), from -1.5 to 1.5.
+	ps := make([]verlet3d.Particle, n+1)
+	for i := range ps {
+		s := -1.5 + 3*float64(i)/n
+		x := a * math.Asinh(s/a)
+		y := a*math.Cosh(x/a) - a*math.Cosh(1/a)
+		m := float32(0.075)
+		if i == 0 || i == n {
+			m = 0
+		}
+		ps[i], _ = w.AddParticle(mgl32.Vec3{float32(x), float32(y), 0}, m)
+	}
+	for i := 0; i < n; i++ {
+		if _, err := w.AddLink(ps[i], ps[i+1], verlet3d.LinkSettings{Rest: 3.0 / n}); err != nil {
+			panic(err)
+		}
+	}
+	steps := int(4 / cfg.TimeStep)
+	last := int(1 / cfg.TimeStep)
+	for i := 0; i < steps; i++ {
+		w.Step()
+		if i >= steps-last {
+			sag += -float64(w.Position(ps[n/2])[1])
+			strain = math.Max(strain, float64(w.MaxLinkStrain()))
+		}
+	}
+	return sag / float64(last), strain
+}
+
+// freeFall returns the drop of a particle released from rest after t s.
+func freeFall(cfg verlet3d.Config, t float64) float64 {
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	p, _ := w.AddParticle(mgl32.Vec3{}, 1)
+	for i := 0; i < int(math.Round(t/float64(cfg.TimeStep))); i++ {
+		w.Step()
+	}
+	return -float64(w.Position(p)[1])
+}
+
+func TestReferencesAtDefaults(t *testing.T) {
+	cfg := verlet3d.DefaultConfig()
+	t.Run("pendulum 1 m 20 deg loses under 2% per swing", func(t *testing.T) {
+		c := cfg
+		c.Damping = 0
+		if loss := pendulumLoss(c, 20*math.Pi/180); loss > 0.02 {
+			t.Errorf("amplitude loss %.2f%% per swing, want < 2%%", loss*100)
+		} else {
+			t.Logf("amplitude loss %.3f%% per swing", loss*100)
+		}
+	})
+	t.Run("free fall 1.5 s within 2%", func(t *testing.T) {
+		within(t, "drop", freeFall(cfg, 1.5), 9.81*1.5*1.5/2, 0.02)
+	})
+	t.Run("chain of 40 links sags within 1% with strain under 0.5%", func(t *testing.T) {
+		sag, strain := catenary(cfg)
+		if strain > 0.005 {
+			t.Errorf("link strain %.3f%%, want < 0.5%%", strain*100)
+		}
+		within(t, "sag", sag, 1.005, 0.01)
+	})
+	t.Run("80 m/s is not clamped", func(t *testing.T) {
+		w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+		p := add(t, w, mgl32.Vec3{}, 1)
+		w.SetVelocity(p, mgl32.Vec3{80, 0, 0})
+		for i := 0; i < 30; i++ {
+			w.Step()
+		}
+		within(t, "speed", float64(w.Velocity(p).Len()), 80, 1e-3)
+		if n := w.Stats().SpeedClamps; n != 0 {
+			t.Errorf("%d clamps", n)
+		}
+	})
+}
+
+// A particle thrown at 40 m/s (and 80) at a 2 cm thick box or a sphere of
+// radius 3 cm never comes out on the other side, whatever the angle and the
+// offset along the way: continuous collision against the swept path.
+func TestNoTunnelling(t *testing.T) {
+	thin, _ := verlet3d.NewBox(mgl32.Vec3{}, mgl32.Vec3{0.5, 0.5, 0.01}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0}))
+	ball := mustSphere(mgl32.Vec3{}, 0.03)
+	cases := []struct {
+		name string
+		c    verlet3d.Collider
+		aim  float32 // lateral spread of the aim points, m
+	}{
+		{"box 2 cm", thin, 0.3},
+		{"sphere 3 cm", ball, 0.025},
+	}
+	for _, tc := range cases {
+		for _, speed := range []float32{40, 80} {
+			for _, radius := range []float32{0, 0.005} {
+				t.Run(fmt.Sprintf("%s %v m/s radius %v", tc.name, speed, radius), func(t *testing.T) {
+					w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
+					if err := w.AddCollider(tc.c, verlet3d.ContactSettings{}); err != nil {
+						t.Fatal(err)
+					}
+					var ps []verlet3d.Particle
+					var dirs []mgl32.Vec3
+					for i := 0; i < 7; i++ {
+						for j := 0; j < 7; j++ {
+							// Aim at a grid of points, from a start 1 m away on
+							// a slant, with a start phase that varies per particle.
+							aim := mgl32.Vec3{tc.aim * (float32(i)/3 - 1), tc.aim * (float32(j)/3 - 1), 0}
+							dir := mgl32.Vec3{0.3 * float32(i-3) / 3, 0.2 * float32(j-3) / 3, 1}.Normalize()
+							start := aim.Sub(dir.Mul(1 + 0.013*float32(i*7+j)))
+							p := add(t, w, start, 1)
+							if err := w.SetRadius(p, radius); err != nil {
+								t.Fatal(err)
+							}
+							w.SetVelocity(p, dir.Mul(speed))
+							ps = append(ps, p)
+							dirs = append(dirs, dir)
+						}
+					}
+					// A particle whose straight path meets the shape must be
+					// stopped or turned by it; one that keeps its velocity
+					// went through.
+					mustHit := make([]bool, len(ps))
+					hits := 0
+					for k, p := range ps {
+						a := w.Position(p)
+						for d := float32(0); d < 2.5; d += 5e-4 {
+							q := a.Add(dirs[k].Mul(d))
+							s, n := tc.c.Closest(q)
+							if q.Sub(s).Dot(n) < radius {
+								mustHit[k] = true
+								hits++
+								break
+							}
+						}
+					}
+					if hits < len(ps)/2 {
+						t.Fatalf("only %d of %d throws aim at the shape", hits, len(ps))
+					}
+					for s := 0; s < 30; s++ {
+						w.Step()
+					}
+					passed := 0
+					for k, p := range ps {
+						if mustHit[k] && w.Velocity(p).Sub(dirs[k].Mul(speed)).Len() < 0.01*speed {
+							passed++
+						}
+					}
+					if passed > 0 {
+						t.Errorf("%d of %d particles passed through", passed, hits)
+					}
+				})
+			}
+		}
+	}
+}
+
+// Static friction holds a particle on a slope 3 degrees below the friction
+// angle (mu 0.5) with no creep: under 0.5 mm in 5 s, on a plane and on a
+// rotated box; 3 degrees above it, it slides.
+func TestStaticFrictionHoldsOnSlope(t *testing.T) {
+	const mu = 0.5
+	critical := math.Atan(mu)
+	for _, shape := range []string{"plane", "box"} {
+		for _, tc := range []struct {
+			delta float64
+			hold  bool
+		}{{-3, true}, {3, false}} {
+			t.Run(fmt.Sprintf("%s %+v deg", shape, tc.delta), func(t *testing.T) {
+				angle := critical + tc.delta*math.Pi/180
+				q := mgl32.QuatRotate(float32(angle), mgl32.Vec3{0, 0, 1})
+				normal := q.Rotate(mgl32.Vec3{0, 1, 0})
+				var c verlet3d.Collider
+				if shape == "plane" {
+					c, _ = verlet3d.NewPlane(mgl32.Vec3{}, normal)
+				} else {
+					c, _ = verlet3d.NewBox(normal.Mul(-0.5), mgl32.Vec3{5, 0.5, 5}, q)
+				}
+				w := newWorld(t, nil)
+				if err := w.AddCollider(c, verlet3d.ContactSettings{Friction: mu}); err != nil {
+					t.Fatal(err)
+				}
+				p := add(t, w, mgl32.Vec3{}, 1)
+				for i := 0; i < 30; i++ { // settle onto the surface
+					w.Step()
+				}
+				start := w.Position(p)
+				for i := 0; i < 300; i++ {
+					w.Step()
+				}
+				moved := w.Position(p).Sub(start).Len()
+				if tc.hold && moved > 5e-4 {
+					t.Errorf("crept %.2f mm in 5 s, want < 0.5 mm", moved*1000)
+				}
+				if !tc.hold && moved < 0.5 {
+					t.Errorf("slid only %.3f m in 5 s above the friction angle", moved)
+				}
+				t.Logf("moved %.4g m in 5 s", moved)
+			})
+		}
+	}
+}
+
+// A contact with restitution 0 stops the particle: after landing, nothing
+// moves into the floor (the velocity into the surface is removed, so the
+// particle does not push in again next substep).
+func TestLandingStops(t *testing.T) {
+	w := newWorld(t, nil)
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := w.AddCollider(floor, verlet3d.ContactSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	p := add(t, w, mgl32.Vec3{0, 1, 0}, 1)
+	w.SetVelocity(p, mgl32.Vec3{0, -20, 0})
+	landed := false
+	for i := 0; i < 60; i++ {
+		w.Step()
+		y, vy := w.Position(p)[1], w.Velocity(p)[1]
+		if y < -1e-4 {
+			t.Fatalf("step %d: %.2g m inside the floor", i, y)
+		}
+		// Once down, the only speed into the floor is one substep of gravity.
+		if landed && vy < -9.81*w.SubstepLength()*1.01 {
+			t.Fatalf("step %d: moving into the floor at %.3f m/s", i, vy)
+		}
+		if landed && y > 1e-3 {
+			t.Fatalf("step %d: bounced to %.3f m with restitution 0", i, y)
+		}
+		landed = landed || y < 1e-6
+	}
+}
+
+// Far from the origin float32 positions distort motion: a fall at 4,000 m
+// is several percent off. With the origin moved to the particle every 10 m
+// (World.ShiftOrigin, the floating origin of a big game world) the fall
+// matches the one at home, and a shifted collider still catches it.
+func TestFloatingOrigin(t *testing.T) {
+	fall := func(start float64, every float64) (drop float64) {
+		w := newWorld(t, nil)
+		origin := 0.0
+		if every > 0 {
+			origin = start
+		}
+		p := add(t, w, mgl32.Vec3{0, float32(start - origin), 0}, 1)
+		for i := 0; i < 90; i++ {
+			if y := float64(w.Position(p)[1]); every > 0 && math.Abs(y) > every {
+				w.ShiftOrigin(mgl32.Vec3{0, float32(y), 0})
+				origin += float64(float32(y))
+			}
+			w.Step()
+		}
+		return start - (origin + float64(w.Position(p)[1]))
+	}
+	home := fall(0, 0)
+	far := fall(4000, 10)
+	control := fall(4000, 0)
+	t.Logf("1.5 s drop: home %.4f m, at 4 km with a floating origin %.4f m, without %.4f m", home, far, control)
+	within(t, "drop at 4 km with a floating origin", far, home, 1e-4)
+	if math.Abs(control-home) < 1e-3*home {
+		t.Errorf("the control at 4 km falls as at home: the test cannot tell")
+	}
+
+	// Everything moves together: a particle resting on a shifted floor
+	// stays on it, with no velocity gained.
+	w := newWorld(t, nil)
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{0, 1000, 0}, mgl32.Vec3{0, 1, 0})
+	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	p := add(t, w, mgl32.Vec3{3, 1000, 0}, 1)
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	w.ShiftOrigin(mgl32.Vec3{3, 1000, 0})
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	if x := w.Position(p); x.Len() > 1e-4 || w.Velocity(p).Len() > 1e-3 {
+		t.Errorf("after the shift the resting particle is at %v moving %v, want the origin at rest", x, w.Velocity(p))
+	}
+}
