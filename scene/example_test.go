@@ -68,7 +68,8 @@ func ExampleNewCape() {
 	cs.Anchors = []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}} // across the back
 	cs.Standoff = 0.17                                                  // bone origins sit inside the body
 	cs.Body = []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}}
-	cs.MaxLag = 1.5 // the hem never trails far at a run
+	cs.MaxLag = 1.5                            // the hem never trails far at a run
+	cs.CarryLinear, cs.CarryAngular = 0.3, 0.3 // part of the body's lurches goes straight to the cloth
 	cape, err := scene.NewCape(world, cs)
 	if err != nil {
 		log.Fatal(err) // unknown bones, empty anchors: clear errors
