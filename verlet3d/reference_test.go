@@ -84,6 +84,34 @@ func catenary(cfg verlet3d.Config) (sag, strain float64) {
 	return sag / float64(last), strain
 }
 
+// pendulumPeriod returns the mean period over 5 swings of a rigid 1 m
+// pendulum released at amp radians.
+func pendulumPeriod(cfg verlet3d.Config, amp float64) float64 {
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	pivot, _ := w.AddParticle(mgl32.Vec3{}, 0)
+	bob, _ := w.AddParticle(mgl32.Vec3{float32(math.Sin(amp)), float32(-math.Cos(amp)), 0}, 1)
+	if _, err := w.AddLink(pivot, bob, verlet3d.LinkSettings{}); err != nil {
+		panic(err)
+	}
+	dt := float64(cfg.TimeStep)
+	var crossings []float64
+	lastX := w.Position(bob)[0]
+	for i := 0; i < int(12/dt) && len(crossings) < 6; i++ {
+		w.Step()
+		if x := w.Position(bob)[0]; lastX < 0 && x >= 0 {
+			crossings = append(crossings, w.Time()-(1-float64(-lastX/(x-lastX)))*dt)
+			lastX = x
+		} else {
+			lastX = x
+		}
+	}
+	return (crossings[5] - crossings[0]) / 5
+}
+
 // freeFall returns the drop of a particle released from rest after t s.
 func freeFall(cfg verlet3d.Config, t float64) float64 {
 	w, err := verlet3d.NewWorld(cfg)
@@ -108,6 +136,12 @@ func TestReferencesAtDefaults(t *testing.T) {
 		} else {
 			t.Logf("amplitude loss %.3f%% per swing", loss*100)
 		}
+	})
+	t.Run("pendulum 1 m 10 deg period within 1%", func(t *testing.T) {
+		within(t, "period", pendulumPeriod(cfg, 10*math.Pi/180), 2.010, 0.01)
+	})
+	t.Run("free fall 1 s within 1%", func(t *testing.T) {
+		within(t, "drop", freeFall(cfg, 1), 4.905, 0.01)
 	})
 	t.Run("free fall 1.5 s within 2%", func(t *testing.T) {
 		within(t, "drop", freeFall(cfg, 1.5), 9.81*1.5*1.5/2, 0.02)
@@ -275,14 +309,15 @@ func TestLandingStops(t *testing.T) {
 		if y < -1e-4 {
 			t.Fatalf("step %d: %.2g m inside the floor", i, y)
 		}
-		// Once down, the only speed into the floor is one substep of gravity.
-		if landed && vy < -9.81*w.SubstepLength()*1.01 {
+		on := y < 1e-6
+		// On the floor, the only speed into it is one substep of gravity.
+		if on && vy < -9.81*w.SubstepLength()*1.01 {
 			t.Fatalf("step %d: moving into the floor at %.3f m/s", i, vy)
 		}
 		if landed && y > 1e-3 {
 			t.Fatalf("step %d: bounced to %.3f m with restitution 0", i, y)
 		}
-		landed = landed || y < 1e-6
+		landed = landed || on
 	}
 }
 
@@ -333,5 +368,42 @@ func TestFloatingOrigin(t *testing.T) {
 	}
 	if x := w.Position(p); x.Len() > 1e-4 || w.Velocity(p).Len() > 1e-3 {
 		t.Errorf("after the shift the resting particle is at %v moving %v, want the origin at rest", x, w.Velocity(p))
+	}
+}
+
+// Rigid cloth dropped flat onto a floor gains no energy on impact: kinetic
+// plus potential energy never rises above where it started (the contacts
+// remove the velocity into the floor instead of bouncing it back).
+func TestRigidClothImpactGainsNoEnergy(t *testing.T) {
+	w := newWorld(t, nil)
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{0, 1.5, 0}, mgl32.Vec3{0, 1, 0})
+	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 16
+	ps := buildCloth(t, w, n, 0.05)
+	for _, p := range ps[:n] { // buildCloth pins the first row: free it
+		if err := w.SetMass(p, 0.01); err != nil {
+			t.Fatal(err)
+		}
+	}
+	energy := func() float64 {
+		e := 0.0
+		for _, p := range ps {
+			m := float64(w.Mass(p))
+			v := w.Velocity(p)
+			e += m * (0.5*float64(v.Dot(v)) + 9.81*float64(w.Position(p)[1]))
+		}
+		return e
+	}
+	e0 := energy()
+	worst := 0.0
+	for i := 0; i < 120; i++ {
+		w.Step()
+		worst = max(worst, (energy()-e0)/(e0-9.81*0.01*n*n*1.5))
+	}
+	t.Logf("largest energy gain over the drop height's energy: %.3g%%", 100*worst)
+	if worst > 0.005 {
+		t.Errorf("energy rose %.2f%% of the drop's energy, want none (0.5%% for rounding)", 100*worst)
 	}
 }
