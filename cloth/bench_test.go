@@ -167,3 +167,29 @@ func benchNaive(b *testing.B, n int) {
 }
 
 func BenchmarkNaiveBaseline64(b *testing.B) { benchNaive(b, 64) }
+
+// AddTethers on a 500 x 500 grid pinned along its top row: 250,000
+// tethers, each to the nearest pin.
+func BenchmarkAddTethers500(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := cloth.DefaultSettings()
+		s.Cols, s.Rows, s.Spacing = 500, 500, 0.01
+		s.PinRows = []int{0}
+		g, err := cloth.New(w, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := g.AddTethers(0); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		w.Close()
+		b.StartTimer()
+	}
+}

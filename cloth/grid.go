@@ -612,28 +612,16 @@ func (g *Grid) AddTethers(slack float32) error {
 	if !finite(slack) || slack < 0 {
 		return fmt.Errorf("cloth: tether slack = %v, want >= 0", slack)
 	}
-	cols := g.s.Cols
-	var pins []int32
-	for i := 0; i < g.s.Rows*cols; i++ {
-		if g.pinned[i] {
-			pins = append(pins, int32(i))
-		}
-	}
-	if len(pins) == 0 {
+	cols, rows := g.s.Cols, g.s.Rows
+	nearest, dist2 := nearestPins(g.pinned[:rows*cols], rows, cols)
+	if nearest == nil {
 		return fmt.Errorf("cloth: AddTethers: no particle of the grid is pinned")
 	}
-	for i := 0; i < g.s.Rows*cols; i++ {
+	for i := 0; i < rows*cols; i++ {
 		if g.pinned[i] {
 			continue
 		}
-		r, c := i/cols, i%cols
-		best, bestD := int32(-1), float32(math.MaxFloat32)
-		for _, p := range pins {
-			dr, dc := float32(int(p)/cols-r), float32(int(p)%cols-c)
-			if d := dr*dr + dc*dc; d < bestD {
-				best, bestD = p, d
-			}
-		}
+		best, bestD := nearest[i], float32(dist2[i])
 		rest := float32(math.Sqrt(float64(bestD))) * g.s.Spacing
 		h, err := g.w.AddTether(g.verts[best], g.verts[i], rest*(1+slack))
 		if err != nil {
@@ -643,6 +631,94 @@ func (g *Grid) AddTethers(slack float32) error {
 	}
 	g.measureTethers(true)
 	return nil
+}
+
+// nearestPins finds, for every cell of a rows x cols grid, the pinned cell
+// nearest in the grid's plane and the squared distance to it in cells, by
+// the exact two-pass Euclidean distance transform (Felzenszwalb and
+// Huttenlocher 2012): down each column, then the lower envelope of
+// parabolas along each row. It takes time proportional to the cells, not
+// cells times pins (a 500 x 500 cape with a pinned top row is instant). It
+// returns nil when nothing is pinned.
+func nearestPins(pinned []bool, rows, cols int) (nearest []int32, dist2 []int64) {
+	const far = int64(1) << 50
+	// Pass 1: per column, the nearest pinned row.
+	colRow := make([]int32, rows*cols) // nearest pinned row in the column, -1: none
+	f := make([]int64, rows*cols)      // squared row distance to it
+	any := false
+	for c := 0; c < cols; c++ {
+		last := -1
+		for r := 0; r < rows; r++ {
+			if pinned[r*cols+c] {
+				last, any = r, true
+			}
+			colRow[r*cols+c] = int32(last)
+		}
+		last = -1
+		for r := rows - 1; r >= 0; r-- {
+			if pinned[r*cols+c] {
+				last = r
+			}
+			i := r*cols + c
+			up := colRow[i]
+			switch {
+			case up < 0 && last < 0:
+				f[i] = far
+			case up < 0 || last >= 0 && last-r < r-int(up):
+				colRow[i] = int32(last)
+			}
+			if colRow[i] >= 0 {
+				d := int64(r - int(colRow[i]))
+				f[i] = d * d
+			}
+		}
+	}
+	if !any {
+		return nil, nil
+	}
+	// Pass 2: per row, d(c) = min over c' of (c-c')² + f(c').
+	nearest = make([]int32, rows*cols)
+	dist2 = make([]int64, rows*cols)
+	v := make([]int, cols)       // columns of the parabolas in the envelope
+	z := make([]float64, cols+1) // where each parabola starts to be lowest
+	for r := 0; r < rows; r++ {
+		row := f[r*cols : (r+1)*cols]
+		k := -1
+		for q := 0; q < cols; q++ {
+			if row[q] >= far {
+				continue
+			}
+			var sx float64
+			for k >= 0 {
+				p := v[k]
+				sx = float64(row[q]+int64(q*q)-row[p]-int64(p*p)) / float64(2*(q-p))
+				if sx > z[k] {
+					break
+				}
+				k--
+			}
+			k++
+			v[k] = q
+			if k == 0 {
+				z[k] = math.Inf(-1)
+			} else {
+				z[k] = sx
+			}
+			z[k+1] = math.Inf(1)
+		}
+		j := 0
+		for c := 0; c < cols; c++ {
+			for z[j+1] < float64(c) {
+				j++
+			}
+			p := v[j]
+			i := r*cols + c
+			d := int64(c - p)
+			dist2[i] = d*d + row[p]
+			nearest[i] = int32(int(colRow[r*cols+p])*cols + p)
+		}
+	}
+	return nearest, dist2
 }
 
 // Vertices returns the particle of each render vertex. The first Rows·Cols

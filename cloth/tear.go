@@ -1,7 +1,6 @@
 package cloth
 
 import (
-	"container/heap"
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
@@ -408,8 +407,12 @@ func (g *Grid) measureTethers(initial bool) {
 		fill[l.b]++
 	}
 	dist := make([]float32, nv)
-	var q distHeap
 	inf := float32(math.Inf(1))
+	for k := range dist {
+		dist[k] = inf
+	}
+	var touched []int32 // vertices whose dist was set, reset per anchor
+	var q distHeap
 	// Visit tethers grouped by anchor: one Dijkstra per anchor.
 	order := make([]int32, len(g.tethers))
 	for i := range order {
@@ -419,25 +422,57 @@ func (g *Grid) measureTethers(initial bool) {
 		a, b := g.tethers[order[i]].anchor, g.tethers[order[j]].anchor
 		return a < b || a == b && order[i] < order[j]
 	})
+	// In a grid with every link intact, a shortest path between two cells
+	// never leaves their bounding rectangle (structural and shear steps
+	// make monotone paths), so the build-time measurement searches only
+	// the rectangle around each anchor and its particles: a 500 x 500 cape
+	// pinned along its top row measures 500 columns, not 500 whole grids.
+	cols := g.s.Cols
+	boxed := initial && nv == g.s.Rows*cols
+	for i := range g.links {
+		boxed = boxed && !g.links[i].dead
+	}
+	r0, r1, c0, c1 := 0, g.s.Rows-1, 0, cols-1
 	lastAnchor := int32(-1)
-	for _, ti := range order {
+	for oi, ti := range order {
 		t := &g.tethers[ti]
 		if t.anchor != lastAnchor {
 			lastAnchor = t.anchor
-			for k := range dist {
+			if boxed {
+				r0, c0 = int(t.anchor)/cols, int(t.anchor)%cols
+				r1, c1 = r0, c0
+				for _, tj := range order[oi:] {
+					u := &g.tethers[tj]
+					if u.anchor != t.anchor {
+						break
+					}
+					r, c := int(u.p)/cols, int(u.p)%cols
+					r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+				}
+			}
+			for _, k := range touched {
 				dist[k] = inf
 			}
+			touched = append(touched[:0], t.anchor)
 			dist[t.anchor] = 0
 			q = append(q[:0], distItem{t.anchor, 0})
 			for len(q) > 0 {
-				it := heap.Pop(&q).(distItem)
+				it := q.pop()
 				if it.d > dist[it.v] {
 					continue
 				}
 				for _, a := range arcs[start[it.v]:start[it.v+1]] {
+					if boxed {
+						if r, c := int(a.to)/cols, int(a.to)%cols; r < r0 || r > r1 || c < c0 || c > c1 {
+							continue
+						}
+					}
 					if d := it.d + a.d; d < dist[a.to] {
+						if math.IsInf(float64(dist[a.to]), 1) {
+							touched = append(touched, a.to)
+						}
 						dist[a.to] = d
-						heap.Push(&q, distItem{a.to, d})
+						q.push(distItem{a.to, d})
 					}
 				}
 			}
@@ -461,15 +496,42 @@ type distItem struct {
 	d float32
 }
 
+// distHeap is a binary min-heap on d (typed, so pushing does not box).
 type distHeap []distItem
 
-func (h distHeap) Len() int           { return len(h) }
-func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
-func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
-func (h *distHeap) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
+func (h *distHeap) push(it distItem) {
+	*h = append(*h, it)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].d <= q[i].d {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+func (h *distHeap) pop() distItem {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && q[l].d < q[m].d {
+			m = l
+		}
+		if l+1 < n && q[l+1].d < q[m].d {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
 }
