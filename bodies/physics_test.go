@@ -166,8 +166,7 @@ func TestOrientationRandom(t *testing.T) {
 
 // A spinning cube's recovered rotation follows the integrated spin: after
 // 1 s at 1 rad/s about y (no gravity, no damping) it has turned 1 rad,
-// within 1%. (The rigid links lose a little spin to float32 rounding; the
-// loss grows with the substep count: 0.25% at the default 2 substeps.)
+// within 1%.
 func TestSpin(t *testing.T) {
 	w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
 	c := addCube(t, s, bodies.CubeSettings{Size: 1, Mass: 1, AngularVelocity: mgl32.Vec3{0, 1, 0}})

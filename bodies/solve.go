@@ -232,7 +232,7 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 // that a corner pushed too far while its neighbours were solved is let back
 // down and a box on four corners settles level. Passes alternate their
 // order (symmetric Gauss-Seidel) so that no corner is favoured.
-func (s *System) solve(w *verlet3d.World) {
+func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	if len(s.contacts) == 0 {
 		return
 	}
@@ -278,16 +278,13 @@ func (s *System) solve(w *verlet3d.World) {
 			c.wn = c.mass(ca, cb, c.n, inv)
 		}
 	}
-	passes := s.set.Passes
-
+	// Settings.Passes sweeps per substep, spread over the World's
+	// iterations, at least one in each.
+	it, its := sub.Iteration, max(sub.Iterations, 1)
+	passes := max((it+1)*s.set.Passes/its-it*s.set.Passes/its, 1)
 	rigid := s.nRigid
+	cs := s.contacts[:rigid]
 	for r := 0; r < passes; r++ {
-		// A cube alone on the floor settles in one pass; stacks and piles
-		// get the extra ones.
-		cs := s.contacts[:s.nLinked]
-		if r == 0 {
-			cs = s.contacts[:rigid]
-		}
 		s.pass++
 		s.rigidNormals(cs, s.pass&1 == 0)
 		s.rigidFriction(cs, s.pass&1 == 0)
@@ -496,6 +493,11 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
+	for i := range s.cubes {
+		if cb := &s.cubes[i]; cb.pred {
+			s.carry(cb, pos, prev, h)
+		}
+	}
 	e := s.set.Restitution
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
 	// quiet.
