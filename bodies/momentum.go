@@ -71,17 +71,15 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		L[0] += m * (r[1]*d[2] - r[2]*d[1])
 		L[1] += m * (r[2]*d[0] - r[0]*d[2])
 		L[2] += m * (r[0]*d[1] - r[1]*d[0])
-		rr := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
-		for a := 0; a < 3; a++ {
-			for b := 0; b < 3; b++ {
-				v := -r[a] * r[b]
-				if a == b {
-					v += rr
-				}
-				in[a][b] += m * v
-			}
-		}
+		xx, yy, zz := r[0]*r[0], r[1]*r[1], r[2]*r[2]
+		in[0][0] += m * (yy + zz)
+		in[1][1] += m * (xx + zz)
+		in[2][2] += m * (xx + yy)
+		in[0][1] -= m * r[0] * r[1]
+		in[0][2] -= m * r[0] * r[2]
+		in[1][2] -= m * r[1] * r[2]
 	}
+	in[1][0], in[2][0], in[2][1] = in[0][1], in[0][2], in[1][2]
 	om := solve3d(in, L)
 	for k := 0; k < 3; k++ {
 		cb.v[k] = P[k] / (M * hd)
@@ -103,9 +101,10 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	cb.q, cb.qPred, cb.pred = q, q, true
 	c1 := [3]float64{c0[0] + P[0]/M, c0[1] + P[1]/M, c0[2] + P[2]/M}
 	rm := q.mat()
+	ax := cb.halfAxes(&rm)
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
-		r := cb.offset(i, &rm)
+		r := offset(i, &ax)
 		pos[p] = mgl32.Vec3{float32(c1[0] + r[0]), float32(c1[1] + r[1]), float32(c1[2] + r[2])}
 		cb.dpred[i] = pos[p].Sub(prev[p])
 	}
@@ -119,13 +118,14 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	n := cb.numParticles()
 	hd := float64(h)
 	rm := cb.qPred.mat()
+	ax := cb.halfAxes(&rm)
 	var dP, dL, c1 [3]float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
 		dd := pos[p].Sub(prev[p]).Sub(cb.dpred[i])
 		d := [3]float64{float64(dd[0]), float64(dd[1]), float64(dd[2])}
-		r := cb.offset(i, &rm)
+		r := offset(i, &ax)
 		dP[0] += m * d[0]
 		dP[1] += m * d[1]
 		dP[2] += m * d[2]
@@ -183,22 +183,29 @@ func (cb *cube) particleMass(i int) float64 {
 	return float64(cb.mc)
 }
 
-// offset returns where particle i of cb sits from its centre when the cube
-// is turned by the rotation matrix rm.
-func (cb *cube) offset(i int, rm *mat3d) [3]float64 {
+// halfAxes returns the cube's axes in the rotation matrix rm, scaled by
+// half its size.
+func (cb *cube) halfAxes(rm *mat3d) (ax mat3d) {
+	h := float64(cb.half)
+	for k := 0; k < 3; k++ {
+		ax[k] = [3]float64{rm[k][0] * h, rm[k][1] * h, rm[k][2] * h}
+	}
+	return ax
+}
+
+// offset returns where particle i of a cube sits from its centre, given
+// the cube's halfAxes.
+func offset(i int, ax *mat3d) [3]float64 {
 	if i == 8 {
 		return [3]float64{}
 	}
-	h := float64(cb.half)
 	var r [3]float64
 	for k := 0; k < 3; k++ {
-		s := -h
 		if i>>uint(k)&1 == 1 {
-			s = h
+			r[0], r[1], r[2] = r[0]+ax[k][0], r[1]+ax[k][1], r[2]+ax[k][2]
+		} else {
+			r[0], r[1], r[2] = r[0]-ax[k][0], r[1]-ax[k][1], r[2]-ax[k][2]
 		}
-		r[0] += rm[k][0] * s
-		r[1] += rm[k][1] * s
-		r[2] += rm[k][2] * s
 	}
 	return r
 }
