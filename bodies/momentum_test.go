@@ -289,7 +289,7 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 			lever := size / math.Sqrt2
 			g := -float64(w.Config().Gravity[1])
 			h := float64(w.Config().TimeStep)
-			var maxGain, worstStop float64
+			maxGain, worstStop := 0.0, math.Inf(-1)
 			for i := 1; i <= 360; i++ {
 				w.Step()
 				m := motionOf(w, s, c)
