@@ -279,9 +279,11 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 		}
 	}
 	// Settings.Passes sweeps per substep, spread over the World's
-	// iterations, at least one in each.
+	// iterations, at least two in each (with 10 iterations, as many as
+	// before Passes counted per substep: a hollow twisted stack of five
+	// creeps 6.4% of its size in 10 s with one).
 	it, its := sub.Iteration, max(sub.Iterations, 1)
-	passes := max((it+1)*s.set.Passes/its-it*s.set.Passes/its, 1)
+	passes := max((it+1)*s.set.Passes/its-it*s.set.Passes/its, min(2, s.set.Passes))
 	rigid := s.nRigid
 	cs := s.contacts[:rigid]
 	for r := 0; r < passes; r++ {

@@ -29,7 +29,7 @@ type Settings struct {
 	Margin float32
 	// Passes is how many times at most the contacts of cubes (against
 	// cubes and colliders) are solved per substep, spread over the World's
-	// iterations, at least once in each; the passes of an iteration end
+	// iterations, at least twice in each; the passes of an iteration end
 	// early once nothing moves or slides by more than float32 noise. Four corners holding a cube by
 	// static friction, and a stack, are chains of rigid contacts solved one
 	// after another (Gauss-Seidel): too few passes leave a little sliding
