@@ -181,13 +181,17 @@ func TestSpin(t *testing.T) {
 
 // A cube resting on the floor for 10 s keeps its centre at half its size
 // within 1% and drifts less than 1 mm, with the floor as a plane and as a
-// static box, solid (with a centre particle) and hollow.
+// static box, solid (with a centre particle) and hollow, and a slightly
+// soft cube (Compliance > 0: its particles and links, not its momentum,
+// move it).
 func TestRestOnFloor(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		box    bool
-		hollow bool
-	}{{"plane", false, false}, {"plane/hollow", false, true}, {"box", true, false}, {"box/hollow", true, true}} {
+		name       string
+		box        bool
+		hollow     bool
+		compliance float32
+	}{{"plane", false, false, 0}, {"plane/hollow", false, true, 0}, {"box", true, false, 0}, {"box/hollow", true, true, 0},
+		{"plane/jelly", false, false, 1e-7}} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, s := newWorld(t, nil)
 			if tc.box {
@@ -203,7 +207,7 @@ func TestRestOnFloor(t *testing.T) {
 			}
 			const size = 0.5
 			start := mgl32.Vec3{0.3, size / 2, -0.2}
-			c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 2, Position: start, Hollow: tc.hollow})
+			c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 2, Position: start, Hollow: tc.hollow, Compliance: tc.compliance})
 			var maxDrift, worstH float64
 			for i := 0; i < 600; i++ {
 				w.Step()
