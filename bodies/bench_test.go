@@ -11,13 +11,13 @@ import (
 
 // tumbling builds n cubes of 0.4 m in a loose grid above a floor, turned
 // and thrown at random, so that they land, tumble and pile up.
-func tumbling(b testing.TB, n, workers, iterations int) *verlet3d.World {
-	w, _ := tumblingSys(b, n, workers, iterations)
+func tumbling(b testing.TB, n int, cfg verlet3d.Config) *verlet3d.World {
+	w, _ := tumblingSys(b, n, cfg)
 	return w
 }
 
-func tumblingSys(b testing.TB, n, workers, iterations int) (*verlet3d.World, *bodies.System) {
-	w, s := newWorld(b, func(c *verlet3d.Config) { c.Workers = workers; c.Iterations = iterations })
+func tumblingSys(b testing.TB, n int, cfg verlet3d.Config) (*verlet3d.World, *bodies.System) {
+	w, s := newWorldWith(b, cfg)
 	floor(b, s, mgl32.Vec3{0, 1, 0}, 0)
 	r := rand.New(rand.NewSource(7))
 	side := 1
@@ -37,13 +37,11 @@ func tumblingSys(b testing.TB, n, workers, iterations int) (*verlet3d.World, *bo
 	return w, s
 }
 
-// benchCubes measures one 1/60 s frame (one Step: 2 substeps) of n solid
-// cubes tumbling on a floor: the first two seconds after they are dropped
+// benchCubes measures one 1/60 s frame (one Step) of n solid cubes
+// tumbling on a floor at cfg: the first two seconds after they are dropped
 // (landing, tumbling, piling up, settling), the scene rebuilt every 120
-// frames outside the timer. iterations is Config.Iterations: 10 is the
-// default, tuned for cloth; scenes of rigid cubes stand as well with 4
-// (TestStackIterations).
-func benchCubes(b *testing.B, n, workers, iterations int) {
+// frames outside the timer.
+func benchCubes(b *testing.B, n int, cfg verlet3d.Config) {
 	b.ReportAllocs()
 	var w *verlet3d.World
 	frames := 0
@@ -54,7 +52,7 @@ func benchCubes(b *testing.B, n, workers, iterations int) {
 			if w != nil {
 				w.Close()
 			}
-			w = tumbling(b, n, workers, iterations)
+			w = tumbling(b, n, cfg)
 			b.StartTimer()
 		}
 		w.Step()
@@ -64,11 +62,31 @@ func benchCubes(b *testing.B, n, workers, iterations int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }
 
-func BenchmarkCubes100(b *testing.B)              { benchCubes(b, 100, 1, 10) }
-func BenchmarkCubes100Workers2(b *testing.B)      { benchCubes(b, 100, 2, 10) }
-func BenchmarkCubes100Iter4(b *testing.B)         { benchCubes(b, 100, 1, 4) }
-func BenchmarkCubes100Iter4Workers2(b *testing.B) { benchCubes(b, 100, 2, 4) }
-func BenchmarkCubes25(b *testing.B)               { benchCubes(b, 25, 1, 10) }
+// config returns DefaultConfig with the given workers and iterations (0:
+// the default).
+func config(workers, iterations int) verlet3d.Config {
+	c := verlet3d.DefaultConfig()
+	c.Workers = workers
+	if iterations > 0 {
+		c.Iterations = iterations
+	}
+	return c
+}
+
+// small returns smallStepConfig with the given workers.
+func small(workers int) verlet3d.Config {
+	c := smallStepConfig()
+	c.Workers = workers
+	return c
+}
+
+func BenchmarkCubes100(b *testing.B)                   { benchCubes(b, 100, config(1, 0)) }
+func BenchmarkCubes100Workers2(b *testing.B)           { benchCubes(b, 100, config(2, 0)) }
+func BenchmarkCubes100Iter4(b *testing.B)              { benchCubes(b, 100, config(1, 4)) }
+func BenchmarkCubes100Iter4Workers2(b *testing.B)      { benchCubes(b, 100, config(2, 4)) }
+func BenchmarkCubes25(b *testing.B)                    { benchCubes(b, 25, config(1, 0)) }
+func BenchmarkCubes100SmallSteps(b *testing.B)         { benchCubes(b, 100, small(1)) }
+func BenchmarkCubes100SmallStepsWorkers2(b *testing.B) { benchCubes(b, 100, small(2)) }
 
 // benchSeed is the baseline measured in the same run: the seed article's
 // cubes, the same 100 crates as linked particles (9 particles, 36 links

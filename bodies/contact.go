@@ -10,7 +10,7 @@ import (
 // prepare is the System's ConstraintSet.Prepare: it recovers every cube's
 // frame from its integrated corners, finds overlapping pairs by
 // sort-and-sweep and builds this substep's contacts.
-func (s *System) prepare(w *verlet3d.World) {
+func (s *System) prepare(w *verlet3d.World, h float32) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	s.contacts = s.contacts[:0]
 	s.stats = Stats{}
@@ -25,16 +25,20 @@ func (s *System) prepare(w *verlet3d.World) {
 	s.maxWidth = 0
 	for i := range s.cubes {
 		cb := &s.cubes[i]
+		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
+		for _, p := range cb.p {
+			cb.held = cb.held || inv[p] == 0
+		}
+		cb.pred = false
+		if cb.rigid && !cb.held {
+			s.predict(cb, pos, prev, h)
+		}
 		s.frame(cb, pos)
 		var cp mgl32.Vec3
 		for _, p := range cb.p {
 			cp = cp.Add(prev[p])
 		}
 		cb.cPrev = cp.Mul(1.0 / 8)
-		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
-		for _, p := range cb.p {
-			cb.held = cb.held || inv[p] == 0
-		}
 		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
 			s.maxWidth = wd
 		}
@@ -55,26 +59,9 @@ func (s *System) prepare(w *verlet3d.World) {
 		}
 	}
 	n0 := len(s.contacts)
-	// Collider contacts of cubes touching other cubes first: the extra
-	// solver passes only go over contacts[:nLinked].
 	for i := range s.cubes {
-		s.cubes[i].linked = false
-	}
-	for k := range s.contacts {
-		s.cubes[s.contacts[k].ca].linked = true
-		s.cubes[s.contacts[k].cb].linked = true
-	}
-	for _, linked := range [2]bool{true, false} {
-		for i := range s.cubes {
-			if s.cubes[i].linked != linked {
-				continue
-			}
-			for _, col := range s.colliders {
-				s.cubeCollider(int32(i), col, pos, inv)
-			}
-		}
-		if linked {
-			s.nLinked = len(s.contacts)
+		for _, col := range s.colliders {
+			s.cubeCollider(int32(i), col, pos, inv)
 		}
 	}
 	n1 := len(s.contacts)

@@ -79,7 +79,7 @@ type cube struct {
 	invM   float32  // 1/mass, 1/kg
 	invI   float32  // 1/inertia about any axis through the centre, 1/(kg·m²)
 	held   bool     // a particle is pinned or dragged: contacts treat the cube as immovable
-	linked bool     // touches another cube this substep
+	rigid  bool     // Compliance 0: the cube keeps its own momentum (momentum.go)
 
 	// Working frame, refreshed by Prepare after integration.
 	c     mgl32.Vec3    // centre (mean of the corners), m
@@ -92,6 +92,14 @@ type cube struct {
 	// Solve-time rigid correction: translation dc and small turn th about
 	// ctr0, the centre of mass when the Solve call began.
 	ctr0, dc, th mgl32.Vec3
+
+	// Momentum (momentum.go): pred is set when predict placed the
+	// particles this substep, at rotation qPred, each moved by dpred from
+	// its start; v (m/s) and om (rad/s) are the velocity and spin.
+	pred  bool
+	qPred quatd
+	v, om [3]float64
+	dpred [9]mgl32.Vec3
 
 	// Published transform, refreshed at the end of every substep.
 	pos  mgl32.Vec3

@@ -94,7 +94,7 @@ func TestBadInput(t *testing.T) {
 // Stepping a pile of cubes with cloth on it allocates nothing once the
 // contact buffers have grown.
 func TestStepAllocations(t *testing.T) {
-	w, s := tumblingSys(t, 30, 1, 10)
+	w, s := tumblingSys(t, 30, testConfig())
 	for i := 0; i < 120; i++ {
 		w.Step()
 	}

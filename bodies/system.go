@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
-	"math"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,16 +27,23 @@ type Settings struct {
 	// Margin in metres: features this close get a contact before they
 	// touch. Default 0.01.
 	Margin float32
-	// Passes is how many times the contacts of cubes are solved per World
-	// iteration. A stack is a chain of rigid contacts that converges more
-	// slowly than links; a second pass halves the creep of a stack of five.
-	// 1 to 100; default 2.
+	// Passes is how many times at most the contacts of cubes (against
+	// cubes and colliders) are solved per substep, spread over the World's
+	// iterations, at least twice in each; the passes of an iteration end
+	// early once nothing moves or slides by more than float32 noise. Four corners holding a cube by
+	// static friction, and a stack, are chains of rigid contacts solved one
+	// after another (Gauss-Seidel): too few passes leave a little sliding
+	// every substep, which is creep. A pass costs a few dozen flops per
+	// contact and touches no particle. 1 to 100; default 16: with 8
+	// substeps of 2 iterations a cube on a slope 3° below its friction
+	// angle moves 0.03 mm in 5 s (0.3 mm with 8 passes) and the top of a
+	// stack of six hollow cubes 1.1% of its size in 20 s (2% with 12).
 	Passes int
 }
 
 // DefaultSettings returns settings for wooden crates.
 func DefaultSettings() Settings {
-	return Settings{Friction: 0.6, ParticleFriction: 0.4, Margin: 0.01, Passes: 2}
+	return Settings{Friction: 0.6, ParticleFriction: 0.4, Margin: 0.01, Passes: 16}
 }
 
 // Validate reports the first invalid field, naming it and its value.
@@ -83,7 +89,6 @@ type System struct {
 	stats     Stats
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
-	nLinked   int // contacts[:nLinked] are those of cubes touching cubes
 	rig       []rigid
 	hooks     hooks
 }
@@ -116,8 +121,8 @@ func (s *System) Remove() { s.w.RemoveConstraintSet(s.hooks) }
 // that a game never sees solver plumbing.
 type hooks struct{ s *System }
 
-func (k hooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) { k.s.prepare(w) }
-func (k hooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.s.solve(w) }
+func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.prepare(w, s.H) }
+func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.solve(w, s) }
 func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.finish(w, s) }
 
 // World returns the World the System's cubes live in.
@@ -181,7 +186,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		cornerMass = cs.Mass / 8
 	}
 	w := s.w
-	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass}
+	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
 	if !cs.Hollow {
 		cb.m0 = cs.Mass * 2 / 3
 	}
@@ -383,24 +388,8 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	return nil
 }
 
-// solve3 solves m·x = b by Cramer's rule; a singular m gives 0.
+// solve3 solves m·x = b; a singular m gives 0.
 func solve3(m [3][3]float64, b [3]float64) mgl32.Vec3 {
-	det := func(a [3][3]float64) float64 {
-		return a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) -
-			a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) +
-			a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
-	}
-	d := det(m)
-	if math.Abs(d) < 1e-30 {
-		return mgl32.Vec3{}
-	}
-	var x mgl32.Vec3
-	for k := 0; k < 3; k++ {
-		mk := m
-		for i := 0; i < 3; i++ {
-			mk[i][k] = b[i]
-		}
-		x[k] = float32(det(mk) / d)
-	}
-	return x
+	x := solve3d(m, b)
+	return mgl32.Vec3{float32(x[0]), float32(x[1]), float32(x[2])}
 }
