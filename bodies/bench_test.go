@@ -73,9 +73,12 @@ func config(workers, iterations int) verlet3d.Config {
 	return c
 }
 
-// small returns smallStepConfig with the given workers.
-func small(workers int) verlet3d.Config {
-	c := smallStepConfig()
+// oldDefault returns the defaults before issue 12 (2 substeps of 10
+// iterations, Damping 0.5, MaxSpeed 50) with the given workers, for the
+// cost of the new defaults beside the old in one run.
+func oldDefault(workers int) verlet3d.Config {
+	c := verlet3d.DefaultConfig()
+	c.Substeps, c.Iterations, c.Damping, c.MaxSpeed = 2, 10, 0.5, 50
 	c.Workers = workers
 	return c
 }
@@ -85,8 +88,8 @@ func BenchmarkCubes100Workers2(b *testing.B)           { benchCubes(b, 100, conf
 func BenchmarkCubes100Iter4(b *testing.B)              { benchCubes(b, 100, config(1, 4)) }
 func BenchmarkCubes100Iter4Workers2(b *testing.B)      { benchCubes(b, 100, config(2, 4)) }
 func BenchmarkCubes25(b *testing.B)                    { benchCubes(b, 25, config(1, 0)) }
-func BenchmarkCubes100SmallSteps(b *testing.B)         { benchCubes(b, 100, small(1)) }
-func BenchmarkCubes100SmallStepsWorkers2(b *testing.B) { benchCubes(b, 100, small(2)) }
+func BenchmarkCubes100OldDefault(b *testing.B)         { benchCubes(b, 100, oldDefault(1)) }
+func BenchmarkCubes100OldDefaultWorkers2(b *testing.B) { benchCubes(b, 100, oldDefault(2)) }
 
 // benchSeed is the baseline measured in the same run: the seed article's
 // cubes, the same 100 crates as linked particles (9 particles, 36 links

@@ -1,7 +1,6 @@
 package bodies_test
 
 import (
-	"flag"
 	"math"
 	"math/rand"
 	"testing"
@@ -11,32 +10,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// defaultConfig runs the physics checks at verlet3d.DefaultConfig as it is
-// today instead of smallStepConfig, to compare the two:
-//
-//	go test ./bodies -args -default-config
-var defaultConfig = flag.Bool("default-config", false, "run the physics checks at verlet3d.DefaultConfig instead of smallStepConfig")
-
-// smallStepConfig is the World configuration the checks run at: small steps
-// (DESIGN.md section 3), 8 substeps of 2 iterations, no damping, and a
-// speed limit no throw reaches. These are to become verlet3d's defaults
-// (issue 12); this helper then returns DefaultConfig().
-func smallStepConfig() verlet3d.Config {
-	c := verlet3d.DefaultConfig()
-	c.Damping = 0
-	c.MaxSpeed = 500
-	c.Substeps = 8
-	c.Iterations = 2
-	return c
-}
-
-// testConfig is smallStepConfig, or DefaultConfig with -default-config.
-func testConfig() verlet3d.Config {
-	if *defaultConfig {
-		return verlet3d.DefaultConfig()
-	}
-	return smallStepConfig()
-}
+// testConfig is the World configuration the checks run at: the
+// verlet3d.DefaultConfig a user gets (10 substeps of 2 iterations, no
+// damping, a speed limit no throw reaches).
+func testConfig() verlet3d.Config { return verlet3d.DefaultConfig() }
 
 // newWorld returns a World with testConfig changed by edit and a System on
 // it.
