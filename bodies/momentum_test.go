@@ -363,3 +363,38 @@ func TestTeleportImpulseReset(t *testing.T) {
 		t.Errorf("after Reset: momentum %v, angular momentum %v, centre %v; want at rest at %v", m2.p, m2.l, m2.com, home)
 	}
 }
+
+// A pile of cubes at rest puts the World to sleep at the defaults, and
+// throwing one wakes it.
+func TestPileSleeps(t *testing.T) {
+	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	s, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+	var cubes []bodies.Cube
+	for i := 0; i < 4; i++ {
+		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0.1 * float32(i%2), 0.3 + 0.45*float32(i), 0}, Rotation: mgl32.QuatIdent()}))
+	}
+	for i := 0; i < 600 && !w.Sleeping(); i++ {
+		w.Step()
+	}
+	if !w.Sleeping() {
+		t.Fatalf("a pile of 4 cubes is still awake after 10 s")
+	}
+	top := s.Position(cubes[3])
+	if err := s.Throw(cubes[3], mgl32.Vec3{2, 1, 0}, mgl32.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	if w.Sleeping() || s.Position(cubes[3]).Sub(top).Len() < 0.2 {
+		t.Errorf("the thrown cube did not fly: asleep %v, moved %.3f m", w.Sleeping(), s.Position(cubes[3]).Sub(top).Len())
+	}
+}

@@ -492,6 +492,9 @@ func (c *Cape) carry(move mgl32.Vec3, dq mgl32.Quat, kl, ka float32, ps []verlet
 	q := mgl32.QuatSlerp(mgl32.QuatIdent(), dq, ka)
 	shift := move.Mul(kl)
 	o := c.ref.Position
+	if shift != (mgl32.Vec3{}) || q != mgl32.QuatIdent() {
+		c.w.Wake()
+	}
 	pos, prev := c.w.Positions(), c.w.PrevPositions()
 	for _, p := range ps {
 		pos[p] = o.Add(shift).Add(q.Rotate(pos[p].Sub(o)))
@@ -502,6 +505,7 @@ func (c *Cape) carry(move mgl32.Vec3, dq mgl32.Quat, kl, ka float32, ps []verlet
 // place puts every particle at its bind-pose place in the frame ref, at
 // rest.
 func (c *Cape) place(ref verlet3d.Pose) {
+	c.w.Wake()
 	pos, prev := c.w.Positions(), c.w.PrevPositions()
 	for i, p := range c.parts {
 		x := ref.Position.Add(ref.Rotation.Rotate(c.local[i]))

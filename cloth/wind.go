@@ -85,6 +85,13 @@ type windHooks struct{ wd *WindForce }
 
 func (k windHooks) Apply(w *verlet3d.World, s verlet3d.Substep) { k.wd.apply(w, s) }
 
+// BlocksSleep keeps the World awake while the wind gusts or swirls (it
+// changes by itself), see verlet3d.SleepBlocker.
+func (k windHooks) BlocksSleep() bool {
+	a := k.wd.s.Air
+	return a.Gust > 0 || a.Turbulence > 0
+}
+
 // Remove takes the wind force out of the World.
 func (wd *WindForce) Remove() { wd.g.w.RemoveForceField(wd.hooks) }
 
@@ -132,6 +139,7 @@ func (wd *WindForce) SetAir(air verlet3d.Wind) error {
 
 func (wd *WindForce) set(s WindSettings) {
 	wd.s = s
+	wd.g.w.Wake()
 	stride := s.SampleStride
 	if stride == wd.stride {
 		return

@@ -234,6 +234,9 @@ func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
 		return err
 	}
 	nh.Rotation = nh.rotation()
+	if nh != h.end {
+		h.w.Wake()
+	}
 	h.end = nh
 	return nil
 }
@@ -256,6 +259,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 		return fmt.Errorf("hair: Teleport: %w", err)
 	}
 	nh.Rotation = nh.rotation()
+	h.w.Wake()
 	h.moveRigidly(h.end, nh)
 	h.start, h.end, h.now = nh, nh, nh
 	h.cur = nh.frame()
@@ -266,6 +270,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 // Reset puts every strand back in its rest shape around the current head
 // pose, at rest.
 func (h *Hair) Reset() {
+	h.w.Wake()
 	h.start, h.now = h.end, h.end
 	f := h.end.frame()
 	h.cur, h.prevCur = f, f
@@ -286,6 +291,7 @@ func (h *Hair) SetWind(wd verlet3d.Wind) error {
 		return fmt.Errorf("hair: SetWind: %w", err)
 	}
 	h.wind = wd
+	h.w.Wake()
 	return nil
 }
 
@@ -302,6 +308,7 @@ func (h *Hair) SetStyle(stiffness, tip float32) error {
 	}
 	h.set = s
 	h.setStyle()
+	h.w.Wake()
 	return nil
 }
 
@@ -313,6 +320,7 @@ func (h *Hair) SetWindDrag(drag float32) error {
 		return err
 	}
 	h.set = s
+	h.w.Wake()
 	return nil
 }
 
@@ -532,6 +540,7 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 // hair slides off a shoulder. Particles move to the new rest shape, at rest.
 // It does not add the colliders to the World.
 func (h *Hair) Drape(colliders ...verlet3d.Collider) {
+	h.w.Wake()
 	if len(colliders) == 0 {
 		return
 	}

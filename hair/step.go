@@ -579,3 +579,10 @@ func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	h.carryFrom = h.carryFrom.Sub(offset)
 	h.carryTo = h.carryTo.Sub(offset)
 }
+
+// BlocksSleep keeps the World awake while the hair's wind gusts or swirls
+// (it changes by itself), see verlet3d.SleepBlocker.
+func (k hooks) BlocksSleep() bool {
+	wd := k.h.wind
+	return wd.Gust > 0 || wd.Turbulence > 0
+}

@@ -416,3 +416,20 @@ func (k followHooks) ShiftOrigin(offset mgl32.Vec3) {
 		c.toA, c.toB = c.toA.Sub(offset), c.toB.Sub(offset)
 	}
 }
+
+// BlocksSleep keeps the World awake while a followed collider still has
+// to move to its node (see verlet3d.SleepBlocker): an asleep World does
+// not run the hook that moves them.
+func (k followHooks) BlocksSleep() bool {
+	for i := range k.f.spheres {
+		if s := &k.f.spheres[i]; s.s.Center != s.to || s.s.Radius != s.rTo {
+			return true
+		}
+	}
+	for i := range k.f.capsules {
+		if c := &k.f.capsules[i]; c.c.A != c.toA || c.c.B != c.toB || c.c.Radius != c.rTo {
+			return true
+		}
+	}
+	return false
+}

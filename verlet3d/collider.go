@@ -65,6 +65,7 @@ type contact struct {
 // naming an invalid setting, and panics on a nil c, typed nils such as the
 // nil *Sphere of a failed NewSphere included.
 func (w *World) AddCollider(c Collider, s ContactSettings) error {
+	w.Wake()
 	if isNil(c) {
 		panic(fmt.Sprintf("verlet3d: AddCollider(%T(nil)): the collider is nil", c))
 	}
@@ -84,6 +85,7 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 
 // RemoveCollider removes c; it reports whether c was there.
 func (w *World) RemoveCollider(c Collider) bool {
+	w.Wake()
 	for i, e := range w.colliders {
 		if e.c == c {
 			w.colliders = append(w.colliders[:i], w.colliders[i+1:]...)

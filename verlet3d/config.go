@@ -45,6 +45,14 @@ type Config struct {
 	// character sprinting or falling, are never slowed. Clamps are counted
 	// in Stats.SpeedClamps. Default 500.
 	MaxSpeed float32
+	// SleepSpeed in m/s: when no free particle has moved faster than this
+	// for SleepDelay, the World falls asleep and its steps cost next to
+	// nothing until something wakes it (see World.Sleeping). 0 never
+	// sleeps. Default 0.01 (1 cm/s).
+	SleepSpeed float32
+	// SleepDelay in seconds: how long everything must stay slower than
+	// SleepSpeed before the World sleeps. Default 1.
+	SleepDelay float32
 	// ContactMargin in metres: a particle this close to a collider gets a
 	// contact before it touches, so links cannot drag it through during the
 	// solve. Default 0.01.
@@ -63,6 +71,8 @@ func DefaultConfig() Config {
 		Workers:          1,
 		MaxSpeed:         500,
 		ContactMargin:    0.01,
+		SleepSpeed:       0.01,
+		SleepDelay:       1,
 	}
 }
 
@@ -88,6 +98,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("verlet3d: Config.Workers = %d, want 1..64", c.Workers)
 	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0:
 		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s > 0", c.MaxSpeed)
+	case !finite(c.SleepSpeed) || c.SleepSpeed < 0:
+		return fmt.Errorf("verlet3d: Config.SleepSpeed = %v, want m/s >= 0", c.SleepSpeed)
+	case !finite(c.SleepDelay) || c.SleepDelay < 0:
+		return fmt.Errorf("verlet3d: Config.SleepDelay = %v, want seconds >= 0", c.SleepDelay)
 	case !finite(c.ContactMargin) || c.ContactMargin < 0:
 		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres >= 0", c.ContactMargin)
 	}

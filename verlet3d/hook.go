@@ -101,6 +101,7 @@ func LerpPose(a, b Pose, t float32) Pose {
 // AddForceField adds f to the World. It panics on a nil f (a handle
 // misuse, as every nil argument is).
 func (w *World) AddForceField(f ForceField) {
+	w.Wake()
 	if isNil(f) {
 		panic("verlet3d: AddForceField(nil)")
 	}
@@ -109,6 +110,7 @@ func (w *World) AddForceField(f ForceField) {
 
 // RemoveForceField removes f; it reports whether f was there.
 func (w *World) RemoveForceField(f ForceField) bool {
+	w.Wake()
 	for i, g := range w.fields {
 		if g == f {
 			w.fields = append(w.fields[:i], w.fields[i+1:]...)
@@ -121,6 +123,7 @@ func (w *World) RemoveForceField(f ForceField) bool {
 // AddConstraintSet adds s; sets are solved in the order they were added. It
 // panics on a nil s.
 func (w *World) AddConstraintSet(s ConstraintSet) {
+	w.Wake()
 	if isNil(s) {
 		panic("verlet3d: AddConstraintSet(nil)")
 	}
@@ -129,6 +132,7 @@ func (w *World) AddConstraintSet(s ConstraintSet) {
 
 // RemoveConstraintSet removes s; it reports whether s was there.
 func (w *World) RemoveConstraintSet(s ConstraintSet) bool {
+	w.Wake()
 	for i, g := range w.sets {
 		if g == s {
 			w.sets = append(w.sets[:i], w.sets[i+1:]...)

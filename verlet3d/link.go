@@ -64,6 +64,7 @@ type linkStore struct {
 
 // AddLink joins a and b with a distance constraint.
 func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
+	w.Wake()
 	w.check(a)
 	w.check(b)
 	if a == b {
@@ -116,6 +117,7 @@ func (w *World) checkLink(l Link) *linkHot {
 
 // RemoveLink deletes l. Using l afterwards panics.
 func (w *World) RemoveLink(l Link) {
+	w.Wake()
 	w.checkLink(l)
 	ls := &w.links
 	i := ls.slot[l]
@@ -152,6 +154,7 @@ func (w *World) LinkRest(l Link) float32 { return w.checkLink(l).rest }
 
 // SetLinkRest changes the rest length of l in metres.
 func (w *World) SetLinkRest(l Link, rest float32) {
+	w.Wake()
 	h := w.checkLink(l)
 	if !finite(rest) || rest < 0 {
 		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
@@ -174,6 +177,7 @@ func (w *World) LinkStrain(l Link) float32 {
 // BreakLink breaks l now as if strained past its limit; it is reported by
 // Broken and OnBreak. Breaking a broken link does nothing.
 func (w *World) BreakLink(l Link) {
+	w.Wake()
 	h := w.checkLink(l)
 	if h.flags&linkBroken != 0 {
 		return

@@ -17,6 +17,17 @@ func (w *World) Step() {
 // current frame still has (1 for Step): kinematic motion set once per frame
 // is spread evenly over them.
 func (w *World) step(left int) {
+	if w.sleep.asleep {
+		if w.stayAsleep() {
+			w.steps++
+			w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
+			w.stats.Steps++
+			w.stats.SleepingSteps++
+			return
+		}
+		w.sleep.asleep = false
+		w.sleep.still = 0
+	}
 	if w.links.dirty {
 		w.links.colour(len(w.pos))
 	}
@@ -51,6 +62,7 @@ func (w *World) step(left int) {
 	w.steps++
 	w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
 	w.stats.Steps++
+	w.updateSleep()
 }
 
 // Advance runs as many whole steps as frameDt (seconds, usually the frame
@@ -246,6 +258,7 @@ type grab struct {
 // kinematic particle; call it every frame while the mouse drags. Release
 // lets go, keeping the velocity it was dragged with.
 func (w *World) DragTo(p Particle, target mgl32.Vec3) {
+	w.Wake()
 	w.check(p)
 	held := false
 	for _, g := range w.grabbed {
@@ -263,6 +276,7 @@ func (w *World) DragTo(p Particle, target mgl32.Vec3) {
 // Release lets go of a particle held by DragTo; it returns to the state it
 // had before (free or pinned).
 func (w *World) Release(p Particle) {
+	w.Wake()
 	w.check(p)
 	for i, g := range w.grabbed {
 		if g.p != p {

@@ -19,6 +19,7 @@ type tether struct {
 // current distance. Only p is moved: the anchor is meant to be pinned or
 // kinematic.
 func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
+	w.Wake()
 	w.check(anchor)
 	w.check(p)
 	if anchor == p {
@@ -36,6 +37,7 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 
 // SetTetherLength changes the maximum distance of t in metres.
 func (w *World) SetTetherLength(t Tether, maxDist float32) {
+	w.Wake()
 	if t < 0 || int(t) >= len(w.tethers) {
 		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
 	}
@@ -48,6 +50,7 @@ func (w *World) SetTetherLength(t Tether, maxDist float32) {
 // SetTetherEnabled switches t off (false) or back on. A disabled tether
 // keeps its length.
 func (w *World) SetTetherEnabled(t Tether, on bool) {
+	w.Wake()
 	if t < 0 || int(t) >= len(w.tethers) {
 		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
 	}

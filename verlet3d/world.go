@@ -60,6 +60,7 @@ type World struct {
 	invH2    float32 // 1/h² of the current substep
 	exec     *executor
 	linkJob  func(worker int) // solveLinksWorker, bound once
+	sleep    sleepState
 }
 
 // Stats counts events since the World was made.
@@ -76,6 +77,8 @@ type Stats struct {
 	// ParallelJobs counts World.Parallel calls that ran on more than one
 	// worker.
 	ParallelJobs int
+	// SleepingSteps counts steps skipped because the World was asleep.
+	SleepingSteps int
 }
 
 // NewWorld makes an empty World. It returns an error naming the field if cfg
@@ -94,6 +97,7 @@ func (w *World) Config() Config { return w.cfg }
 
 // SetGravity changes the uniform gravity in m/s².
 func (w *World) SetGravity(g mgl32.Vec3) error {
+	w.Wake()
 	if !finiteVec(g) {
 		return fmt.Errorf("verlet3d: gravity %v is not finite", g)
 	}
@@ -104,6 +108,7 @@ func (w *World) SetGravity(g mgl32.Vec3) error {
 
 // SetIterations changes the solver passes per substep at run time.
 func (w *World) SetIterations(n int) error {
+	w.Wake()
 	if n < 1 || n > 1000 {
 		return fmt.Errorf("verlet3d: iterations = %d, want 1..1000", n)
 	}
@@ -143,6 +148,7 @@ const (
 // AddParticle adds a particle at pos with mass in kg; mass 0 makes it
 // pinned. Other masses must be in [MinMass, MaxMass].
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
+	w.Wake()
 	if !finiteVec(pos) {
 		return -1, fmt.Errorf("verlet3d: particle position %v is not finite", pos)
 	}
@@ -224,6 +230,7 @@ func (w *World) Mass(p Particle) float32 { w.check(p); return w.mass[p] }
 
 // SetMass changes the mass of p in kg. A mass of 0 pins it.
 func (w *World) SetMass(p Particle, mass float32) error {
+	w.Wake()
 	w.check(p)
 	if !validMass(mass) {
 		return fmt.Errorf("verlet3d: particle %d mass = %v, want 0 (pinned) or kg in [%g, %g]", p, mass, MinMass, MaxMass)
@@ -240,6 +247,7 @@ func (w *World) SetMass(p Particle, mass float32) error {
 // SetRadius sets the collision radius of p in metres: colliders keep its
 // centre this far outside their surface.
 func (w *World) SetRadius(p Particle, r float32) error {
+	w.Wake()
 	w.check(p)
 	if !finite(r) || r < 0 {
 		return fmt.Errorf("verlet3d: particle %d radius = %v, want metres >= 0", p, r)
@@ -257,6 +265,7 @@ func (w *World) Group(p Particle) uint32 { w.check(p); return w.group[p] }
 
 // Pin fixes p where it is: inverse mass 0, no motion.
 func (w *World) Pin(p Particle) {
+	w.Wake()
 	w.check(p)
 	w.state[p] = statePinned
 	w.invMass[p] = 0
@@ -266,6 +275,7 @@ func (w *World) Pin(p Particle) {
 // Unpin releases p to move freely with the mass it was added with.
 // A particle added with mass 0 stays pinned until SetMass gives it one.
 func (w *World) Unpin(p Particle) {
+	w.Wake()
 	w.check(p)
 	if w.mass[p] == 0 {
 		return
@@ -304,6 +314,7 @@ func (w *World) Target(p Particle) mgl32.Vec3 {
 
 // SetPosition moves p to pos and keeps its velocity.
 func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
+	w.Wake()
 	w.check(p)
 	if !finiteVec(pos) {
 		panic(fmt.Sprintf("verlet3d: SetPosition(%d, %v): position is not finite", p, pos))
@@ -317,6 +328,7 @@ func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
 
 // SetVelocity sets the velocity of p in m/s.
 func (w *World) SetVelocity(p Particle, v mgl32.Vec3) {
+	w.Wake()
 	w.check(p)
 	if !finiteVec(v) {
 		panic(fmt.Sprintf("verlet3d: SetVelocity(%d, %v): velocity is not finite", p, v))
@@ -328,6 +340,7 @@ func (w *World) SetVelocity(p Particle, v mgl32.Vec3) {
 // velocities and their shape: for a character that jumps or respawns. With
 // no particles it moves the whole World.
 func (w *World) Teleport(offset mgl32.Vec3, ps ...Particle) {
+	w.Wake()
 	if !finiteVec(offset) {
 		panic(fmt.Sprintf("verlet3d: Teleport(%v): offset is not finite", offset))
 	}
@@ -352,6 +365,7 @@ func (w *World) Teleport(offset mgl32.Vec3, ps ...Particle) {
 // Reset puts every particle back where it was added, at rest, and clears
 // kinematic targets and grabs. Constraints and colliders are kept.
 func (w *World) Reset() {
+	w.Wake()
 	for i := range w.pos {
 		w.pos[i] = w.home[i]
 		w.prev[i] = w.home[i]

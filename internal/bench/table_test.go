@@ -1,0 +1,316 @@
+package bench_test
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+var table = flag.Bool("table", false, "time every scene and print the benchmark table (make bench)")
+
+// scene is one benchmark scene built for a worker count: frame runs one
+// 1/60 s frame of it.
+type scene struct {
+	w           *verlet3d.World
+	frame       func()
+	constraints int // per solver pass
+}
+
+type spec struct {
+	name   string
+	frames int // timed frames after warm-up
+	warm   int // frames before timing
+	build  func(t testing.TB, workers int) scene
+}
+
+// TestTable prints the benchmark table and BENCH lines. Each scene is
+// built afresh for 1 and 2 workers, run warm frames, then timed frame by
+// frame; the figure is the median frame. The baseline (the plain naive
+// loop, 1 integration and 10 passes on 64 x 64) is timed the same way in
+// the same run, before and after the scenes, and its faster median kept.
+func TestTable(t *testing.T) {
+	if !*table {
+		t.Skip("run with -table (make bench)")
+	}
+	specs := []spec{
+		{"cloth64", 120, 30, func(t testing.TB, w int) scene { return clothScene(t, w, 10, 1) }},
+		{"cloth64default", 120, 30, func(t testing.TB, w int) scene { return clothScene(t, w, 0, 0) }},
+		{"hair2000", 120, 30, hairScene},
+		{"cubes100", 120, 0, cubesScene},
+		{"cape", 240, 60, capeScene},
+		{"resting", 120, 900, restingScene},
+	}
+	baseline := naiveMedian()
+	type row struct {
+		name                   string
+		particles, cons, s, it int
+		ms1, ms2, allocs       float64
+	}
+	var rows []row
+	for _, sp := range specs {
+		var r row
+		r.name = sp.name
+		for _, workers := range []int{1, 2} {
+			sc := sp.build(t, workers)
+			for i := 0; i < sp.warm; i++ {
+				sc.frame()
+			}
+			ms, allocs := timeFrames(sc.frame, sp.frames)
+			cfg := sc.w.Config()
+			r.particles, r.cons, r.s, r.it = sc.w.NumParticles(), sc.constraints, cfg.Substeps, cfg.Iterations
+			if workers == 1 {
+				r.ms1, r.allocs = ms, allocs
+			} else {
+				r.ms2 = ms
+			}
+			sc.w.Close()
+		}
+		rows = append(rows, r)
+	}
+	baseline = math.Min(baseline, naiveMedian())
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "machine: %s, %d CPUs, %s\n", cpuName(), runtime.NumCPU(), runtime.Version())
+	fmt.Fprintf(&b, "baseline (plain naive loop, 64x64, 1 x 10 passes, median frame): %.3f ms\n\n", baseline)
+	fmt.Fprintf(&b, "| scene | particles | constraints | substeps x iterations | ms/frame (1 worker) | ns per constraint pass | allocs/frame | x baseline | ms/frame (2 workers) | 2-worker speed-up |\n")
+	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, r := range rows {
+		ns := r.ms1 * 1e6 / float64(max(1, r.cons*r.s*r.it))
+		fmt.Fprintf(&b, "| %s | %d | %d | %d x %d | %.3f | %.2f | %.0f | %.2f | %.3f | %.2fx |\n",
+			r.name, r.particles, r.cons, r.s, r.it, r.ms1, ns, r.allocs, r.ms1/baseline, r.ms2, r.ms1/r.ms2)
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "BENCH %s ms=%.3f baseline_ms=%.3f w2_ratio=%.2f allocs=%.0f\n", r.name, r.ms1, baseline, r.ms1/r.ms2, r.allocs)
+	}
+	fmt.Print(b.String())
+}
+
+// timeFrames runs frame n times and returns the median frame in ms and
+// the heap allocations per frame.
+func timeFrames(frame func(), n int) (ms, allocs float64) {
+	ts := make([]float64, n)
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	for i := range ts {
+		start := time.Now()
+		frame()
+		ts[i] = float64(time.Since(start).Nanoseconds()) / 1e6
+	}
+	runtime.ReadMemStats(&m1)
+	sort.Float64s(ts)
+	return ts[n/2], float64(m1.Mallocs-m0.Mallocs) / float64(n)
+}
+
+// naiveMedian times the plain loop as the shared reference does: 5
+// repetitions of 30 warm-up and 120 timed frames; the median of the
+// per-repetition medians.
+func naiveMedian() float64 {
+	var meds []float64
+	for r := 0; r < 5; r++ {
+		c := newNaiveCloth(64)
+		for i := 0; i < 30; i++ {
+			c.frame(10)
+		}
+		ms, _ := timeFrames(func() { c.frame(10) }, 120)
+		meds = append(meds, ms)
+	}
+	sort.Float64s(meds)
+	return meds[len(meds)/2]
+}
+
+func cpuName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			if i := strings.Index(l, ":"); i >= 0 {
+				return strings.TrimSpace(l[i+1:])
+			}
+		}
+	}
+	return runtime.GOARCH
+}
+
+func newWorld(t testing.TB, workers, substeps, iterations int) *verlet3d.World {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Workers = workers
+	if substeps > 0 {
+		cfg.Substeps, cfg.Iterations = substeps, iterations
+	}
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// clothScene is the reference cloth (64 x 64, 4 m wide, top row pinned,
+// structural, shear and distance-2 bend links of compliance 1e-5) falling
+// from horizontal; substeps 0 means DefaultConfig.
+func clothScene(t testing.TB, workers, substeps, iterations int) scene {
+	w := newWorld(t, workers, substeps, iterations)
+	ref := newNaiveCloth(64)
+	ps := make([]verlet3d.Particle, len(ref.p))
+	for i, p := range ref.p {
+		m := float32(1)
+		if p.invMass == 0 {
+			m = 0
+		}
+		var err error
+		if ps[i], err = w.AddParticle(mgl32.Vec3{p.x, p.y, p.z}, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range ref.c {
+		if _, err := w.AddLink(ps[l.a], ps[l.b], verlet3d.LinkSettings{Compliance: 1e-5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return scene{w: w, frame: w.Step, constraints: w.NumLinks()}
+}
+
+// hairScene is 2,000 strands of 16 segments on a turning head, at
+// hair.WorldConfig.
+func hairScene(t testing.TB, workers int) scene {
+	cfg := hair.WorldConfig()
+	cfg.Workers = workers
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = 2000, 16
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := h.Head().Center
+	i := 0
+	return scene{w: w, constraints: 2 * s.Strands * s.Segments, frame: func() {
+		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		w.Step()
+		i++
+	}}
+}
+
+// cubesScene is 100 cubes of 0.4 m dropped turning and thrown onto a
+// floor: the timed frames are the two seconds of landing and tumbling.
+func cubesScene(t testing.TB, workers int) scene {
+	w := newWorld(t, workers, 0, 0)
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 100; i++ {
+		x, z := float32(i%10)-5, float32(i/10)-5
+		q := mgl32.QuatRotate(r.Float32()*6.28, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
+		if _, err := sys.AddCube(bodies.CubeSettings{
+			Size: 0.4, Mass: 1,
+			Position:        mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7},
+			Rotation:        q,
+			Velocity:        mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}.Mul(2),
+			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6),
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return scene{w: w, frame: w.Step, constraints: w.NumLinks()}
+}
+
+// capeScene is the default cape (cloth.DefaultCapeSettings, 1 m long) on
+// a body of four capsules walking a circle at 1.5 m/s, at DefaultConfig.
+func capeScene(t testing.TB, workers int) scene {
+	w := newWorld(t, workers, 0, 0)
+	anchorAt := []mgl32.Vec3{{-0.18, 1.45, -0.17}, {0, 1.5, -0.17}, {0.18, 1.45, -0.17}}
+	bodyAt := []verlet3d.Capsule{
+		{A: mgl32.Vec3{0, 1.05, 0}, B: mgl32.Vec3{0, 1.35, 0}, Radius: 0.14},
+		{A: mgl32.Vec3{-0.08, 0.95, 0}, B: mgl32.Vec3{0.08, 0.95, 0}, Radius: 0.12},
+		{A: mgl32.Vec3{-0.1, 0.9, 0}, B: mgl32.Vec3{-0.1, 0.1, 0}, Radius: 0.07},
+		{A: mgl32.Vec3{0.1, 0.9, 0}, B: mgl32.Vec3{0.1, 0.1, 0}, Radius: 0.07},
+	}
+	anchors := make([]verlet3d.Pose, len(anchorAt))
+	body := make([]verlet3d.Capsule, len(bodyAt))
+	var shapes []*verlet3d.Capsule
+	var ref verlet3d.Pose
+	place := func(pos mgl32.Vec3, heading float32) {
+		q := mgl32.QuatRotate(heading, mgl32.Vec3{0, 1, 0})
+		ref = verlet3d.Pose{Position: pos, Rotation: q}
+		for i, a := range anchorAt {
+			anchors[i] = verlet3d.Pose{Position: pos.Add(q.Rotate(a)), Rotation: q}
+		}
+		for i, b := range bodyAt {
+			body[i] = verlet3d.Capsule{A: pos.Add(q.Rotate(b.A)), B: pos.Add(q.Rotate(b.B)), Radius: b.Radius}
+		}
+		for i, s := range shapes {
+			*s = body[i]
+		}
+	}
+	place(mgl32.Vec3{}, 0)
+	for _, b := range body {
+		s, _ := verlet3d.NewCapsule(b.A, b.B, b.Radius)
+		if err := w.AddCollider(s, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+			t.Fatal(err)
+		}
+		shapes = append(shapes, s)
+	}
+	cs := cloth.DefaultCapeSettings()
+	cs.Anchors, cs.Reference, cs.Body = anchors, ref, body
+	c, err := cloth.NewCape(w, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heading float32
+	pos := mgl32.Vec3{}
+	return scene{w: w, constraints: w.NumLinks() + w.NumTethers(), frame: func() {
+		heading += 0.5 / 60
+		pos = pos.Add(mgl32.QuatRotate(heading, mgl32.Vec3{0, 1, 0}).Rotate(mgl32.Vec3{0, 0, 1.5 / 60}))
+		place(pos, heading)
+		c.SetPose(ref, anchors, body)
+		w.Step()
+	}}
+}
+
+// restingScene is a 64 x 64 tablecloth (2 cm spacing) dropped on a table
+// with still-air drag, timed after 15 s, settled.
+func restingScene(t testing.TB, workers int) scene {
+	w := newWorld(t, workers, 0, 0)
+	table, _ := verlet3d.NewBox(mgl32.Vec3{0, 0.7, 0}, mgl32.Vec3{0.4, 0.05, 0.4}, mgl32.QuatIdent())
+	if err := w.AddCollider(table, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows, s.Spacing = 64, 64, 0.02
+	s.Origin = mgl32.Vec3{-0.63, 0.9, -0.63}
+	s.Across, s.Down = mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 0, 1}
+	s.Radius = 0.005
+	g, err := cloth.New(w, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cloth.NewWindForce(g, cloth.DefaultWindSettings()); err != nil {
+		t.Fatal(err)
+	}
+	return scene{w: w, frame: w.Step, constraints: w.NumLinks()}
+}
