@@ -10,7 +10,7 @@ PKGS := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-
         libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri
 PHYSICS := ./verlet3d/... $(wildcard ./cloth) $(wildcard ./hair) $(wildcard ./bodies)
 
-.PHONY: demo test bench deps shots vet check build clean
+.PHONY: demo test bench bench-all deps shots vet check build clean
 
 # deps installs the missing Debian packages (as root), or prints the exact
 # command to run and fails.
@@ -90,8 +90,16 @@ shots: build
 	    && echo "wrote assets/shots/$$name.png" || { echo "shot $$name failed"; exit 1; }; \
 	done
 
-# bench runs the benchmarks of the physics packages and the render updates.
+# bench prints the benchmark table and one BENCH line per scene
+# (internal/bench), beside the shared reference loop when it is there;
+# bench-all runs every package benchmark.
+REFERENCE ?= ../shared/reference/go-naive
 bench: deps
+	@if [ -d $(REFERENCE) ]; then (cd $(REFERENCE) && $(GO) run . -grid 64 -mode jak); else echo "reference loop not found at $(REFERENCE)"; fi
+	$(GO) test ./internal/bench -run '^TestTable$$' -table -count 1 -timeout 30m -v | grep -v '^=== RUN'
+	@if [ -d $(REFERENCE) ]; then (cd $(REFERENCE) && $(GO) run . -grid 64 -mode jak); fi
+
+bench-all: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 $(PHYSICS) ./scene/
 
 clean:

@@ -99,6 +99,36 @@ func TestTable(t *testing.T) {
 	fmt.Print(b.String())
 }
 
+var defaults = flag.Bool("defaults", false, "time the scenes at the old and new defaults (issue 12)")
+
+// TestDefaultsCost prints the cost per frame of cloth 64 x 64, the cape,
+// 100 cubes and hair 2,000 x 16 at the defaults before issue 12 and at
+// today's, in one run, 1 worker (hair keeps hair.WorldConfig).
+func TestDefaultsCost(t *testing.T) {
+	if !*defaults {
+		t.Skip("run with -defaults")
+	}
+	for _, sp := range []spec{
+		{"cloth64", 120, 30, func(t testing.TB, w int) scene { return clothScene(t, w, 0, 0) }},
+		{"cape", 240, 60, capeScene},
+		{"cubes100", 120, 0, cubesScene},
+		{"hair2000", 120, 30, hairScene},
+	} {
+		var ms [2]float64
+		for k, old := range []bool{true, false} {
+			oldDefaults = old
+			sc := sp.build(t, 1)
+			for i := 0; i < sp.warm; i++ {
+				sc.frame()
+			}
+			ms[k], _ = timeFrames(sc.frame, sp.frames)
+			sc.w.Close()
+		}
+		oldDefaults = false
+		fmt.Printf("DEFAULTS %s old_ms=%.3f new_ms=%.3f ratio=%.2f\n", sp.name, ms[0], ms[1], ms[1]/ms[0])
+	}
+}
+
 // timeFrames runs frame n times and returns the median frame in ms and
 // the heap allocations per frame.
 func timeFrames(frame func(), n int) (ms, allocs float64) {
@@ -148,8 +178,15 @@ func cpuName() string {
 	return runtime.GOARCH
 }
 
+// oldDefaults makes newWorld use the defaults before issue 12 (2 substeps
+// of 10 iterations, Damping 0.5, MaxSpeed 50, no sleeping).
+var oldDefaults bool
+
 func newWorld(t testing.TB, workers, substeps, iterations int) *verlet3d.World {
 	cfg := verlet3d.DefaultConfig()
+	if oldDefaults {
+		cfg.Substeps, cfg.Iterations, cfg.Damping, cfg.MaxSpeed, cfg.SleepSpeed = 2, 10, 0.5, 50, 0
+	}
 	cfg.Workers = workers
 	if substeps > 0 {
 		cfg.Substeps, cfg.Iterations = substeps, iterations
