@@ -49,17 +49,20 @@ type linkHot struct {
 // linkStore keeps links in colour order for the solver, with a slot table
 // from handle to solver index and the cold per-link data by handle.
 type linkStore struct {
-	hot      []linkHot // solver order: colour by colour
-	slot     []int32   // Link handle -> index in hot; -1 when removed
-	handle   []int32   // index in hot -> Link handle
-	strain   []float32 // BreakStrain by handle
-	batches  []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
-	serial   int32     // hot[serial:] is solved by one goroutine (rare colours)
-	dirty    bool      // links added or removed since the last colouring
-	live     int
-	nBroken  int // broken links still in hot
-	removed  int
-	colourOf []uint64 // scratch for colouring: colours used per particle
+	hot     []linkHot // solver order: colour by colour
+	slot    []int32   // Link handle -> index in hot; -1 when removed
+	handle  []int32   // index in hot -> Link handle
+	strain  []float32 // BreakStrain by handle
+	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
+	serial  int32     // hot[serial:] is solved by one goroutine (rare colours)
+	dirty   bool      // links added or removed since the last colouring
+	live    int
+	nBroken int // broken links still in hot
+	// breakable counts links made with a BreakStrain (never decreased):
+	// while 0 the post phase skips the breakage scan.
+	breakable int
+	removed   int
+	colourOf  []uint64 // scratch for colouring: colours used per particle
 }
 
 // AddLink joins a and b with a distance constraint.
@@ -98,6 +101,9 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	ls.handle = append(ls.handle, int32(l))
 	ls.hot = append(ls.hot, h)
 	ls.strain = append(ls.strain, s.BreakStrain)
+	if s.BreakStrain > 0 {
+		ls.breakable++
+	}
 	ls.live++
 	ls.dirty = true
 	return l, nil

@@ -195,6 +195,9 @@ func (w *World) solve(sub Substep) {
 func (w *World) post(last bool) {
 	ls := &w.links
 	for i := range ls.hot {
+		if ls.breakable == 0 {
+			break
+		}
 		c := &ls.hot[i]
 		if c.flags&linkBroken != 0 {
 			continue
