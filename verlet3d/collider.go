@@ -159,38 +159,10 @@ func (w *World) collide(first bool) {
 }
 
 // sweep is the continuous collision test of a particle of radius r that
-// moved from a to b this substep and ends dEnd from c's surface.
-// It advances along the path by the distance to the surface (conservative
-// advancement: Closest gives the exact distance outside a convex shape, so
-// a step of that length cannot jump into it) and reports the surface point
-// and normal where the path first comes within r of the collider. The
-// contact plane there holds the particle on the side it came from.
+// moved from a to b this substep and ends dEnd from c's surface: see
+// vecmath.Sweep.
 func sweep(c Collider, a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
-	path := b.Sub(a)
-	l := path.Len()
-	// The signed distance changes by at most l along the path: if b is
-	// farther than r + l, no point of the path came within r. (dEnd is
-	// ignored when b is inside.)
-	if !(l > 0) || dEnd >= r+l {
-		return surface, normal, false
-	}
-	tol := max(1e-5, 0.25*margin)
-	t := float32(0)
-	for range 32 {
-		q := a.Add(path.Mul(t / l))
-		s, n := c.Closest(q)
-		d := q.Sub(s).Dot(n) - r
-		if d < 0 && t == 0 {
-			return surface, normal, false // started inside: the end test decides
-		}
-		if d <= tol {
-			return s, n, true
-		}
-		if t += d; t >= l {
-			return surface, normal, false
-		}
-	}
-	return surface, normal, false
+	return vecmath.Sweep(c.Closest, a, b, r, dEnd, margin)
 }
 
 // solveContacts keeps every contact's particle on the outer side of the

@@ -39,3 +39,40 @@ func ClosestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 {
 	}
 	return a.Add(ab.Mul(t))
 }
+
+// Sweep is the continuous collision test of a particle of radius r that
+// moved from a to b and ends dEnd from the surface of a convex shape whose
+// closest surface point and outward normal closest returns. It advances
+// along the path by the distance to the surface (conservative advancement:
+// closest gives the exact distance outside a convex shape, so a step of
+// that length cannot jump into it) and reports the surface point and
+// normal where the path first comes within r of the shape. A contact plane
+// there holds the particle on the side it came from. It reports no hit
+// when a starts inside (the end position decides then) and ignores dEnd
+// when b is inside.
+func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
+	path := b.Sub(a)
+	l := path.Len()
+	// The signed distance changes by at most l along the path: if b is
+	// farther than r + l, no point of the path came within r.
+	if !(l > 0) || dEnd >= r+l {
+		return surface, normal, false
+	}
+	tol := max(1e-5, 0.25*margin)
+	t := float32(0)
+	for range 32 {
+		q := a.Add(path.Mul(t / l))
+		s, n := closest(q)
+		d := q.Sub(s).Dot(n) - r
+		if d < 0 && t == 0 {
+			return surface, normal, false
+		}
+		if d <= tol {
+			return s, n, true
+		}
+		if t += d; t >= l {
+			return surface, normal, false
+		}
+	}
+	return surface, normal, false
+}
