@@ -1,6 +1,11 @@
 package verlet3d
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // Tether is a handle to a long-range attachment: a particle may not drift
 // farther than a maximum distance from an anchor. Tethers from a cape's pins
@@ -67,11 +72,14 @@ func (w *World) solveTethers() {
 		if inv[t.p] == 0 || t.off {
 			continue
 		}
-		d := pos[t.p].Sub(pos[t.anchor])
-		l := d.Len()
-		if l <= t.max || l == 0 {
+		// Most tethers are slack: compare squared lengths, no root.
+		a, p := pos[t.anchor], &pos[t.p]
+		dx, dy, dz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
+		l2 := dx*dx + dy*dy + dz*dz
+		if l2 <= t.max*t.max || l2 == 0 {
 			continue
 		}
-		pos[t.p] = pos[t.anchor].Add(d.Mul(t.max / l))
+		k := t.max / float32(math.Sqrt(float64(l2)))
+		*p = mgl32.Vec3{a[0] + dx*k, a[1] + dy*k, a[2] + dz*k}
 	}
 }
