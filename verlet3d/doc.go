@@ -87,6 +87,16 @@
 // catenary's sag with 0.37% link strain (2.2% and 1.7%). Damping defaults
 // to 0: a free fall is a free fall; air resistance comes from force fields.
 //
+// # Sleeping
+//
+// A World whose free particles have all stayed slower than
+// Config.SleepSpeed for Config.SleepDelay falls asleep: a resting
+// tablecloth or crate pile then costs almost nothing per step. It wakes on
+// any change made through its API, a collider whose Bounds change, a pin
+// whose target moves, World.Wake (components call it when they change a
+// wind or move a head) and while a hook reports SleepBlocker.BlocksSleep
+// (gusty wind). SleepSpeed 0 turns sleeping off.
+//
 // # Far from the origin
 //
 // Positions are float32: 10 km out they are good to a millimetre, and a
