@@ -57,6 +57,7 @@ func main() {
 	flag.IntVar(&opt.workers, "workers", 1, "solver goroutines")
 	flag.StringVar(&opt.cam, "cam", "", "camera position x,y,z (overrides the scene's)")
 	flag.StringVar(&opt.look, "look", "", "camera target x,y,z (overrides the scene's)")
+	flag.StringVar(&opt.script, "script", "", "play timed mouse and key events from this file (see script.go)")
 	flag.Parse()
 	if opt.list {
 		for _, n := range sceneNames() {
@@ -64,7 +65,7 @@ func main() {
 		}
 		return
 	}
-	def, err := checkFlags(flag.CommandLine, opt)
+	def, err := checkFlags(flag.CommandLine, &opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(2)

@@ -49,12 +49,11 @@ type capeRig struct {
 
 func buildCape(d *Demo) error {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
 	// A run whips the hem: 4 substeps of 15 iterations keep every link
 	// within 10% (scene/cape_test.go measures it).
 	cfg.Substeps = 4
 	cfg.Iterations = 15
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -151,16 +150,14 @@ func buildCape(d *Demo) error {
 		}
 		// Follow: keep the camera's offset from its target in the
 		// character's frame, turning as it turns.
-		cam, tgt := d.Camera.Position(), d.Orbit.Target()
+		cam, tgt := d.Orbit.Eye(), d.Orbit.Target()
 		off := cam
 		off.Sub(&tgt)
 		off.ApplyAxisAngle(&math32.Vector3{Y: 1}, turn)
 		tgt.Add(&move)
 		cam = tgt
 		cam.Add(&off)
-		d.Camera.SetPositionVec(&cam)
-		d.Camera.LookAt(&tgt, &math32.Vector3{Y: 1})
-		d.Orbit.SetTarget(tgt)
+		d.Orbit.Place(cam, tgt)
 		gait := "animation"
 		if rig.mannequin != nil {
 			gait = rig.mannequin.Gait().String()

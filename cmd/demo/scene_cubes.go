@@ -46,8 +46,7 @@ func checkCubes() error {
 func buildCubes(d *Demo) error {
 	size := float32(*cubesSize)
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}

@@ -87,12 +87,6 @@ func buildFlag(d *Demo) error {
 
 	d.OnKey(window.KeyUp, "Up wind +3", func() { fs.setSpeed(fs.speed + 3) })
 	d.OnKey(window.KeyDown, "Down wind -3", func() { fs.setSpeed(fs.speed - 3) })
-	d.OnKey(window.KeyR, "R new flag", func() {
-		if err := fs.build(); err != nil {
-			panic(err)
-		}
-		fs.drv.World = fs.w
-	})
 	d.OnKey(window.KeyC, "C cut a hole", func() { fs.hole() })
 	d.LookAt(math32.Vector3{X: 1.2, Y: 2.6, Z: 3.6}, math32.Vector3{X: 1.0, Y: 2.45, Z: 0})
 	return nil
@@ -101,10 +95,9 @@ func buildFlag(d *Demo) error {
 // build makes a fresh world with a new, whole flag.
 func (fs *flagScene) build() error {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = fs.d.Workers
 	cfg.Damping = 0.2
 	cfg.Substeps = 3
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := fs.d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}

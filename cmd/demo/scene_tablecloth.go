@@ -37,8 +37,7 @@ func init() {
 func buildTablecloth(d *Demo) error {
 	n := *tableclothSize
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}

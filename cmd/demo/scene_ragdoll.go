@@ -1,0 +1,4 @@
+package main
+
+// ragStats is what the ragdoll scene adds to a script probe.
+type ragStats struct{}
