@@ -72,11 +72,11 @@ type Demo struct {
 	gui      *gui.Panel
 	textures map[string]*texture.Texture2D
 	camSet   bool
-	settings []setting      // the settings panel's rows
-	grids    []*cloth.Grid  // cloth the cut tool cuts and the strain view colours
+	settings []setting                     // the settings panel's rows
+	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colours
 	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
-	cfg      *verlet3d.Config // the last config given to NewWorld, for the panel
-	probe    func() *ragStats  // extra figures a scene adds to script probes
+	cfg      *verlet3d.Config              // the last config given to NewWorld, for the panel
+	probe    func() *ragStats              // extra figures a scene adds to script probes
 }
 
 // SetWorld hands the scene's World to the demo, which advances it every frame
@@ -99,6 +99,9 @@ func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
 // slow frame.
 func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
 
+// Cloth registers a cloth grid of the scene: the knife cuts it and the
+// strain view colours it.
+func (d *Demo) Cloth(g *cloth.Grid) { d.grids = append(d.grids, g) }
 
 // OnKey binds a key; help is shown on screen.
 func (d *Demo) OnKey(key window.Key, help string, f func()) {

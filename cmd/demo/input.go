@@ -445,7 +445,7 @@ func (k *knife) sample(d *Demo, x, y float32) {
 	g := d.grids[gi]
 	pt := origin.Add(dir.Mul(w.Position(p).Sub(origin).Dot(dir)))
 	if k.prevG == gi {
-		n, err := g.Cut(k.prev, pt, 0.5*g.Settings().Spacing)
+		n, err := g.Cut(k.prev, pt, 0.2*g.Settings().Spacing)
 		if err == nil && n > 0 {
 			k.broken += n
 			k.index(d) // tears add vertices

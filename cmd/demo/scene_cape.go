@@ -101,6 +101,7 @@ func buildCape(d *Demo) error {
 	// The shared cloth renderer: lit and textured on both sides, its
 	// culling bounds following the cape.
 	mesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
+	d.Cloth(cape.Grid)
 	// A satin sheen: g3n's default specular, broader than the cloth
 	// mesh's matte default, so the folds catch the light.
 	mesh.Material.SetSpecularColor(&math32.Color{R: 0.5, G: 0.5, B: 0.5})

@@ -131,6 +131,7 @@ func buildCubes(d *Demo) error {
 		tex := d.Texture("fabric_check")
 		tex.SetRepeat(3, 3)
 		mesh = scene.NewClothMesh(grid, tex)
+		d.Cloth(grid)
 		d.Scene.Add(mesh)
 	}
 

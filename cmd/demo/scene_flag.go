@@ -129,6 +129,8 @@ func (fs *flagScene) build() error {
 		return err
 	}
 	fs.mesh = scene.NewClothMesh(g, fs.d.Texture("flag"))
+	fs.d.grids = nil
+	fs.d.Cloth(g)
 	fs.d.Scene.Add(fs.mesh)
 	if *flagHole {
 		fs.hole()

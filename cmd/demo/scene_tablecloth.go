@@ -77,6 +77,7 @@ func buildTablecloth(d *Demo) error {
 	tex := d.Texture("fabric_check")
 	tex.SetRepeat(3, 3)
 	mesh := scene.NewClothMesh(g, tex)
+	d.Cloth(g)
 	d.Scene.Add(mesh)
 
 	// The colliders as drawn a hair smaller than they act, so the cloth,

@@ -32,8 +32,10 @@ import (
 //	shot FILE                      write the frame to a PNG
 //	quit                           end the demo
 //
-// POS is X,Y in window pixels or pN: where particle N of the scene's World
-// is on screen at that moment. Blank lines and # comments are ignored.
+// POS is X,Y in window pixels, rDX,DY relative to the cursor, pN where
+// particle N of the scene's World is on screen at that moment, or pA~pB
+// halfway between two particles on screen. A probe's label may name
+// particles (pN, pA~pB): it reports their window positions. Blank lines and # comments are ignored.
 // Input commands due in a frame run before its physics; probes, shots and
 // quit after its render.
 type script struct {
@@ -56,7 +58,9 @@ type scriptCmd struct {
 
 type scriptPos struct {
 	x, y     float32
-	particle int // -1: x, y
+	particle int // -1: x, y (absolute, or relative if rel)
+	other    int // with particle: the midpoint of the two on screen; -1 none
+	rel      bool
 }
 
 // parseScript reads and checks a script file; each error names the file
@@ -195,16 +199,23 @@ func parseScriptText(file string, b []byte) (*script, error) {
 }
 
 func parsePos(s string) (scriptPos, error) {
+	const want = "want X,Y, rDX,DY (relative to the cursor), pN (a particle) or pA~pB (between two)"
 	if strings.HasPrefix(s, "p") {
-		n, err := strconv.Atoi(s[1:])
-		if err != nil || n < 0 {
-			return scriptPos{}, fmt.Errorf("position %q: want X,Y or pN (a particle)", s)
+		a, b, two := strings.Cut(s[1:], "~p")
+		n, err := strconv.Atoi(a)
+		m := -1
+		if two && err == nil {
+			m, err = strconv.Atoi(b)
 		}
-		return scriptPos{particle: n}, nil
+		if err != nil || n < 0 || (two && m < 0) {
+			return scriptPos{}, fmt.Errorf("position %q: %s", s, want)
+		}
+		return scriptPos{particle: n, other: m}, nil
 	}
-	f := strings.Split(s, ",")
+	rel := strings.HasPrefix(s, "r")
+	f := strings.Split(strings.TrimPrefix(s, "r"), ",")
 	if len(f) != 2 {
-		return scriptPos{}, fmt.Errorf("position %q: want X,Y or pN (a particle)", s)
+		return scriptPos{}, fmt.Errorf("position %q: %s", s, want)
 	}
 	var v [2]float32
 	for i := range f {
@@ -214,7 +225,7 @@ func parsePos(s string) (scriptPos, error) {
 		}
 		v[i] = float32(x)
 	}
-	return scriptPos{x: v[0], y: v[1], particle: -1}, nil
+	return scriptPos{x: v[0], y: v[1], particle: -1, other: -1, rel: rel}, nil
 }
 
 func keyByName(name string) (window.Key, bool) {
@@ -288,7 +299,20 @@ func (s *script) output(sh *shell) error {
 		s.next++
 		switch c.name {
 		case "probe":
-			b, err := json.Marshal(sh.probe(c.arg))
+			rep := sh.probe(c.arg)
+			for _, w := range strings.Fields(c.arg) {
+				if pos, err := parsePos(w); err == nil && pos.particle >= 0 {
+					x, y, err := s.where(sh, scriptCmd{line: c.line, pos: pos})
+					if err != nil {
+						return err
+					}
+					if rep.Screen == nil {
+						rep.Screen = map[string][2]float32{}
+					}
+					rep.Screen[w] = [2]float32{x, y}
+				}
+			}
+			b, err := json.Marshal(rep)
 			if err != nil {
 				return err
 			}
@@ -306,15 +330,29 @@ func (s *script) output(sh *shell) error {
 
 // where resolves a command's position to window pixels.
 func (s *script) where(sh *shell, c scriptCmd) (float32, float32, error) {
-	if c.name == "scroll" || c.name == "key" || c.pos.particle < 0 {
+	if c.name == "scroll" || c.name == "key" {
+		return 0, 0, nil
+	}
+	if c.pos.particle < 0 {
+		if c.pos.rel {
+			return sh.router.x + c.pos.x, sh.router.y + c.pos.y, nil
+		}
 		return c.pos.x, c.pos.y, nil
 	}
-	d := sh.d
-	if d.driver == nil || c.pos.particle >= d.driver.World.NumParticles() {
-		return 0, 0, fmt.Errorf("-script %s line %d: scene %s has no particle %d", s.file, c.line, sh.name, c.pos.particle)
+	at := func(n int) (float32, float32, error) {
+		d := sh.d
+		if d.driver == nil || n >= d.driver.World.NumParticles() {
+			return 0, 0, fmt.Errorf("-script %s line %d: scene %s has no particle %d", s.file, c.line, sh.name, n)
+		}
+		x, y := sh.screen(d.driver.World.Position(verlet3d.Particle(n)))
+		return x, y, nil
 	}
-	x, y := sh.screen(d.driver.World.Position(verlet3d.Particle(c.pos.particle)))
-	return x, y, nil
+	x, y, err := at(c.pos.particle)
+	if err != nil || c.pos.other < 0 {
+		return x, y, err
+	}
+	x2, y2, err := at(c.pos.other)
+	return (x + x2) / 2, (y + y2) / 2, err
 }
 
 // screen returns the window position of the world point p.
@@ -337,6 +375,7 @@ type probeReport struct {
 	Eye       [3]float32 `json:"eye"`
 	Target    [3]float32 `json:"target"`
 	Owner     string     `json:"owner"`
+	Cursor    [2]float32 `json:"cursor"` // window pixels
 	HUDFPS    float64    `json:"hud_fps"` // parsed back from the HUD's text
 	HUD       string     `json:"hud"`
 	Particles int        `json:"particles"`
@@ -347,6 +386,9 @@ type probeReport struct {
 	AllFinite bool       `json:"all_finite"`
 	Paused    bool       `json:"paused"`
 	Grab      *probeGrab `json:"grab,omitempty"`
+	// Screen holds the window position of each particle the probe's label
+	// names (pN or pA~pB).
+	Screen map[string][2]float32 `json:"screen,omitempty"`
 	Ragdoll   *ragStats  `json:"ragdoll,omitempty"`
 }
 
@@ -366,6 +408,7 @@ func (sh *shell) probe(label string) probeReport {
 		Eye:    [3]float32{e.X, e.Y, e.Z},
 		Target: [3]float32{t.X, t.Y, t.Z},
 		Owner:  sh.router.owner.String(),
+		Cursor: [2]float32{sh.router.x, sh.router.y},
 		HUD:    sh.hud.Text(),
 		Cut:    sh.knife.broken,
 	}

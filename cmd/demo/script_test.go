@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// runScript runs the demo with a script and returns its probes by label
+// (the label's first word).
+func runScript(t *testing.T, text string, args ...string) map[string]probeReport {
+	t.Helper()
+	bin := demoBinary(t)
+	file := filepath.Join(t.TempDir(), "script.txt")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append(args, "-script", file)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	probes := map[string]probeReport{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "probe ")
+		if !ok {
+			continue
+		}
+		var r probeReport
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("probe %q: %v", line, err)
+		}
+		probes[strings.Fields(r.Label + " -")[0]] = r
+	}
+	return probes
+}
+
+func need(t *testing.T, probes map[string]probeReport, labels ...string) {
+	t.Helper()
+	for _, l := range labels {
+		if _, ok := probes[l]; !ok {
+			t.Fatalf("no probe %q in the demo's output (got %d probes)", l, len(probes))
+		}
+	}
+}
+
+func loadPNG(t *testing.T, file string) image.Image {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("DRAPE_SHOTS"); dir != "" {
+		b, _ := os.ReadFile(file)
+		_ = os.WriteFile(filepath.Join(dir, t.Name()+"_"+filepath.Base(file)), b, 0o644)
+	}
+	return img
+}
+
+// One scripted session in the flag scene, through the same window events
+// a person makes: arrow keys (the scene's wind keys), a Shift+drag of a
+// flag particle and cursor moves after the release, a steady stretch for
+// the HUD's frame rate, a pause and a Ctrl+drag cut between two rows, a
+// single step, then a number key that switches scene.
+func TestScriptedSession(t *testing.T) {
+	const (
+		grabbed = 505 // row 12, column 25 of the 40 x 25 flag
+		// The cut runs between rows 17 and 18 from column 5 to column 35.
+		from = "p685~p725"
+		to   = "p715~p755"
+	)
+	dir := t.TempDir()
+	shotA, shotB := filepath.Join(dir, "before.png"), filepath.Join(dir, "after.png")
+	names := sceneNames()
+	netKey := 0
+	for i, n := range names {
+		if n == "net" {
+			netKey = i + 1
+		}
+	}
+	if netKey == 0 || netKey > 9 {
+		t.Fatalf("scene net is not on a number key: %v", names)
+	}
+	script := fmt.Sprintf(`# flag scene session
+0.30 probe start p%[1]d
+0.35 key Up
+0.40 key Down
+0.42 key Left
+0.45 key Right
+0.50 probe keys
+0.52 down 900,500 shift
+0.54 move r-60,-40
+0.56 move r-60,-40
+0.57 up r0,0
+0.58 probe empty
+0.60 down p%[1]d shift
+0.65 move r-8,-6
+0.70 move r-8,-6
+0.75 move r-8,-6
+0.80 move r-8,-6
+0.90 move r-8,-6
+0.95 probe drag p%[1]d
+1.00 up r0,0
+1.05 move r30,10
+1.10 move r30,10
+1.15 move r30,10
+1.25 probe after
+1.30 probe fps1
+2.80 probe fps2
+2.82 down 480,200
+2.84 move r0,-300
+2.86 move r0,-300
+2.88 up r0,0
+2.885 probe orbit
+2.89 key Home
+2.895 probe home
+2.90 key P
+3.00 shot %[2]s
+3.00 probe before %[4]s %[5]s
+3.05 down %[4]s ctrl
+3.10 move p695~p735
+3.15 move p705~p745
+3.20 move %[5]s
+3.25 up r0,0
+3.30 key Space
+3.40 shot %[3]s
+3.40 probe cut %[4]s %[5]s
+3.50 key %[6]d
+3.60 probe switched
+`, grabbed, shotA, shotB, from, to, netKey)
+	probes := runScript(t, script, "-scene", "flag", "-frames", "222", "-width", "960", "-height", "540")
+	need(t, probes, "start", "keys", "empty", "orbit", "home", "drag", "after", "fps1", "fps2", "before", "cut", "switched")
+
+	// The camera: still after the arrow keys, during the drag and after
+	// the release with the mouse moving.
+	start := probes["start"]
+	for _, l := range []string{"keys", "empty", "drag", "after", "home"} {
+		p := probes[l]
+		if p.Eye != start.Eye || p.Target != start.Target {
+			t.Errorf("%s: camera at %v looking at %v, want it still at %v looking at %v", l, p.Eye, p.Target, start.Eye, start.Target)
+		}
+	}
+	// A plain drag orbits, down as far as the floor allows and no further.
+	if orb := probes["orbit"]; orb.Eye == start.Eye {
+		t.Errorf("a left-drag did not orbit the camera")
+	} else if orb.Eye[1] < floorMargin-1e-4 {
+		t.Errorf("orbiting put the eye at height %.3f m, under the floor (0) plus its margin %.2f", orb.Eye[1], floorMargin)
+	}
+	if o := probes["after"].Owner; o != "none" {
+		t.Errorf("after the release the mouse belongs to %q, want none", o)
+	}
+
+	// The drag: the grabbed particle is on the cursor's ray, under the
+	// cursor on screen.
+	drag := probes["drag"]
+	if drag.Owner != "grab" || drag.Grab == nil || drag.Grab.Particle != grabbed {
+		t.Fatalf("during the drag: owner %q, grab %+v; want particle %d grabbed", drag.Owner, drag.Grab, grabbed)
+	}
+	g := drag.Grab
+	o, d, x := mgl32.Vec3(g.RayOrigin), mgl32.Vec3(g.RayDir), mgl32.Vec3(g.Pos)
+	rel := x.Sub(o)
+	off := rel.Sub(d.Mul(rel.Dot(d))).Len()
+	key := fmt.Sprintf("p%d", grabbed)
+	s, c := drag.Screen[key], drag.Cursor
+	t.Logf("grabbed particle %.4f m from the cursor ray; on screen at (%.1f, %.1f), the cursor at (%.1f, %.1f)", off, s[0], s[1], c[0], c[1])
+	if off > 0.01 {
+		t.Errorf("grabbed particle %.4f m from the cursor's ray, want within 0.01 m", off)
+	}
+	if math.Abs(float64(s[0]-c[0])) > 2 || math.Abs(float64(s[1]-c[1])) > 2 {
+		t.Errorf("grabbed particle at (%.1f, %.1f) on screen, the cursor at (%.1f, %.1f): want within 2 px", s[0], s[1], c[0], c[1])
+	}
+
+	// The HUD's frame rate against frames counted over wall time.
+	f1, f2 := probes["fps1"], probes["fps2"]
+	wallFPS := float64(f2.Frame-f1.Frame) / (f2.Wall - f1.Wall)
+	t.Logf("HUD %.1f fps; %d frames in %.2f s of wall time = %.1f fps", f2.HUDFPS, f2.Frame-f1.Frame, f2.Wall-f1.Wall, wallFPS)
+	if !(f2.HUDFPS > 0) || math.Abs(f2.HUDFPS-wallFPS) > 0.2*wallFPS {
+		t.Errorf("HUD shows %.1f fps, frames over wall time give %.1f: want within 20%%", f2.HUDFPS, wallFPS)
+	}
+
+	// The cut: links broke under the path and the capture shows the gap.
+	before, cut := probes["before"], probes["cut"]
+	if !cut.Paused {
+		t.Errorf("P did not pause")
+	}
+	broke := cut.Broken - before.Broken
+	// 30 cells crossed, each with a vertical link, two shear links and
+	// two distance-2 bend links across the path.
+	t.Logf("the knife broke %d links (World: %d), links %d -> %d", cut.Cut, broke, before.Links, cut.Links)
+	if broke < 30*3 || broke > 30*8 {
+		t.Errorf("the cut broke %d links crossing 30 cells, want 90..240 (3 to 8 a cell)", broke)
+	}
+	a, b := loadPNG(t, shotA), loadPNG(t, shotB)
+	p0, p1 := before.Screen[from], before.Screen[to]
+	gapA, gapB := gapColumns(a, p0, p1), gapColumns(b, p0, p1)
+	t.Logf("columns along the path showing the sky: %.0f%% before the cut, %.0f%% after", 100*gapA, 100*gapB)
+	if gapA > 0.1 || gapB < 0.5 {
+		t.Errorf("sky along the cut: %.0f%% of columns before, %.0f%% after; want under 10%% before and over 50%% after", 100*gapA, 100*gapB)
+	}
+
+	if s := probes["switched"].Scene; s != "net" {
+		t.Errorf("key %d switched to scene %q, want net", netKey, s)
+	}
+	for l, p := range probes {
+		if !p.AllFinite || p.NonFinite > 0 {
+			t.Errorf("%s: non-finite particles (all finite %v, %d resets)", l, p.AllFinite, p.NonFinite)
+		}
+	}
+}
+
+// gapColumns returns the fraction of pixel columns along the screen segment
+// a-b (its middle 80%) that show the background within 4 px of the segment.
+func gapColumns(img image.Image, a, b [2]float32) float64 {
+	x0, x1 := a[0]+0.1*(b[0]-a[0]), a[0]+0.9*(b[0]-a[0])
+	n, hit := 0, 0
+	for x := int(x0); x <= int(x1); x++ {
+		k := (float32(x) - a[0]) / (b[0] - a[0])
+		y := int(a[1] + k*(b[1]-a[1]))
+		n++
+		for dy := -4; dy <= 4; dy++ {
+			if isBackground(img, x, y+dy) {
+				hit++
+				break
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(hit) / float64(n)
+}
