@@ -375,7 +375,7 @@ type probeReport struct {
 	Eye       [3]float32 `json:"eye"`
 	Target    [3]float32 `json:"target"`
 	Owner     string     `json:"owner"`
-	Cursor    [2]float32 `json:"cursor"` // window pixels
+	Cursor    [2]float32 `json:"cursor"`  // window pixels
 	HUDFPS    float64    `json:"hud_fps"` // parsed back from the HUD's text
 	HUD       string     `json:"hud"`
 	Particles int        `json:"particles"`
@@ -388,8 +388,8 @@ type probeReport struct {
 	Grab      *probeGrab `json:"grab,omitempty"`
 	// Screen holds the window position of each particle the probe's label
 	// names (pN or pA~pB).
-	Screen map[string][2]float32 `json:"screen,omitempty"`
-	Ragdoll   *ragStats  `json:"ragdoll,omitempty"`
+	Screen  map[string][2]float32 `json:"screen,omitempty"`
+	Ragdoll *ragStats             `json:"ragdoll,omitempty"`
 }
 
 type probeGrab struct {
