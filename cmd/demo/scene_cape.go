@@ -167,14 +167,17 @@ func buildCape(d *Demo) error {
 			gait, onOff(windOn), cape.Settings().CarryLinear, len(cape.Particles()), 100*cape.Grid.MaxStrain(), cape.Teleports)
 	})
 	if mq := rig.mannequin; mq != nil {
-		for _, k := range []struct {
-			key  window.Key
-			help string
-			g    mannequin.Gait
-		}{{window.Key1, "1 idle", mannequin.Idle}, {window.Key2, "2 walk", mannequin.Walk}, {window.Key3, "3 run", mannequin.Run}, {window.Key4, "4 turn", mannequin.Turn}} {
-			g := k.g
-			d.OnKey(k.key, k.help, func() { mq.SetGait(g) })
-		}
+		// G cycles the gaits (the number keys choose scenes).
+		gaits := []mannequin.Gait{mannequin.Idle, mannequin.Walk, mannequin.Run, mannequin.Turn}
+		d.OnKey(window.KeyG, "G idle/walk/run/turn", func() {
+			for i, g := range gaits {
+				if g == mq.Gait() {
+					mq.SetGait(gaits[(i+1)%len(gaits)])
+					return
+				}
+			}
+			mq.SetGait(mannequin.Walk)
+		})
 		d.OnKey(window.KeyT, "T teleport", func() {
 			p := mq.Root.Position()
 			p.X += 6
@@ -182,6 +185,11 @@ func buildCape(d *Demo) error {
 		})
 	}
 	d.OnKey(window.KeyW, "W wind", func() { setWind(!windOn) })
+	d.Slider("wind (m/s, 0 still air)", 0, 15, 0, "%.1f", func(v float32) {
+		gust.Steady = mgl32.Vec3{2, 0, -1}.Normalize().Mul(v)
+		gust.Turbulence = 0.3 * v
+		setWind(v > 0)
+	})
 	d.OnKey(window.KeyC, "C carry", func() {
 		c := float32(0.3)
 		if cape.Settings().CarryLinear > 0 {

@@ -88,6 +88,11 @@ func buildFlag(d *Demo) error {
 	d.OnKey(window.KeyUp, "Up wind +3", func() { fs.setSpeed(fs.speed + 3) })
 	d.OnKey(window.KeyDown, "Down wind -3", func() { fs.setSpeed(fs.speed - 3) })
 	d.OnKey(window.KeyC, "C cut a hole", func() { fs.hole() })
+	d.Slider("wind (m/s)", 0, 40, fs.speed, "%.0f", func(v float32) { fs.setSpeed(v) })
+	d.Slider("tear strain (0 never)", 0, 1, float32(*flagTear), "%.2f", func(v float32) {
+		*flagTear = float64(v)
+		d.Rebuild()
+	})
 	d.LookAt(math32.Vector3{X: 1.2, Y: 2.6, Z: 3.6}, math32.Vector3{X: 1.0, Y: 2.45, Z: 0})
 	return nil
 }

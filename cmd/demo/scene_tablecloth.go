@@ -105,6 +105,12 @@ func buildTablecloth(d *Demo) error {
 		}
 		wind.SetAir(air)
 	})
+	d.Slider("particles a side", 8, 96, float32(n), "%.0f", func(v float32) {
+		if m := int(v + 0.5); m != *tableclothSize {
+			*tableclothSize = m
+			d.Rebuild()
+		}
+	})
 	d.LookAt(math32.Vector3{X: 1.6, Y: 1.9, Z: 2.6}, math32.Vector3{X: 0, Y: 0.45, Z: 0})
 	return nil
 }
