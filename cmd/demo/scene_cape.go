@@ -11,6 +11,7 @@ import (
 
 	"github.com/drape3d/drape/assets/mannequin"
 	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
@@ -27,6 +28,7 @@ var (
 	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
 	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
 	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in metres; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
 	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
 
@@ -44,6 +46,9 @@ type capeRig struct {
 	update    func(dt float32)
 	settings  scene.CapeSettings
 	mannequin *mannequin.Mannequin
+	head      *core.Node // the head bone (nil: none found)
+	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
+	headR     float32    // head sphere radius, m
 	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
 }
 
@@ -86,6 +91,7 @@ func buildCape(d *Demo) error {
 	}
 	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, GustPeriod: 3, Turbulence: 1.5, TurbulenceScale: 0.5}
 	windOn := false
+	var hr *hair.Hair // with -cape-hair; it feels the same air as the cape
 	setWind := func(on bool) {
 		windOn = on
 		air := verlet3d.Wind{}
@@ -93,6 +99,9 @@ func buildCape(d *Demo) error {
 			air = gust
 		}
 		wind.SetAir(air)
+		if hr != nil {
+			_ = hr.SetWind(air)
+		}
 	}
 	setWind(*capeWind)
 
@@ -108,6 +117,15 @@ func buildCape(d *Demo) error {
 	d.Scene.Add(mesh)
 	drv.AfterStep(mesh.Sync)
 	d.AddFloor(0, 40)
+	if *capeHair {
+		if rig.head == nil {
+			return fmt.Errorf("-cape-hair: the character has no head bone")
+		}
+		if hr, err = headHair(d, w, drv, rig.head, rig.headOff, rig.headR, 300); err != nil {
+			return err
+		}
+		setWind(windOn)
+	}
 
 	// Camera: the chosen view, then it follows the character's moves.
 	var view math32.Vector3
@@ -252,7 +270,9 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		n, _ := m.Node(c.Node)
 		s.Body = append(s.Body, scene.BodyPart{Node: n, A: c.A, B: c.B, Radius: c.Radius})
 	}
-	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m}, nil
+	head, _ := m.Node(mannequin.NodeHead)
+	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m,
+		head: head, headOff: mgl32.Vec3{0, 0.12, 0.01}, headR: 0.11}, nil
 }
 
 // gltfRig loads a glTF character through drape's sanitising loader, plays
@@ -327,7 +347,15 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	s.Anchors[len(s.Anchors)/2].Node.WorldPosition(&top)
 	ch.Root.WorldPosition(&foot)
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
-	return &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}, nil
+	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}
+	if hb, err := ch.Bone("Head"); err == nil {
+		// The head sphere from the bone's height above the feet, as the
+		// gltf-character example sizes it.
+		p, _, _ := scene.NodePose(hb)
+		r := 0.065 * (p[1] - foot.Y)
+		rig.head, rig.headOff, rig.headR = hb, mgl32.Vec3{0, r, 0}, r
+	}
+	return rig, nil
 }
 
 func splitList(s string) []string {
