@@ -49,7 +49,7 @@ type capeRig struct {
 	head      *core.Node // the head bone (nil: none found)
 	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
 	headR     float32    // head sphere radius, m
-	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
+	viewScale float32    // camera distance and height relative to the mannequin's (0: 1)
 }
 
 func buildCape(d *Demo) error {
