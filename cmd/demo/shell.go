@@ -52,6 +52,8 @@ type shell struct {
 	wallStart  time.Time
 	err        error
 	showHelp   bool
+	hideGUI    bool // F2: the HUD and panels hidden, for pictures
+	fresh      int  // frames since the scene was built
 	menuButton map[string]*gui.Button
 }
 
@@ -157,6 +159,13 @@ func (sh *shell) frame(r *renderer.Renderer, delta time.Duration) {
 	if sh.opt.frames > 0 {
 		dt = 1.0 / 60
 	}
+	if sh.fresh < 5 {
+		// The first frames after a build carry the time spent building
+		// and compiling shaders: do not let the scene fall through them
+		// before it is seen.
+		dt = min(dt, 1.0/60)
+	}
+	sh.fresh++
 	sh.clock += float64(dt)
 	if sh.script != nil {
 		if err := sh.script.input(sh); err != nil {
@@ -254,6 +263,7 @@ func (sh *shell) build(name string, keepView bool) error {
 		camSet:   keepView,
 	}
 	sh.d = d
+	sh.fresh = 0
 	sh.root.Add(d.Scene)
 	eye, target := sh.orbit.Eye(), sh.orbit.Target()
 	sh.orbit.Floor = -math32.Infinity
@@ -277,13 +287,21 @@ func (sh *shell) build(name string, keepView bool) error {
 	}
 	// A capture without a script shows the scene and the HUD, not the
 	// clickable panels.
-	gui := sh.opt.frames == 0 || sh.script != nil
-	sh.menu.SetVisible(gui)
-	if d.gui != nil {
-		d.gui.SetVisible(gui)
-	}
+	sh.showGUI()
 	sh.place()
 	return nil
+}
+
+// showGUI shows or hides the HUD and the panels: a capture without a
+// script shows the scene and the HUD, not the clickable panels; F2 hides
+// everything.
+func (sh *shell) showGUI() {
+	panels := (sh.opt.frames == 0 || sh.script != nil) && !sh.hideGUI
+	sh.menu.SetVisible(panels)
+	if sh.d.gui != nil {
+		sh.d.gui.SetVisible(panels)
+	}
+	sh.hud.SetVisible(!sh.hideGUI)
 }
 
 // switchTo asks for the named scene before the next frame.
@@ -352,6 +370,7 @@ func (d *Demo) bindDefaultKeys() {
 	d.OnKey(window.KeyHome, "Home view", sh.orbit.Home)
 	d.OnKey(window.KeyF, "F focus", sh.focus)
 	d.OnKey(window.KeyF1, "F1 help", func() { sh.showHelp = !sh.showHelp })
+	d.OnKey(window.KeyF2, "F2 hide text", func() { sh.hideGUI = !sh.hideGUI; sh.showGUI() })
 	if d.driver == nil {
 		return
 	}
