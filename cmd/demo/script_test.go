@@ -249,3 +249,106 @@ func gapColumns(img image.Image, a, b [2]float32) float64 {
 	}
 	return float64(hit) / float64(n)
 }
+
+// Every scene, in one window, reached through its number key: a few
+// hundred frames each, then a capture that is lit (not flat: many colours,
+// shading across the scene) and a probe with no non-finite particle. In
+// the ragdoll scene the stick man falls down the steps, is grabbed by the
+// head, flung and let go: his limbs keep their lengths within 2% and he
+// never folds through himself.
+func TestEveryScene(t *testing.T) {
+	names := sceneNames()
+	if len(names) > 9 {
+		t.Fatalf("%d scenes: the number keys reach only 9", len(names))
+	}
+	dir := t.TempDir()
+	const per = 3.5 // s of frame time per scene (210 frames)
+	var b strings.Builder
+	b.WriteString("0 key F2\n")
+	for i, n := range names {
+		t0 := float64(i) * per
+		fmt.Fprintf(&b, "%.3f key %d\n", t0+0.01, i+1)
+		shot := filepath.Join(dir, n+".png")
+		if n == "ragdoll" {
+			// The capture shows him after the fall, on the steps; then
+			// he is grabbed by the head, flung up and let go.
+			fmt.Fprintf(&b, "%.3f shot %s\n", t0+2.2, shot)
+			fmt.Fprintf(&b, "%.3f down p0 shift\n", t0+2.3)
+			for k := 1; k <= 4; k++ {
+				fmt.Fprintf(&b, "%.3f move r12,-18\n", t0+2.3+float64(k)/60)
+			}
+			fmt.Fprintf(&b, "%.3f up r0,0\n", t0+2.3+5.0/60)
+			fmt.Fprintf(&b, "%.3f probe thrown\n", t0+2.3+6.0/60)
+		}
+		if n != "ragdoll" {
+			fmt.Fprintf(&b, "%.3f shot %s\n", t0+per-0.05, shot)
+		}
+		fmt.Fprintf(&b, "%.3f probe %s\n", t0+per-0.05, n)
+	}
+	frames := int(float64(len(names))*per*60) + 2
+	probes := runScript(t, b.String(), "-frames", fmt.Sprint(frames), "-width", "480", "-height", "270",
+		"-hair-strands", "600", "-scene", names[0])
+	for _, n := range names {
+		p, ok := probes[n]
+		if !ok {
+			t.Errorf("%s: no probe", n)
+			continue
+		}
+		if p.Scene != n {
+			t.Errorf("probe %s was taken in scene %q", n, p.Scene)
+		}
+		if !p.AllFinite || p.NonFinite > 0 {
+			t.Errorf("%s: non-finite particles (all finite %v, %d resets)", n, p.AllFinite, p.NonFinite)
+		}
+		img := loadPNG(t, filepath.Join(dir, n+".png"))
+		bg, cols, spread := backgroundFraction(img), distinctColours(img), lumaSpread(img)
+		t.Logf("%-10s %d particles; capture: %.0f%% background, %d colours, luma spread %.1f", n, p.Particles, 100*bg, cols, spread)
+		if bg > 0.95 || cols < 40 || spread < 12 {
+			t.Errorf("%s: flat or empty capture: %.0f%% background, %d colours, luma spread %.1f (want under 95%%, 40 or more, 12 or more)", n, 100*bg, cols, spread)
+		}
+	}
+	rag, ok := probes["ragdoll"]
+	thrown, ok2 := probes["thrown"]
+	if !ok || !ok2 || rag.Ragdoll == nil || thrown.Ragdoll == nil {
+		t.Fatalf("no ragdoll probes")
+	}
+	r := rag.Ragdoll
+	t.Logf("ragdoll: fell %.2f m, limb strain max %.3f%%, clearance min %.3f, torso flips %d; speed %.2f m/s just after the throw",
+		r.Drop, 100*r.MaxLimbStrain, r.MinClearance, r.TorsoFlips, thrown.Ragdoll.Speed)
+	if r.Drop < 1 {
+		t.Errorf("the stick man's pelvis fell %.2f m: he did not go down the steps (want 1 m or more)", r.Drop)
+	}
+	if r.MaxLimbStrain > 0.02 {
+		t.Errorf("limb strain reached %.2f%%, want within 2%%", 100*r.MaxLimbStrain)
+	}
+	if r.MinClearance < 0.9 || r.TorsoFlips > 0 {
+		t.Errorf("the stick man folded through himself: clearance %.3f of the radius sum (want 0.9 or more), torso inside out %d times", r.MinClearance, r.TorsoFlips)
+	}
+	if thrown.Ragdoll.Speed < 1 {
+		t.Errorf("after the throw the pelvis moves at %.2f m/s, want 1 m/s or more", thrown.Ragdoll.Speed)
+	}
+}
+
+// lumaSpread is the standard deviation of the luma of the pixels that are
+// not background: shading and texture give a lit scene a spread.
+func lumaSpread(img image.Image) float64 {
+	var n, sum, sum2 float64
+	bnd := img.Bounds()
+	for y := bnd.Min.Y; y < bnd.Max.Y; y += 2 {
+		for x := bnd.Min.X; x < bnd.Max.X; x += 2 {
+			if isBackground(img, x, y) {
+				continue
+			}
+			r, g, b, _ := img.At(x, y).RGBA()
+			l := (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(b)) / 257
+			n++
+			sum += l
+			sum2 += l * l
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	m := sum / n
+	return math.Sqrt(math.Max(sum2/n-m*m, 0))
+}
