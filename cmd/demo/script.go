@@ -385,6 +385,9 @@ type probeReport struct {
 	NonFinite int        `json:"nonfinite"`
 	AllFinite bool       `json:"all_finite"`
 	Paused    bool       `json:"paused"`
+	// Iterations and Substeps are the World's solver settings now.
+	Iterations int `json:"iterations"`
+	Substeps   int `json:"substeps"`
 	Grab      *probeGrab `json:"grab,omitempty"`
 	// Screen holds the window position of each particle the probe's label
 	// names (pN or pA~pB).
@@ -425,6 +428,7 @@ func (sh *shell) probe(label string) probeReport {
 		st := w.Stats()
 		r.Particles, r.Links, r.Broken, r.NonFinite = w.NumParticles(), w.NumLinks(), st.LinksBroken, st.NonFiniteResets
 		r.Paused = d.driver.Paused()
+		r.Iterations, r.Substeps = w.Config().Iterations, w.Config().Substeps
 		r.AllFinite = true
 		for _, p := range w.Positions() {
 			if !finite3(p) {

@@ -145,16 +145,21 @@ func TestScriptedSession(t *testing.T) {
 3.30 key Space
 3.40 shot %[3]s
 3.40 probe cut %[4]s %[5]s
+3.42 down 860,30
+3.44 move r-40,0
+3.46 move r-40,0
+3.47 probe gui
+3.48 up r0,0
 3.50 key %[6]d
 3.60 probe switched
 `, grabbed, shotA, shotB, from, to, netKey)
 	probes := runScript(t, script, "-scene", "flag", "-frames", "222", "-width", "960", "-height", "540")
-	need(t, probes, "start", "keys", "empty", "orbit", "home", "drag", "after", "fps1", "fps2", "before", "cut", "switched")
+	need(t, probes, "start", "keys", "empty", "gui", "orbit", "home", "drag", "after", "fps1", "fps2", "before", "cut", "switched")
 
 	// The camera: still after the arrow keys, during the drag and after
 	// the release with the mouse moving.
 	start := probes["start"]
-	for _, l := range []string{"keys", "empty", "drag", "after", "home"} {
+	for _, l := range []string{"keys", "empty", "drag", "after", "gui", "home"} {
 		p := probes[l]
 		if p.Eye != start.Eye || p.Target != start.Target {
 			t.Errorf("%s: camera at %v looking at %v, want it still at %v looking at %v", l, p.Eye, p.Target, start.Eye, start.Target)
@@ -165,6 +170,13 @@ func TestScriptedSession(t *testing.T) {
 		t.Errorf("a left-drag did not orbit the camera")
 	} else if orb.Eye[1] < floorMargin-1e-4 {
 		t.Errorf("orbiting put the eye at height %.3f m, under the floor (0) plus its margin %.2f", orb.Eye[1], floorMargin)
+	}
+	// A drag on the settings panel's first row (the wind) belongs to the
+	// GUI: the slider moves and the wind changes at once; the camera stays.
+	const wind = "wind 7 m/s"
+	if g := probes["gui"]; g.Owner != "gui" || !strings.Contains(start.HUD, wind) || strings.Contains(g.HUD, wind) {
+		t.Errorf("drag on the wind slider: owner %q, HUD before %q, after %q; want the GUI to own it and the wind changed from 7 m/s",
+			g.Owner, start.HUD, g.HUD)
 	}
 	if o := probes["after"].Owner; o != "none" {
 		t.Errorf("after the release the mouse belongs to %q, want none", o)
@@ -351,4 +363,21 @@ func lumaSpread(img image.Image) float64 {
 	}
 	m := sum / n
 	return math.Sqrt(math.Max(sum2/n-m*m, 0))
+}
+
+// -cape-hair puts hair on the walking character's head bone: the World
+// holds the hair's strands beside the cape and nothing goes non-finite as
+// the character walks.
+func TestCapeHair(t *testing.T) {
+	probes := runScript(t, "2 probe end\n", "-scene", "cape", "-cape-hair", "-frames", "125", "-width", "480", "-height", "270")
+	need(t, probes, "end")
+	p := probes["end"]
+	const cape = 198 // the mannequin's cape particles
+	t.Logf("%d particles (cape %d), all finite %v", p.Particles, cape, p.AllFinite)
+	if p.Particles < cape+300*2 {
+		t.Errorf("%d particles: no hair beside the %d of the cape", p.Particles, cape)
+	}
+	if !p.AllFinite || p.NonFinite > 0 {
+		t.Errorf("non-finite particles (%d resets)", p.NonFinite)
+	}
 }
