@@ -386,9 +386,9 @@ type probeReport struct {
 	AllFinite bool       `json:"all_finite"`
 	Paused    bool       `json:"paused"`
 	// Iterations and Substeps are the World's solver settings now.
-	Iterations int `json:"iterations"`
-	Substeps   int `json:"substeps"`
-	Grab      *probeGrab `json:"grab,omitempty"`
+	Iterations int        `json:"iterations"`
+	Substeps   int        `json:"substeps"`
+	Grab       *probeGrab `json:"grab,omitempty"`
 	// Screen holds the window position of each particle the probe's label
 	// names (pN or pA~pB).
 	Screen  map[string][2]float32 `json:"screen,omitempty"`
