@@ -99,11 +99,11 @@ func (m *frameMeter) frame(now time.Time, physics time.Duration, steps int) {
 // ready reports whether a window has completed.
 func (m *frameMeter) ready() bool { return m.windowFrames > 0 }
 
-// phases adds the scene-update and render times of the frame just
-// recorded by frame.
+// phases adds the scene-update and render times of the frame that frame
+// is about to record.
 func (m *frameMeter) phases(scene, render time.Duration) {
-	if m.frames == 0 && m.windowFrames == 0 {
-		return
+	if m.start.IsZero() {
+		return // the first frame starts the clock and is not counted
 	}
 	m.scene += scene
 	m.render += render

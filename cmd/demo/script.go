@@ -367,24 +367,30 @@ func (sh *shell) screen(p mgl32.Vec3) (float32, float32) {
 // probeReport is what a probe prints: enough for tests to check the
 // camera, the grab, the HUD's figures against wall time, and the World.
 type probeReport struct {
-	Label     string     `json:"label"`
-	Scene     string     `json:"scene"`
-	Frame     int        `json:"frame"`
-	Time      float64    `json:"time"` // the script's clock, s
-	Wall      float64    `json:"wall"` // s since the loop started
-	Eye       [3]float32 `json:"eye"`
-	Target    [3]float32 `json:"target"`
-	Owner     string     `json:"owner"`
-	Cursor    [2]float32 `json:"cursor"`  // window pixels
-	HUDFPS    float64    `json:"hud_fps"` // parsed back from the HUD's text
-	HUD       string     `json:"hud"`
-	Particles int        `json:"particles"`
-	Links     int        `json:"links"`
-	Broken    int        `json:"broken"`
-	Cut       int        `json:"cut"` // links the knife broke in this scene
-	NonFinite int        `json:"nonfinite"`
-	AllFinite bool       `json:"all_finite"`
-	Paused    bool       `json:"paused"`
+	Label  string     `json:"label"`
+	Scene  string     `json:"scene"`
+	Frame  int        `json:"frame"`
+	Time   float64    `json:"time"` // the script's clock, s
+	Wall   float64    `json:"wall"` // s since the loop started
+	Eye    [3]float32 `json:"eye"`
+	Target [3]float32 `json:"target"`
+	Owner  string     `json:"owner"`
+	Cursor [2]float32 `json:"cursor"`  // window pixels
+	HUDFPS float64    `json:"hud_fps"` // parsed back from the HUD's text
+	HUD    string     `json:"hud"`
+	// The HUD meter's last window: wall ms per frame, and the scene
+	// update, physics and render ms per frame in it.
+	FrameMS   float64 `json:"frame_ms"`
+	SceneMS   float64 `json:"scene_ms"`
+	PhysicsMS float64 `json:"physics_ms"`
+	RenderMS  float64 `json:"render_ms"`
+	Particles int     `json:"particles"`
+	Links     int     `json:"links"`
+	Broken    int     `json:"broken"`
+	Cut       int     `json:"cut"` // links the knife broke in this scene
+	NonFinite int     `json:"nonfinite"`
+	AllFinite bool    `json:"all_finite"`
+	Paused    bool    `json:"paused"`
 	// Iterations and Substeps are the World's solver settings now.
 	Iterations int        `json:"iterations"`
 	Substeps   int        `json:"substeps"`
@@ -407,13 +413,15 @@ func (sh *shell) probe(label string) probeReport {
 	e, t := sh.orbit.Eye(), sh.orbit.Target()
 	r := probeReport{
 		Label: label, Scene: sh.name, Frame: sh.frames, Time: sh.clock,
-		Wall:   timeSince(sh.wallStart),
-		Eye:    [3]float32{e.X, e.Y, e.Z},
-		Target: [3]float32{t.X, t.Y, t.Z},
-		Owner:  sh.router.owner.String(),
-		Cursor: [2]float32{sh.router.x, sh.router.y},
-		HUD:    sh.hud.Text(),
-		Cut:    sh.knife.broken,
+		Wall:    timeSince(sh.wallStart),
+		Eye:     [3]float32{e.X, e.Y, e.Z},
+		Target:  [3]float32{t.X, t.Y, t.Z},
+		Owner:   sh.router.owner.String(),
+		Cursor:  [2]float32{sh.router.x, sh.router.y},
+		HUD:     sh.hud.Text(),
+		Cut:     sh.knife.broken,
+		FrameMS: sh.meter.frameMS, SceneMS: sh.meter.sceneMS,
+		PhysicsMS: sh.meter.physicsMS, RenderMS: sh.meter.renderMS,
 	}
 	if f := strings.Fields(r.HUD); len(f) > 0 {
 		for i := 1; i < len(f); i++ {

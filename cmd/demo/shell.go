@@ -202,8 +202,8 @@ func (sh *shell) frame(r *renderer.Renderer, delta time.Duration) {
 		return
 	}
 	render := time.Since(t1)
-	sh.meter.frame(time.Now(), physics, steps)
 	sh.meter.phases(sceneTime, render)
+	sh.meter.frame(time.Now(), physics, steps)
 	d.Frame++
 	sh.frames++
 	if sh.script != nil {
