@@ -460,12 +460,11 @@ func (k *knife) end() { k.on = false }
 // ray (within brushRadius of it, in front of the camera) along the
 // cursor's motion, as a hand sweeping through hair or cloth.
 type brush struct {
-	on         bool
-	x, y       float32
-	depth      float32
-	hasDepth   bool
-	pushed     int
-	sweepSpeed float32 // m/s given to the particles per m/s of the cursor
+	on       bool
+	x, y     float32
+	depth    float32
+	hasDepth bool
+	pushed   int
 }
 
 const brushRadius = 0.15 // m

@@ -3,9 +3,12 @@
 //	demo -scene net                 # open a scene; -list names them all
 //	demo -scene net -frames 120 -shot net.png   # render 120 frames, save the last, exit
 //
-// Mouse: left-drag orbits, right-drag pans, wheel zooms, Shift+left-drag grabs
-// the nearest particle. Keys: Esc quits, R resets, P pauses, Space steps once
-// while paused; scenes add their own keys, listed on screen.
+// Mouse: left-drag orbits, right-drag pans, wheel zooms, Shift+left-drag
+// grabs the nearest particle, Ctrl+left-drag cuts cloth, Alt+left-drag
+// pushes particles. Keys: 1-9 switch scenes, Home resets the view, F
+// focuses, R resets, P pauses, Space steps once, V shows strain, O shows
+// colliders, F1/F2 hide help/text, Esc quits; scenes add their own keys,
+// listed on screen. -script FILE plays timed input (see script.go).
 package main
 
 import (

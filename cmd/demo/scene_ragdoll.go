@@ -105,7 +105,6 @@ type ragdoll struct {
 	start mgl32.Vec3 // pelvis at the start
 
 	bones []*graphic.Mesh // one per limb and torso bone
-	heads *graphic.Mesh
 	dots  [numJoints]*graphic.Mesh
 
 	stats ragStats
