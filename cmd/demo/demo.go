@@ -72,10 +72,8 @@ type Demo struct {
 	gui      *gui.Panel
 	textures map[string]*texture.Texture2D
 	camSet   bool
-	settings []setting                     // the settings panel's rows
 	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colours
 	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
-	cfg      *verlet3d.Config              // the last config given to NewWorld, for the panel
 	probe    func() *ragStats              // extra figures a scene adds to script probes
 }
 

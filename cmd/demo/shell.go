@@ -469,15 +469,7 @@ func (d *Demo) NewWorld(cfg verlet3d.Config) (*verlet3d.World, error) {
 			cfg.Gravity = cfg.Gravity.Normalize().Mul(o.gravity)
 		}
 	}
-	c := cfg
-	d.cfg = &c
 	return verlet3d.NewWorld(cfg)
-}
-
-// setting is one row of the settings panel.
-type setting struct {
-	label string
-	get   func() float32
 }
 
 // Slider adds a row to the scene's settings panel: label, range, the
@@ -495,8 +487,6 @@ func (d *Demo) Slider(label string, lo, hi, val float32, format string, set func
 		set(v)
 	})
 	p.Add(sl)
-	cur := val
-	d.settings = append(d.settings, setting{label, func() float32 { return cur }})
 }
 
 // Rebuild rebuilds the scene a moment later (so a slider being dragged
