@@ -387,10 +387,15 @@ type probeReport struct {
 	Particles int     `json:"particles"`
 	Links     int     `json:"links"`
 	Broken    int     `json:"broken"`
-	Cut       int     `json:"cut"` // links the knife broke in this scene
-	NonFinite int     `json:"nonfinite"`
-	AllFinite bool    `json:"all_finite"`
-	Paused    bool    `json:"paused"`
+	Cut       int     `json:"cut"`    // links the knife broke in this scene
+	Pushed    int     `json:"pushed"` // particle pushes by the brush since start
+	// StrainSegments is how many cloth edges the strain view draws (0:
+	// off); MaxStrain the largest edge strain it drew.
+	StrainSegments int     `json:"strain_segments"`
+	MaxStrain      float32 `json:"max_strain"`
+	NonFinite      int     `json:"nonfinite"`
+	AllFinite      bool    `json:"all_finite"`
+	Paused         bool    `json:"paused"`
 	// Iterations and Substeps are the World's solver settings now.
 	Iterations int        `json:"iterations"`
 	Substeps   int        `json:"substeps"`
@@ -420,6 +425,7 @@ func (sh *shell) probe(label string) probeReport {
 		Cursor:  [2]float32{sh.router.x, sh.router.y},
 		HUD:     sh.hud.Text(),
 		Cut:     sh.knife.broken,
+		Pushed:  sh.brush.pushed,
 		FrameMS: sh.meter.frameMS, SceneMS: sh.meter.sceneMS,
 		PhysicsMS: sh.meter.physicsMS, RenderMS: sh.meter.renderMS,
 	}
@@ -452,6 +458,9 @@ func (sh *shell) probe(label string) probeReport {
 	}
 	if d.probe != nil {
 		r.Ragdoll = d.probe()
+	}
+	if sh.views.strainOn {
+		r.StrainSegments, r.MaxStrain = len(sh.views.strain.buf)/12, sh.views.maxStrain
 	}
 	return r
 }

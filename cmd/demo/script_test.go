@@ -158,11 +158,18 @@ func TestScriptedSession(t *testing.T) {
 3.46 move r-40,0
 3.47 probe gui
 3.48 up r0,0
-3.50 key %[6]d
-3.60 probe switched
+3.49 key V
+3.50 probe strain
+3.52 down p300 alt
+3.54 move r25,0
+3.56 move r25,0
+3.57 up r0,0
+3.58 probe push
+3.60 key %[6]d
+3.70 probe switched
 `, grabbed, shotA, shotB, from, to, netKey, ticks())
-	probes, all := runScriptAll(t, script, "-scene", "flag", "-frames", "222", "-width", "960", "-height", "540")
-	need(t, probes, "start", "keys", "empty", "gui", "orbit", "home", "drag", "after", "fps2", "before", "cut", "switched")
+	probes, all := runScriptAll(t, script, "-scene", "flag", "-frames", "230", "-width", "960", "-height", "540")
+	need(t, probes, "start", "keys", "empty", "gui", "orbit", "home", "drag", "after", "fps2", "strain", "push", "before", "cut", "switched")
 
 	// The camera: still after the arrow keys, during the drag and after
 	// the release with the mouse moving.
@@ -251,6 +258,13 @@ func TestScriptedSession(t *testing.T) {
 		t.Errorf("sky along the cut: %.0f%% of columns before, %.0f%% after; want under 10%% before and over 50%% after", 100*gapA, 100*gapB)
 	}
 
+	// V draws every cloth edge coloured by strain; Alt+drag pushes.
+	if st := probes["strain"]; st.StrainSegments < 3*1700 || !(st.MaxStrain > 0) {
+		t.Errorf("strain view: %d edges drawn (want every edge of about 1,800 triangles), max strain %v", st.StrainSegments, st.MaxStrain)
+	}
+	if p := probes["push"]; p.Pushed == 0 || p.Owner != "none" {
+		t.Errorf("Alt+drag over the flag pushed %d particles (owner after release %q), want some", p.Pushed, p.Owner)
+	}
 	if s := probes["switched"].Scene; s != "net" {
 		t.Errorf("key %d switched to scene %q, want net", netKey, s)
 	}
