@@ -34,7 +34,8 @@ import (
 //
 // POS is X,Y in window pixels, rDX,DY relative to the cursor, pN where
 // particle N of the scene's World is on screen at that moment, or pA~pB
-// halfway between two particles on screen. A probe's label may name
+// halfway between two particles on screen, or mSCENE the middle of that
+// scene's button in the scene menu. A probe's label may name
 // particles (pN, pA~pB): it reports their window positions. Blank lines and # comments are ignored.
 // Input commands due in a frame run before its physics; probes, shots and
 // quit after its render.
@@ -58,8 +59,9 @@ type scriptCmd struct {
 
 type scriptPos struct {
 	x, y     float32
-	particle int // -1: x, y (absolute, or relative if rel)
-	other    int // with particle: the midpoint of the two on screen; -1 none
+	particle int    // -1: x, y (absolute, or relative if rel)
+	menu     string // the centre of this scene's button in the scene menu
+	other    int    // with particle: the midpoint of the two on screen; -1 none
 	rel      bool
 }
 
@@ -199,7 +201,13 @@ func parseScriptText(file string, b []byte) (*script, error) {
 }
 
 func parsePos(s string) (scriptPos, error) {
-	const want = "want X,Y, rDX,DY (relative to the cursor), pN (a particle) or pA~pB (between two)"
+	const want = "want X,Y, rDX,DY (relative to the cursor), pN (a particle), pA~pB (between two) or mSCENE (a menu button)"
+	if name, ok := strings.CutPrefix(s, "m"); ok {
+		if _, known := scenes[name]; !known {
+			return scriptPos{}, fmt.Errorf("position %q: no scene %q in the menu", s, name)
+		}
+		return scriptPos{particle: -1, other: -1, menu: name}, nil
+	}
 	if strings.HasPrefix(s, "p") {
 		a, b, two := strings.Cut(s[1:], "~p")
 		n, err := strconv.Atoi(a)
@@ -332,6 +340,11 @@ func (s *script) output(sh *shell) error {
 func (s *script) where(sh *shell, c scriptCmd) (float32, float32, error) {
 	if c.name == "scroll" || c.name == "key" {
 		return 0, 0, nil
+	}
+	if c.pos.menu != "" {
+		b := sh.menuButton[c.pos.menu]
+		p := b.Pospix()
+		return p.X + b.Width()/2, p.Y + b.Height()/2, nil
 	}
 	if c.pos.particle < 0 {
 		if c.pos.rel {
