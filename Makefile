@@ -82,6 +82,9 @@ SHOTS := net:180:-scene net \
          hair_walk:200:-scene hair -hair-walk \
          hair_dense:200:-scene hair -hair-dense 10 \
          cape_robot:240:-scene cape -cape-gltf ../shared/models/RobotExpressive.glb -cape-view behind \
+         cape_hair:200:-scene cape -cape-hair -cape-view behind \
+         ragdoll:130:-scene ragdoll \
+         showcase:240:-scene showcase \
          cubes:300:-scene cubes
 shots: build
 	@mkdir -p assets/shots

@@ -57,12 +57,16 @@ type frameMeter struct {
 	frames  int           // frames ended in it
 	physics time.Duration // physics time summed over them
 	steps   int           // physics steps summed over them
+	scene   time.Duration // scene update time summed over them
+	render  time.Duration // render time summed over them
 
 	// The last complete window's figures.
 	fps          float64 // frames per second of wall time
 	frameMS      float64 // wall time per frame, ms
 	physicsMS    float64 // physics time per frame, ms
 	stepsPerFrm  float64
+	sceneMS      float64 // scene updates (animation, hooks) per frame, ms
+	renderMS     float64 // rendering per frame, ms
 	windowFrames int
 }
 
@@ -85,9 +89,22 @@ func (m *frameMeter) frame(now time.Time, physics time.Duration, steps int) {
 		m.physicsMS = float64(m.physics.Microseconds()) / 1000 / float64(m.frames)
 		m.stepsPerFrm = float64(m.steps) / float64(m.frames)
 		m.windowFrames = m.frames
+		m.sceneMS = float64(m.scene.Microseconds()) / 1000 / float64(m.frames)
+		m.renderMS = float64(m.render.Microseconds()) / 1000 / float64(m.frames)
 		m.start, m.frames, m.physics, m.steps = now, 0, 0, 0
+		m.scene, m.render = 0, 0
 	}
 }
 
 // ready reports whether a window has completed.
 func (m *frameMeter) ready() bool { return m.windowFrames > 0 }
+
+// phases adds the scene-update and render times of the frame that frame
+// is about to record.
+func (m *frameMeter) phases(scene, render time.Duration) {
+	if m.start.IsZero() {
+		return // the first frame starts the clock and is not counted
+	}
+	m.scene += scene
+	m.render += render
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/drape3d/drape/internal/vecmath"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drape3d/drape/assets"
+	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/app"
@@ -23,10 +23,8 @@ import (
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/gui"
-	"github.com/g3n/engine/light"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
-	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/texture"
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl32"
@@ -37,6 +35,8 @@ var demoBackground = math32.Color{R: 0.62, G: 0.72, B: 0.82}
 
 type options struct {
 	scene, shot, cam, look string
+	script                 string  // -script file
+	scriptData             *script // parsed by checkFlags
 	list                   bool
 	frames, width, height  int
 	workers                int
@@ -49,31 +49,32 @@ type keyBinding struct {
 }
 
 // Demo is what a scene's Build function gets: the g3n scene graph, the
-// camera, and hooks into the frame loop.
+// camera, and hooks into the frame loop. A new Demo is made for every scene
+// the shell builds (at start, on a scene switch, on a settings rebuild); the
+// window, camera and HUD belong to the shell and outlive it.
 type Demo struct {
-	Scene    *core.Node           // add your nodes here; lights exist already
-	Camera   *camera.Camera       // perspective camera
-	Orbit    *camera.OrbitControl // mouse orbit around a target
-	Headless bool                 // -frames given: dt is a fixed 1/60 s per frame
-	Workers  int                  // -workers flag
-	Frame    int                  // frames rendered so far
+	Scene    *core.Node     // add your nodes here; lights exist already
+	Camera   *camera.Camera // perspective camera
+	Orbit    *orbit         // the camera's orbit around a target
+	Headless bool           // -frames given: dt is a fixed 1/60 s per frame
+	Workers  int            // -workers flag
+	Frame    int            // frames rendered so far
 
 	app      *app.Application
+	sh       *shell // nil in tests that build a scene without a window
 	driver   *scene.Driver
 	updates  []func(dt float32)
 	steps    []func(h float64)
 	clock    stepClock // with OnStep: the Driver's steps, counted ahead
-	resets   []func()
 	keys     []keyBinding
 	status   string
 	about    string
-	hud      *gui.Label
 	gui      *gui.Panel
 	textures map[string]*texture.Texture2D
 	camSet   bool
-
-	grab  grabber    // Shift+drag
-	meter frameMeter // the HUD's frame and physics times
+	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colours
+	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
+	probe    func() *ragStats              // extra figures a scene adds to script probes
 }
 
 // SetWorld hands the scene's World to the demo, which advances it every frame
@@ -96,8 +97,9 @@ func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
 // slow frame.
 func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
 
-// OnReset adds a function called after R has reset the World.
-func (d *Demo) OnReset(f func()) { d.resets = append(d.resets, f) }
+// Cloth registers a cloth grid of the scene: the knife cuts it and the
+// strain view colours it.
+func (d *Demo) Cloth(g *cloth.Grid) { d.grids = append(d.grids, g) }
 
 // OnKey binds a key; help is shown on screen.
 func (d *Demo) OnKey(key window.Key, help string, f func()) {
@@ -112,9 +114,7 @@ func (d *Demo) LookAt(eye, target math32.Vector3) {
 	if d.camSet {
 		return
 	}
-	d.Camera.SetPositionVec(&eye)
-	d.Camera.LookAt(&target, &math32.Vector3{X: 0, Y: 1, Z: 0})
-	d.Orbit.SetTarget(target)
+	d.Orbit.Place(eye, target)
 }
 
 // GUI returns a panel at the top right of the window for the scene's
@@ -130,6 +130,9 @@ func (d *Demo) GUI() *gui.Panel {
 		d.gui.SetLayout(l)
 		d.Scene.Add(d.gui)
 		d.placeGUI()
+		if d.sh != nil {
+			d.sh.panels = append(d.sh.panels, d.gui)
+		}
 	}
 	return d.gui
 }
@@ -187,124 +190,6 @@ func openWindow(width, height int, title string) (a *app.Application, err error)
 	return app.App(width, height, title), nil
 }
 
-func run(def sceneDef, opt options) error {
-	var camPos, camLook *math32.Vector3
-	if opt.cam != "" {
-		v, err := parseVec(opt.cam)
-		if err != nil {
-			return fmt.Errorf("-cam %v", err)
-		}
-		camPos = &v
-	}
-	if opt.look != "" {
-		v, err := parseVec(opt.look)
-		if err != nil {
-			return fmt.Errorf("-look %v", err)
-		}
-		camLook = &v
-	}
-	a, err := openWindow(opt.width, opt.height, "drape: "+def.Name)
-	if err != nil {
-		return err
-	}
-	d := &Demo{
-		Scene:    core.NewNode(),
-		Headless: opt.frames > 0,
-		Workers:  opt.workers,
-		app:      a,
-		about:    def.About,
-		textures: map[string]*texture.Texture2D{},
-	}
-	gui.Manager().Set(d.Scene)
-	// Subscribe before the orbit control so a Shift+drag can switch orbiting
-	// off before the orbit control sees the press.
-	a.Subscribe(window.OnMouseDown, d.onMouse)
-	a.Subscribe(window.OnMouseUp, d.onMouse)
-	a.Subscribe(window.OnCursor, d.onCursor)
-
-	fw, fh := a.GetFramebufferSize()
-	d.Camera = camera.New(float32(fw) / float32(fh))
-	d.Camera.SetPosition(0, 1.5, 5)
-	d.Scene.Add(d.Camera)
-	d.Orbit = camera.NewOrbitControl(d.Camera)
-	d.Camera.LookAt(&math32.Vector3{X: 0, Y: 1, Z: 0}, &math32.Vector3{X: 0, Y: 1, Z: 0})
-	d.Orbit.SetTarget(math32.Vector3{X: 0, Y: 1, Z: 0})
-
-	d.Scene.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.45))
-	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.97, B: 0.9}, 0.9)
-	sun.SetPosition(3, 6, 4)
-	d.Scene.Add(sun)
-	fill := light.NewDirectional(&math32.Color{R: 0.6, G: 0.7, B: 1}, 0.35)
-	fill.SetPosition(-4, 2, -3)
-	d.Scene.Add(fill)
-
-	d.hud = gui.NewLabel("")
-	d.hud.SetPosition(10, 10)
-	d.hud.SetFontSize(15)
-	d.hud.SetColor(&math32.Color{R: 0.05, G: 0.05, B: 0.1})
-	d.Scene.Add(d.hud)
-
-	if err := def.Build(d); err != nil {
-		return fmt.Errorf("scene %s: %w", def.Name, err)
-	}
-	if camPos != nil || camLook != nil {
-		eye, look := d.Camera.Position(), d.Orbit.Target()
-		if camPos != nil {
-			eye = *camPos
-		}
-		if camLook != nil {
-			look = *camLook
-		}
-		d.LookAt(eye, look)
-		d.camSet = true
-	}
-	d.bindDefaultKeys()
-	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
-		kev := ev.(*window.KeyEvent)
-		for _, k := range d.keys {
-			if k.key == kev.Key {
-				k.f()
-			}
-		}
-	})
-	onResize := func(string, interface{}) {
-		w, h := a.GetFramebufferSize()
-		a.Gls().Viewport(0, 0, int32(w), int32(h))
-		d.Camera.SetAspect(float32(w) / float32(h))
-		d.placeGUI()
-	}
-	a.Subscribe(window.OnWindowSize, onResize)
-	onResize("", nil)
-
-	gs := a.Gls()
-	gs.ClearColor(demoBackground.R, demoBackground.G, demoBackground.B, 1)
-	var runErr error
-	d.meter.span = 500 * time.Millisecond
-	a.Run(func(r *renderer.Renderer, delta time.Duration) {
-		dt := float32(delta.Seconds())
-		if d.Headless {
-			dt = 1.0 / 60
-		}
-		steps, physics := d.simulate(dt)
-		d.meter.frame(time.Now(), physics, steps)
-		d.hud.SetText(fmt.Sprintf("%s: %s\n%s\n%s\n%s", def.Name, d.about, d.hudTimes(), d.status, d.keyHelp()))
-		gs.Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
-		if err := r.Render(d.Scene, d.Camera); err != nil {
-			runErr = err
-			a.Exit()
-			return
-		}
-		d.Frame++
-		if d.Headless && d.Frame >= opt.frames {
-			if opt.shot != "" {
-				runErr = d.writeShot(opt.shot)
-			}
-			a.Exit()
-		}
-	})
-	return runErr
-}
-
 // simulate runs one frame of dt seconds of the scene: its updates, the
 // world matrices, then the physics. It returns how many steps ran and the
 // time they took.
@@ -345,34 +230,6 @@ func (d *Demo) simulate(dt float32) (steps int, physics time.Duration) {
 	return steps, physics
 }
 
-func (d *Demo) bindDefaultKeys() {
-	d.OnKey(window.KeyEscape, "Esc quit", d.app.Exit)
-	if d.driver == nil {
-		return
-	}
-	d.OnKey(window.KeyR, "R reset", func() {
-		d.grab.end()
-		d.driver.World.Reset()
-		for _, f := range d.resets {
-			f()
-		}
-	})
-	d.OnKey(window.KeyP, "P pause", func() { d.driver.SetPaused(!d.driver.Paused()) })
-	d.OnKey(window.KeySpace, "Space step", d.driver.StepOnce)
-}
-
-func (d *Demo) keyHelp() string {
-	var b strings.Builder
-	for i, k := range d.keys {
-		if i > 0 {
-			b.WriteString("  ")
-		}
-		b.WriteString(k.help)
-	}
-	b.WriteString("  Shift+drag grab")
-	return b.String()
-}
-
 // writeShot reads the frame just rendered (before the buffer swap) and
 // writes it as PNG. GL rows run bottom-up.
 func (d *Demo) writeShot(path string) error {
@@ -402,108 +259,6 @@ func (d *Demo) ray(x, y float32) (origin, dir mgl32.Vec3) {
 	return o, mgl32.Vec3{far.X, far.Y, far.Z}.Sub(o).Normalize()
 }
 
-func (d *Demo) onMouse(evname string, ev interface{}) {
-	mev := ev.(*window.MouseEvent)
-	if d.driver == nil || mev.Button != window.MouseButtonLeft {
-		return
-	}
-	switch evname {
-	case window.OnMouseDown:
-		if mev.Mods&window.ModShift == 0 {
-			return
-		}
-		o, dir := d.ray(mev.Xpos, mev.Ypos)
-		if d.grab.begin(d.driver.World, o, dir) {
-			d.Orbit.SetEnabled(camera.OrbitNone)
-		}
-	case window.OnMouseUp:
-		if d.grab.on {
-			d.grab.end()
-			d.Orbit.SetEnabled(camera.OrbitAll)
-		}
-	}
-}
-
-func (d *Demo) onCursor(_ string, ev interface{}) {
-	if !d.grab.on {
-		return
-	}
-	cev := ev.(*window.CursorEvent)
-	d.grab.move(d.ray(cev.Xpos, cev.Ypos))
-}
-
-// hudTimes is the HUD's line of measured times: frame rate and frame time
-// from wall time over the meter's window, physics time and steps per
-// frame, and the World's size and non-finite resets.
-func (d *Demo) hudTimes() string {
-	m := &d.meter
-	var b strings.Builder
-	if m.ready() {
-		fmt.Fprintf(&b, "%.1f fps  frame %.1f ms", m.fps, m.frameMS)
-	} else {
-		b.WriteString("-- fps  frame -- ms")
-	}
-	if d.driver != nil {
-		w := d.driver.World
-		if m.ready() {
-			fmt.Fprintf(&b, "  physics %.2f ms/frame  %.2f steps/frame", m.physicsMS, m.stepsPerFrm)
-		}
-		fmt.Fprintf(&b, "  %d particles", w.NumParticles())
-		if n := w.Stats().NonFiniteResets; n > 0 {
-			fmt.Fprintf(&b, "  %d non-finite resets", n)
-		}
-	}
-	return b.String()
-}
-
-// grabber is the Shift+drag tool: it holds the particle picked under the
-// cursor on the plane through it facing the camera, at the depth where it
-// was picked, and lets it go on release (World.Release gives it back the
-// state it had, with the velocity it was dragged at).
-type grabber struct {
-	w     *verlet3d.World
-	p     verlet3d.Particle
-	depth float32 // distance along the pick ray, m
-	on    bool
-}
-
-// pickRadius is how far from the cursor's ray a particle can be picked, m.
-const pickRadius = 0.2
-
-// begin picks the particle nearest the ray and holds it where it is; it
-// reports whether one was near enough.
-func (g *grabber) begin(w *verlet3d.World, origin, dir mgl32.Vec3) bool {
-	g.end()
-	p, ok := w.Pick(origin, dir, pickRadius)
-	if !ok {
-		return false
-	}
-	g.w, g.p, g.on = w, p, true
-	g.depth = w.Position(p).Sub(origin).Dot(dir)
-	w.DragTo(p, w.Position(p))
-	return true
-}
-
-// move drags the held particle to the point of the ray at the pick depth.
-func (g *grabber) move(origin, dir mgl32.Vec3) {
-	if !g.on {
-		return
-	}
-	t := origin.Add(dir.Mul(g.depth))
-	if !vecmath.Finite(t) {
-		return
-	}
-	g.w.DragTo(g.p, t)
-}
-
-// end lets go of the held particle, if any.
-func (g *grabber) end() {
-	if g.on {
-		g.w.Release(g.p)
-		g.on = false
-	}
-}
-
 // colorOf converts an image colour for tests and tools.
 func colorOf(c math32.Color) color.NRGBA {
 	return color.NRGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), 255}
@@ -518,6 +273,9 @@ func (d *Demo) AddFloor(y, size float32) *graphic.Mesh {
 	tex.SetRepeat(size/2, size/2)
 	mat.AddTexture(tex)
 	m := graphic.NewMesh(geom, mat)
+	if d.Orbit != nil {
+		d.Orbit.Floor = y
+	}
 	m.SetRotationX(-math32.Pi / 2)
 	m.SetPosition(0, y, 0)
 	d.Scene.Add(m)

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,6 +38,19 @@ func runExitStderr(bin string, args ...string) (int, string) {
 // register dump, no silent clamp. Runs without a display.
 func TestBadFlags(t *testing.T) {
 	bin := buildDemo(t)
+	dir := t.TempDir()
+	script := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	badTime := script("time.txt", "0.5 probe ok\nsoon key A\n")
+	badCmd := script("cmd.txt", "# comment\n\n1 jump 3\n")
+	badKey := script("key.txt", "1 key NoSuchKey\n")
+	badPos := script("pos.txt", "1 down 10;20 shift\n")
+	backwards := script("back.txt", "2 probe a\n1 probe b\n")
 	for _, c := range []struct {
 		args []string
 		want []string // substrings of stderr
@@ -58,6 +73,13 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-shot", "x.png"}, []string{`-shot "x.png" needs -frames`}},
 		{[]string{"-frames", "1", "-shot", "/no/such/dir/x.png"}, []string{`-shot = "/no/such/dir/x.png"`, "does not exist"}},
 		{[]string{"stray"}, []string{`unexpected argument "stray"`}},
+		{[]string{"-script", "/no/such/script.txt"}, []string{`-script = "/no/such/script.txt"`, "no such file"}},
+		{[]string{"-script", dir}, []string{`-script = "` + dir + `"`, "directory"}},
+		{[]string{"-script", badTime}, []string{"line 2", `"soon"`, "time in seconds"}},
+		{[]string{"-script", badCmd}, []string{"line 3", `unknown command "jump"`}},
+		{[]string{"-script", badKey}, []string{"line 1", `unknown key "NoSuchKey"`}},
+		{[]string{"-script", badPos}, []string{"line 1", `position "10;20"`}},
+		{[]string{"-script", backwards}, []string{"line 2", "before the previous line"}},
 		{[]string{"-scene", "hair", "-hair-wind", "NaN"}, []string{"-hair-wind = NaN"}},
 		{[]string{"-scene", "hair", "-hair-wind", "-Inf"}, []string{"-hair-wind = -Inf"}},
 		{[]string{"-scene", "hair", "-hair-wind", "-1"}, []string{"-hair-wind = -1"}},

@@ -31,7 +31,7 @@ func badFlag(format string, args ...any) error {
 
 // checkFlags validates every flag before the window opens and returns the
 // scene to run. Each error names the flag and the value it was given.
-func checkFlags(fs *flag.FlagSet, opt options) (sceneDef, error) {
+func checkFlags(fs *flag.FlagSet, opt *options) (sceneDef, error) {
 	if fs.NArg() > 0 {
 		return sceneDef{}, badFlag("unexpected argument %q: flags start with -, e.g. -scene hair", fs.Arg(0))
 	}
@@ -86,6 +86,13 @@ func checkFlags(fs *flag.FlagSet, opt options) (sceneDef, error) {
 		if c == l {
 			return def, badFlag("-cam = %q equals -look: the camera needs a direction to look in", opt.cam)
 		}
+	}
+	if opt.script != "" {
+		s, err := parseScript(opt.script)
+		if err != nil {
+			return def, &flagError{err.Error()}
+		}
+		opt.scriptData = s
 	}
 	if def.Check != nil {
 		if err := def.Check(); err != nil {

@@ -3,9 +3,12 @@
 //	demo -scene net                 # open a scene; -list names them all
 //	demo -scene net -frames 120 -shot net.png   # render 120 frames, save the last, exit
 //
-// Mouse: left-drag orbits, right-drag pans, wheel zooms, Shift+left-drag grabs
-// the nearest particle. Keys: Esc quits, R resets, P pauses, Space steps once
-// while paused; scenes add their own keys, listed on screen.
+// Mouse: left-drag orbits, right-drag pans, wheel zooms, Shift+left-drag
+// grabs the nearest particle, Ctrl+left-drag cuts cloth, Alt+left-drag
+// pushes particles. Keys: 1-9 switch scenes, Home resets the view, F
+// focuses, R resets, P pauses, Space steps once, V shows strain, O shows
+// colliders, F1/F2 hide help/text, Esc quits; scenes add their own keys,
+// listed on screen. -script FILE plays timed input (see script.go).
 package main
 
 import (
@@ -57,6 +60,7 @@ func main() {
 	flag.IntVar(&opt.workers, "workers", 1, "solver goroutines")
 	flag.StringVar(&opt.cam, "cam", "", "camera position x,y,z (overrides the scene's)")
 	flag.StringVar(&opt.look, "look", "", "camera target x,y,z (overrides the scene's)")
+	flag.StringVar(&opt.script, "script", "", "play timed mouse and key events from this file (see script.go)")
 	flag.Parse()
 	if opt.list {
 		for _, n := range sceneNames() {
@@ -64,7 +68,7 @@ func main() {
 		}
 		return
 	}
-	def, err := checkFlags(flag.CommandLine, opt)
+	def, err := checkFlags(flag.CommandLine, &opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(2)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/drape3d/drape/assets/mannequin"
 	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
@@ -27,6 +28,7 @@ var (
 	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
 	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
 	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in metres; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
 	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
 
@@ -44,17 +46,19 @@ type capeRig struct {
 	update    func(dt float32)
 	settings  scene.CapeSettings
 	mannequin *mannequin.Mannequin
-	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
+	head      *core.Node // the head bone (nil: none found)
+	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
+	headR     float32    // head sphere radius, m
+	viewScale float32    // camera distance and height relative to the mannequin's (0: 1)
 }
 
 func buildCape(d *Demo) error {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
 	// A run whips the hem: 4 substeps of 15 iterations keep every link
 	// within 10% (scene/cape_test.go measures it).
 	cfg.Substeps = 4
 	cfg.Iterations = 15
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -87,6 +91,7 @@ func buildCape(d *Demo) error {
 	}
 	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, GustPeriod: 3, Turbulence: 1.5, TurbulenceScale: 0.5}
 	windOn := false
+	var hr *hair.Hair // with -cape-hair; it feels the same air as the cape
 	setWind := func(on bool) {
 		windOn = on
 		air := verlet3d.Wind{}
@@ -94,6 +99,9 @@ func buildCape(d *Demo) error {
 			air = gust
 		}
 		wind.SetAir(air)
+		if hr != nil {
+			_ = hr.SetWind(air)
+		}
 	}
 	setWind(*capeWind)
 
@@ -102,12 +110,22 @@ func buildCape(d *Demo) error {
 	// The shared cloth renderer: lit and textured on both sides, its
 	// culling bounds following the cape.
 	mesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
+	d.Cloth(cape.Grid)
 	// A satin sheen: g3n's default specular, broader than the cloth
 	// mesh's matte default, so the folds catch the light.
 	mesh.Material.SetSpecularColor(&math32.Color{R: 0.5, G: 0.5, B: 0.5})
 	d.Scene.Add(mesh)
 	drv.AfterStep(mesh.Sync)
 	d.AddFloor(0, 40)
+	if *capeHair {
+		if rig.head == nil {
+			return fmt.Errorf("-cape-hair: the character has no head bone")
+		}
+		if hr, err = headHair(d, w, drv, rig.head, rig.headOff, rig.headR, 300); err != nil {
+			return err
+		}
+		setWind(windOn)
+	}
 
 	// Camera: the chosen view, then it follows the character's moves.
 	var view math32.Vector3
@@ -151,16 +169,14 @@ func buildCape(d *Demo) error {
 		}
 		// Follow: keep the camera's offset from its target in the
 		// character's frame, turning as it turns.
-		cam, tgt := d.Camera.Position(), d.Orbit.Target()
+		cam, tgt := d.Orbit.Eye(), d.Orbit.Target()
 		off := cam
 		off.Sub(&tgt)
 		off.ApplyAxisAngle(&math32.Vector3{Y: 1}, turn)
 		tgt.Add(&move)
 		cam = tgt
 		cam.Add(&off)
-		d.Camera.SetPositionVec(&cam)
-		d.Camera.LookAt(&tgt, &math32.Vector3{Y: 1})
-		d.Orbit.SetTarget(tgt)
+		d.Orbit.Place(cam, tgt)
 		gait := "animation"
 		if rig.mannequin != nil {
 			gait = rig.mannequin.Gait().String()
@@ -169,14 +185,17 @@ func buildCape(d *Demo) error {
 			gait, onOff(windOn), cape.Settings().CarryLinear, len(cape.Particles()), 100*cape.Grid.MaxStrain(), cape.Teleports)
 	})
 	if mq := rig.mannequin; mq != nil {
-		for _, k := range []struct {
-			key  window.Key
-			help string
-			g    mannequin.Gait
-		}{{window.Key1, "1 idle", mannequin.Idle}, {window.Key2, "2 walk", mannequin.Walk}, {window.Key3, "3 run", mannequin.Run}, {window.Key4, "4 turn", mannequin.Turn}} {
-			g := k.g
-			d.OnKey(k.key, k.help, func() { mq.SetGait(g) })
-		}
+		// G cycles the gaits (the number keys choose scenes).
+		gaits := []mannequin.Gait{mannequin.Idle, mannequin.Walk, mannequin.Run, mannequin.Turn}
+		d.OnKey(window.KeyG, "G idle/walk/run/turn", func() {
+			for i, g := range gaits {
+				if g == mq.Gait() {
+					mq.SetGait(gaits[(i+1)%len(gaits)])
+					return
+				}
+			}
+			mq.SetGait(mannequin.Walk)
+		})
 		d.OnKey(window.KeyT, "T teleport", func() {
 			p := mq.Root.Position()
 			p.X += 6
@@ -184,6 +203,11 @@ func buildCape(d *Demo) error {
 		})
 	}
 	d.OnKey(window.KeyW, "W wind", func() { setWind(!windOn) })
+	d.Slider("wind (m/s, 0 still air)", 0, 15, 0, "%.1f", func(v float32) {
+		gust.Steady = mgl32.Vec3{2, 0, -1}.Normalize().Mul(v)
+		gust.Turbulence = 0.3 * v
+		setWind(v > 0)
+	})
 	d.OnKey(window.KeyC, "C carry", func() {
 		c := float32(0.3)
 		if cape.Settings().CarryLinear > 0 {
@@ -246,7 +270,9 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		n, _ := m.Node(c.Node)
 		s.Body = append(s.Body, scene.BodyPart{Node: n, A: c.A, B: c.B, Radius: c.Radius})
 	}
-	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m}, nil
+	head, _ := m.Node(mannequin.NodeHead)
+	return &capeRig{root: m.Root, update: m.Update, settings: s, mannequin: m,
+		head: head, headOff: mgl32.Vec3{0, 0.12, 0.01}, headR: 0.11}, nil
 }
 
 // gltfRig loads a glTF character through drape's sanitising loader, plays
@@ -321,7 +347,15 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	s.Anchors[len(s.Anchors)/2].Node.WorldPosition(&top)
 	ch.Root.WorldPosition(&foot)
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
-	return &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}, nil
+	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}
+	if hb, err := ch.Bone("Head"); err == nil {
+		// The head sphere from the bone's height above the feet, as the
+		// gltf-character example sizes it.
+		p, _, _ := scene.NodePose(hb)
+		r := 0.065 * (p[1] - foot.Y)
+		rig.head, rig.headOff, rig.headR = hb, mgl32.Vec3{0, r, 0}, r
+	}
+	return rig, nil
 }
 
 func splitList(s string) []string {

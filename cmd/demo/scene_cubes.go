@@ -46,8 +46,7 @@ func checkCubes() error {
 func buildCubes(d *Demo) error {
 	size := float32(*cubesSize)
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -132,6 +131,7 @@ func buildCubes(d *Demo) error {
 		tex := d.Texture("fabric_check")
 		tex.SetRepeat(3, 3)
 		mesh = scene.NewClothMesh(grid, tex)
+		d.Cloth(grid)
 		d.Scene.Add(mesh)
 	}
 
@@ -156,6 +156,12 @@ func buildCubes(d *Demo) error {
 		}
 		v := dir.Normalize().Mul(6).Add(mgl32.Vec3{0, 4, 0})
 		sys.Throw(c, v, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(10))
+	})
+	d.Slider("cubes raining", 0, 150, float32(*cubesRain), "%.0f", func(v float32) {
+		if m := int(v + 0.5); m != *cubesRain {
+			*cubesRain = m
+			d.Rebuild()
+		}
 	})
 	d.LookAt(math32.Vector3{X: 2.2, Y: 2.1, Z: 3.6}, math32.Vector3{X: -0.2, Y: 0.75, Z: 0})
 	return nil

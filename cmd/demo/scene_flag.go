@@ -87,13 +87,12 @@ func buildFlag(d *Demo) error {
 
 	d.OnKey(window.KeyUp, "Up wind +3", func() { fs.setSpeed(fs.speed + 3) })
 	d.OnKey(window.KeyDown, "Down wind -3", func() { fs.setSpeed(fs.speed - 3) })
-	d.OnKey(window.KeyR, "R new flag", func() {
-		if err := fs.build(); err != nil {
-			panic(err)
-		}
-		fs.drv.World = fs.w
-	})
 	d.OnKey(window.KeyC, "C cut a hole", func() { fs.hole() })
+	d.Slider("wind (m/s)", 0, 40, fs.speed, "%.0f", func(v float32) { fs.setSpeed(v) })
+	d.Slider("tear strain (0 never)", 0, 1, float32(*flagTear), "%.2f", func(v float32) {
+		*flagTear = float64(v)
+		d.Rebuild()
+	})
 	d.LookAt(math32.Vector3{X: 1.2, Y: 2.6, Z: 3.6}, math32.Vector3{X: 1.0, Y: 2.45, Z: 0})
 	return nil
 }
@@ -101,10 +100,9 @@ func buildFlag(d *Demo) error {
 // build makes a fresh world with a new, whole flag.
 func (fs *flagScene) build() error {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = fs.d.Workers
 	cfg.Damping = 0.2
 	cfg.Substeps = 3
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := fs.d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -136,6 +134,8 @@ func (fs *flagScene) build() error {
 		return err
 	}
 	fs.mesh = scene.NewClothMesh(g, fs.d.Texture("flag"))
+	fs.d.grids = nil
+	fs.d.Cloth(g)
 	fs.d.Scene.Add(fs.mesh)
 	if *flagHole {
 		fs.hole()

@@ -130,7 +130,6 @@ func buildHair(d *Demo) error {
 	d.OnKey(window.KeyW, "W wind", func() { s.windOn = !s.windOn; s.applyWind() })
 	d.OnKey(window.KeyEqual, "+/- wind speed", func() { s.windSpeed = min(s.windSpeed+1, 30); s.applyWind() })
 	d.OnKey(window.KeyMinus, "", func() { s.windSpeed = max(s.windSpeed-1, 1); s.applyWind() })
-	d.OnReset(s.reset)
 
 	d.OnUpdate(s.update)
 	d.OnStep(s.step)
@@ -254,8 +253,7 @@ func hairCapsuleMesh(a, b mgl32.Vec3, r float32, mat material.IMaterial) *core.N
 func (s *hairScene) rebuild() error {
 	d := s.d
 	cfg := hair.WorldConfig()
-	cfg.Workers = max(d.Workers, 1)
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -377,14 +375,6 @@ func (s *hairScene) placeBody(p hairPose) {
 	s.head.SetQuaternion(q.V[0], q.V[1], q.V[2], q.W)
 }
 
-// reset (R) puts the strands back on their rest shape around the head
-// where it is now, after the World's Reset put every particle home.
-func (s *hairScene) reset() {
-	s.h.Reset()
-	s.follow.Sync()
-	s.follow.Snap()
-}
-
 // jump (J) moves the walker 2 m ahead along its path at once: the hair
 // and colliders jump with it, keeping their shape (Hair.Teleport).
 func (s *hairScene) jump() {
@@ -470,10 +460,7 @@ func (s *hairScene) followCamera(p hairPose) {
 		x = rot.Rotate(x).Add(mgl32.Vec3{about[0], 0, about[2]}).Add(move)
 		return math32.Vector3{X: x[0], Y: v.Y, Z: x[2]}
 	}
-	eye, target := tr(s.d.Camera.Position()), tr(s.d.Orbit.Target())
-	s.d.Camera.SetPositionVec(&eye)
-	s.d.Camera.LookAt(&target, &math32.Vector3{X: 0, Y: 1, Z: 0})
-	s.d.Orbit.SetTarget(target)
+	s.d.Orbit.Place(tr(s.d.Orbit.Eye()), tr(s.d.Orbit.Target()))
 }
 
 // buildGUI adds sliders that restyle the hair live.

@@ -20,8 +20,7 @@ func init() {
 
 func buildNet(d *Demo) error {
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -87,6 +86,6 @@ func buildNet(d *Demo) error {
 	drv := d.SetWorld(w)
 	drv.AfterStep(view.Sync)
 	d.LookAt(math32.Vector3{X: 1.8, Y: 2.2, Z: 2.8}, math32.Vector3{X: 0, Y: 0.8, Z: 0})
-	d.Status("%d particles, %d links, Workers %d", w.NumParticles(), w.NumLinks(), cfg.Workers)
+	d.Status("%d particles, %d links, Workers %d", w.NumParticles(), w.NumLinks(), w.Config().Workers)
 	return nil
 }

@@ -37,8 +37,7 @@ func init() {
 func buildTablecloth(d *Demo) error {
 	n := *tableclothSize
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = d.Workers
-	w, err := verlet3d.NewWorld(cfg)
+	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
 	}
@@ -78,6 +77,7 @@ func buildTablecloth(d *Demo) error {
 	tex := d.Texture("fabric_check")
 	tex.SetRepeat(3, 3)
 	mesh := scene.NewClothMesh(g, tex)
+	d.Cloth(g)
 	d.Scene.Add(mesh)
 
 	// The colliders as drawn a hair smaller than they act, so the cloth,
@@ -104,6 +104,12 @@ func buildTablecloth(d *Demo) error {
 			air = verlet3d.Wind{Steady: mgl32.Vec3{-3, 0, 1}, Gust: 0.6, GustPeriod: 3, Turbulence: 1, TurbulenceScale: 0.5}
 		}
 		wind.SetAir(air)
+	})
+	d.Slider("particles a side", 8, 96, float32(n), "%.0f", func(v float32) {
+		if m := int(v + 0.5); m != *tableclothSize {
+			*tableclothSize = m
+			d.Rebuild()
+		}
 	})
 	d.LookAt(math32.Vector3{X: 1.6, Y: 1.9, Z: 2.6}, math32.Vector3{X: 0, Y: 0.45, Z: 0})
 	return nil

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// lineSet is a set of coloured line segments rewritten every frame.
+type lineSet struct {
+	lines *graphic.Lines
+	vbo   *gls.VBO
+	buf   math32.ArrayF32 // x y z r g b per vertex, two vertices a segment
+}
+
+func newLineSet(root *core.Node, onTop bool) *lineSet {
+	s := &lineSet{}
+	geom := geometry.NewGeometry()
+	s.vbo = gls.NewVBO(math32.NewArrayF32(0, 0)).AddAttrib(gls.VertexPosition).AddAttrib(gls.VertexColor)
+	s.vbo.SetUsage(gls.DYNAMIC_DRAW)
+	geom.AddVBO(s.vbo)
+	mat := material.NewBasic()
+	if onTop {
+		mat.SetDepthTest(false)
+	}
+	s.lines = graphic.NewLines(geom, mat)
+	s.lines.SetCullable(false)
+	s.lines.SetVisible(false)
+	root.Add(s.lines)
+	return s
+}
+
+func (s *lineSet) begin() { s.buf = s.buf[:0] }
+
+func (s *lineSet) seg(a, b mgl32.Vec3, c math32.Color) {
+	s.buf = append(s.buf, a[0], a[1], a[2], c.R, c.G, c.B, b[0], b[1], b[2], c.R, c.G, c.B)
+}
+
+func (s *lineSet) end() {
+	s.vbo.SetBuffer(s.buf)
+	s.lines.SetVisible(len(s.buf) > 0)
+}
+
+func (s *lineSet) hide() { s.lines.SetVisible(false) }
+
+// overlays are the debug views: cloth edges coloured by strain (green at
+// rest, yellow at 5%, red from 10%) and the World's colliders as
+// wireframes.
+type overlays struct {
+	strainOn, collidersOn bool
+	strain, colliders     *lineSet
+	maxStrain             float32 // the largest edge strain drawn last frame
+}
+
+func newOverlays(root *core.Node) *overlays {
+	return &overlays{strain: newLineSet(root, false), colliders: newLineSet(root, true)}
+}
+
+func (o *overlays) toggleStrain()    { o.strainOn = !o.strainOn }
+func (o *overlays) toggleColliders() { o.collidersOn = !o.collidersOn }
+
+func (o *overlays) reset(*Demo) {
+	o.strain.hide()
+	o.colliders.hide()
+}
+
+// strainColor maps a strain to green (0), yellow (5%) and red (10% or more).
+func strainColor(s float32) math32.Color {
+	t := min(max(float32(math.Abs(float64(s)))/0.1, 0), 1)
+	if t < 0.5 {
+		return math32.Color{R: 2 * t, G: 0.9, B: 0.1}
+	}
+	return math32.Color{R: 1, G: 0.9 * (2 - 2*t), B: 0.1}
+}
+
+func (o *overlays) sync(d *Demo) {
+	if d.driver == nil {
+		o.strain.hide()
+		o.colliders.hide()
+		return
+	}
+	w := d.driver.World
+	if o.strainOn {
+		o.strain.begin()
+		pos := w.Positions()
+		o.maxStrain = 0
+		for _, g := range d.grids {
+			vs := g.Vertices()
+			idx := g.Indices()
+			rest := func(v uint32) mgl32.Vec3 { return g.Rest(g.Origin(int(v))) }
+			for t := 0; t+2 < len(idx); t += 3 {
+				for e := 0; e < 3; e++ {
+					a, b := idx[t+e], idx[t+(e+1)%3]
+					r := rest(a).Sub(rest(b)).Len()
+					if r == 0 {
+						continue
+					}
+					pa, pb := pos[vs[a]], pos[vs[b]]
+					s := (pa.Sub(pb).Len() - r) / r
+					o.maxStrain = max(o.maxStrain, s)
+					o.strain.seg(pa, pb, strainColor(s))
+				}
+			}
+		}
+		o.strain.end()
+	} else {
+		o.strain.hide()
+	}
+	if o.collidersOn {
+		o.colliders.begin()
+		c := math32.Color{R: 1, G: 0.3, B: 0.9}
+		for _, col := range w.Colliders() {
+			switch v := col.(type) {
+			case *verlet3d.Sphere:
+				o.circles(v.Center, v.Radius, c)
+			case *verlet3d.Capsule:
+				o.circles(v.A, v.Radius, c)
+				o.circles(v.B, v.Radius, c)
+				axis := v.B.Sub(v.A)
+				side := axis.Cross(mgl32.Vec3{0, 1, 0})
+				if side.Len() < 1e-6 {
+					side = axis.Cross(mgl32.Vec3{1, 0, 0})
+				}
+				side = side.Normalize().Mul(v.Radius)
+				up := axis.Cross(side).Normalize().Mul(v.Radius)
+				for _, off := range []mgl32.Vec3{side, side.Mul(-1), up, up.Mul(-1)} {
+					o.colliders.seg(v.A.Add(off), v.B.Add(off), c)
+				}
+			case *verlet3d.Box:
+				var corner [8]mgl32.Vec3
+				for i := range corner {
+					l := mgl32.Vec3{v.HalfExtents[0], v.HalfExtents[1], v.HalfExtents[2]}
+					for k := 0; k < 3; k++ {
+						if i&(1<<k) != 0 {
+							l[k] = -l[k]
+						}
+					}
+					corner[i] = v.Center.Add(v.Rotation.Rotate(l))
+				}
+				for i := range corner {
+					for k := 0; k < 3; k++ {
+						if j := i | 1<<k; j != i {
+							o.colliders.seg(corner[i], corner[j], c)
+						}
+					}
+				}
+			}
+		}
+		o.colliders.end()
+	} else {
+		o.colliders.hide()
+	}
+}
+
+// circles draws three great circles of a sphere.
+func (o *overlays) circles(c mgl32.Vec3, r float32, col math32.Color) {
+	const n = 24
+	for axis := 0; axis < 3; axis++ {
+		pt := func(i int) mgl32.Vec3 {
+			a := 2 * math.Pi * float64(i) / n
+			s, co := float32(math.Sin(a))*r, float32(math.Cos(a))*r
+			switch axis {
+			case 0:
+				return c.Add(mgl32.Vec3{0, s, co})
+			case 1:
+				return c.Add(mgl32.Vec3{s, 0, co})
+			}
+			return c.Add(mgl32.Vec3{s, co, 0})
+		}
+		for i := 0; i < n; i++ {
+			o.colliders.seg(pt(i), pt(i+1), col)
+		}
+	}
+}
