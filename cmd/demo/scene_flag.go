@@ -101,7 +101,6 @@ func buildFlag(d *Demo) error {
 func (fs *flagScene) build() error {
 	cfg := verlet3d.DefaultConfig()
 	cfg.Damping = 0.2
-	cfg.Substeps = 3
 	w, err := fs.d.NewWorld(cfg)
 	if err != nil {
 		return err
