@@ -98,6 +98,9 @@ func (r capeRun) String() string {
 
 func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64) []capeRun {
 	t.Helper()
+	// Not the default solver settings: 4 substeps of 15 iterations. At
+	// DefaultConfig (2 x 10) the fixtures' run peaks at 28% and the
+	// robot's at 20% for single frames (a knee at 4 m/s hitting the hem).
 	cfg := verlet3d.DefaultConfig()
 	cfg.Substeps, cfg.Iterations = 4, 15
 	w, err := verlet3d.NewWorld(cfg)
@@ -148,10 +151,9 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64)
 	return out
 }
 
-// checkCapeRun checks the walk against the cape's references and the run
-// against a looser strain bound: a run whips the hem (the mannequin's run
-// peaks near 6%, a generated rig's 45-degree leg swing and the robot's run
-// at 10-13% for single frames).
+// checkCapeRun checks a clip against the cape's references (DESIGN.md
+// section 6): pins on their bones, no cloth inside the body, structural
+// strain under maxStrain.
 func checkCapeRun(t *testing.T, what string, r capeRun, maxStrain float32) {
 	t.Helper()
 	t.Logf("%s: %v", what, r)
@@ -213,7 +215,7 @@ func TestGLTFFixtures(t *testing.T) {
 				}
 			}
 			checkCapeRun(t, "walk 10 s", rs[0], 0.10)
-			checkCapeRun(t, "run 10 s", rs[1], 0.15)
+			checkCapeRun(t, "run 10 s", rs[1], 0.10)
 		})
 	}
 }
@@ -255,5 +257,5 @@ func TestGLTFRobot(t *testing.T) {
 		}
 	}
 	checkCapeRun(t, "Walking 10 s", rs[0], 0.10)
-	checkCapeRun(t, "Running 10 s", rs[1], 0.15)
+	checkCapeRun(t, "Running 10 s", rs[1], 0.10)
 }
