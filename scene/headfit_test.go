@@ -106,13 +106,48 @@ func TestHairFitFixtures(t *testing.T) {
 			if d := hs.Head.Radius - want; d > 1e-4 || d < -1e-4 {
 				t.Errorf("head radius %.5g m, want %.5g m (the box's circumscribed sphere)", hs.Head.Radius, want)
 			}
-			if !hs.Head.Offset.ApproxEqualThreshold(mgl32.Vec3{0, 0.11, 0}, 1e-4) {
+			if hs.Head.Offset.Sub(mgl32.Vec3{0, 0.11, 0}).Len() > 1e-4 {
 				t.Errorf("head centre %v m from the bone, want (0, 0.11, 0)", hs.Head.Offset)
 			}
 			if s := hs.Hair.Length / hair.DefaultSettings().Length; math.Abs(float64(s-want/0.1)) > 1e-3 {
 				t.Errorf("hair length scaled by %v, want the head's %v", s, want/0.1)
 			}
 			checkHairRun(t, hs, r)
+			if !f.skinnedHead {
+				return
+			}
+			// With the head nodding 20 degrees on its neck, the skinned
+			// head's lower corners (60% on the head, 40% on the neck) are
+			// placed by the head alone, as the rigid head of the first
+			// fixture is, so both fit the same sphere (skinned with the
+			// neck's share, those corners would sit 1.4 cm off the box).
+			rigid, err := LoadCharacter(writeRig(t, dir, rigFixtures[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch, err = LoadCharacter(writeRig(t, dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []*Character{rigid, ch} {
+				hb, err := c.Bone("Head")
+				if err != nil {
+					t.Fatal(err)
+				}
+				hb.SetRotationX(0.35)
+			}
+			a, err := rigid.HeadSphere()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := ch.HeadSphere()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("nodding: skinned head %v m from the bone, radius %.6g m; rigid %v, %.6g m", b.Offset, b.Radius, a.Offset, a.Radius)
+			if a.Offset.Sub(b.Offset).Len() > 1e-4 || math.Abs(float64(a.Radius-b.Radius)) > 1e-4 {
+				t.Errorf("nodding, the skinned head fits %v m from the bone, radius %.5g m; the rigid head %v, %.5g m", b.Offset, b.Radius, a.Offset, a.Radius)
+			}
 		})
 	}
 }
