@@ -17,6 +17,12 @@ type rigFixture struct {
 	binary bool   // .glb, else .gltf with an external .bin
 	unit   string // "cm": bones in centimetres under a 0.01 armature; "m": metres
 	prefix string // bone name prefix, e.g. "mixamorig:"
+	// skinnedHead: the head box is a skinned mesh of its own skin (its
+	// lower corners weighted 60% to the head, 40% to the neck) with a neck
+	// box weighted to the neck only, as in a single-mesh export; the
+	// rigid head mesh under the Head bone shrinks to a 2 cm box inside it
+	// (it keeps the morph target).
+	skinnedHead bool
 }
 
 // bone of the fixture skeleton: name (without prefix), parent index, local
@@ -67,7 +73,7 @@ func box(lo, hi [3]float32) ([][3]float32, []uint16) {
 // writeRig writes the fixture into dir and returns the file's path: a
 // skeleton (0.01-scaled with centimetre bones, or metres), three skins (a
 // torso, two legs as one mesh of two primitives, arms), a head with a morph
-// target under the Head bone, a material with KHR_materials_specular, and
+// target under the Head bone (or a skinned head, see rigFixture), a material with KHR_materials_specular, and
 // two animations ("mixamo.com|Walk" and "Run") with two-keyframe LINEAR
 // channels, a STEP and a CUBICSPLINE channel and a morph weights channel.
 func writeRig(t testing.TB, dir string, f rigFixture) string {
@@ -94,12 +100,15 @@ func writeRig(t testing.TB, dir string, f rigFixture) string {
 	doc.Nodes = append(doc.Nodes, arm)
 	armIdx := len(doc.Nodes) - 1
 	// Inverse bind matrix of bone i: world bind = T(world) * S(1/k).
+	// modeler's [4][4] is indexed [row][column] (it was filled transposed
+	// before the skinned head checked it: every bone's matrix times its
+	// inverse bind matrix was garbage instead of the identity at bind).
 	ibm := func(i int) [4][4]float32 {
 		m := mgl32.Translate3D(world[i][0], world[i][1], world[i][2]).Mul4(mgl32.Scale3D(1/k, 1/k, 1/k)).Inv()
 		var out [4][4]float32
 		for c := 0; c < 4; c++ {
 			for r := 0; r < 4; r++ {
-				out[c][r] = m.At(r, c)
+				out[r][c] = m.At(r, c)
 			}
 		}
 		return out
@@ -150,8 +159,43 @@ func writeRig(t testing.TB, dir string, f rigFixture) string {
 		prim([3]float32{0.2, 0.9, -0.05}, [3]float32{0.28, 1.45, 0.05}, [2]uint16{0, 0}),
 		prim([3]float32{-0.28, 0.9, -0.05}, [3]float32{-0.2, 1.45, 0.05}, [2]uint16{1, 1}),
 	}, addSkin([]int{7, 9}))
+	scn := []int{armIdx, torso, legs, arms}
+	hs := float32(1) // the rigid head's size, a fraction of the 0.2 m box
+	if f.skinnedHead {
+		hs = 0.1
+		// Skin 3: the head and the neck, in metres like the other skins;
+		// joint 0 is the Head bone, joint 1 the Neck.
+		hw := world[5]
+		var p [][3]float32
+		var js [][4]uint16
+		var ws [][4]float32
+		var idx []uint16
+		add := func(lo, hi [3]float32, weight func(top bool) [4]float32) {
+			bp, bi := box(lo, hi)
+			for _, i := range bi {
+				idx = append(idx, uint16(len(p))+i)
+			}
+			for _, v := range bp {
+				p = append(p, v)
+				js = append(js, [4]uint16{0, 1, 0, 0})
+				ws = append(ws, weight(v[1] == hi[1]))
+			}
+		}
+		add([3]float32{hw[0] - 0.1, hw[1], hw[2] - 0.1}, [3]float32{hw[0] + 0.1, hw[1] + 0.22, hw[2] + 0.1}, func(top bool) [4]float32 {
+			if top {
+				return [4]float32{1, 0, 0, 0}
+			}
+			return [4]float32{0.6, 0.4, 0, 0}
+		})
+		add([3]float32{hw[0] - 0.05, hw[1] - 0.14, hw[2] - 0.05}, [3]float32{hw[0] + 0.05, hw[1] - 0.01, hw[2] + 0.05}, func(bool) [4]float32 {
+			return [4]float32{0, 1, 0, 0}
+		})
+		prim := &gltf.Primitive{Indices: gltf.Index(modeler.WriteIndices(doc, idx)), Material: &spec,
+			Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, p), gltf.JOINTS_0: modeler.WriteJoints(doc, js), gltf.WEIGHTS_0: modeler.WriteWeights(doc, ws)}}
+		scn = append(scn, addMeshNode("HeadSkin", []*gltf.Primitive{prim}, addSkin([]int{5, 4})))
+	}
 	// A head with a morph target, a child of the Head bone, in bone units.
-	hp, hidx := box([3]float32{-0.1 * k, 0, -0.1 * k}, [3]float32{0.1 * k, 0.22 * k, 0.1 * k})
+	hp, hidx := box([3]float32{-0.1 * k * hs, 0, -0.1 * k * hs}, [3]float32{0.1 * k * hs, 0.22 * k * hs, 0.1 * k * hs})
 	delta := make([][3]float32, len(hp))
 	for i := range delta {
 		delta[i] = [3]float32{0, 0, 0.02 * k}
@@ -164,7 +208,7 @@ func writeRig(t testing.TB, dir string, f rigFixture) string {
 	doc.Nodes = append(doc.Nodes, &gltf.Node{Name: "HeadMesh", Mesh: gltf.Index(len(doc.Meshes) - 1), Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale})
 	headMesh := len(doc.Nodes) - 1
 	doc.Nodes[5].Children = append(doc.Nodes[5].Children, headMesh)
-	doc.Scenes = []*gltf.Scene{{Nodes: []int{armIdx, torso, legs, arms}}}
+	doc.Scenes = []*gltf.Scene{{Nodes: scn}}
 	doc.Scene = gltf.Index(0)
 
 	// Animations.
@@ -222,4 +266,5 @@ var rigFixtures = []rigFixture{
 	{name: "mixamo", binary: true, unit: "cm", prefix: "mixamorig:"},
 	{name: "mixamo_gltf", binary: false, unit: "cm", prefix: "mixamorig:"},
 	{name: "metres", binary: true, unit: "m", prefix: ""},
+	{name: "skinned_head", binary: true, unit: "cm", prefix: "mixamorig:", skinnedHead: true},
 }

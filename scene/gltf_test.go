@@ -98,6 +98,9 @@ func (r capeRun) String() string {
 
 func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64) []capeRun {
 	t.Helper()
+	// Not the default solver settings: 4 substeps of 15 iterations. At
+	// DefaultConfig (2 x 10) the fixtures' run peaks at 28% and the
+	// robot's at 20% for single frames (a knee at 4 m/s hitting the hem).
 	cfg := verlet3d.DefaultConfig()
 	cfg.Substeps, cfg.Iterations = 4, 15
 	cfg.Damping = 0.5 // the old default: the run clip strains 16-20% in still air without it (issue #13)
@@ -149,10 +152,9 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64)
 	return out
 }
 
-// checkCapeRun checks the walk against the cape's references and the run
-// against a looser strain bound: a run whips the hem (the mannequin's run
-// peaks near 6%, a generated rig's 45-degree leg swing and the robot's run
-// at 10-13% for single frames).
+// checkCapeRun checks a clip against the cape's references (DESIGN.md
+// section 6): pins on their bones, no cloth inside the body, structural
+// strain under maxStrain.
 func checkCapeRun(t *testing.T, what string, r capeRun, maxStrain float32) {
 	t.Helper()
 	t.Logf("%s: %v", what, r)
@@ -186,8 +188,12 @@ func TestGLTFFixtures(t *testing.T) {
 			if len(ch.Model.Clips) != 2 || ch.Player == nil || ch.Player.Clip().Name != "mixamo.com|Walk" {
 				t.Fatalf("clips %d, playing %v; want 2 and the walk", len(ch.Model.Clips), ch.Player)
 			}
-			if n := len(ch.Model.Skins); n != 3 {
-				t.Errorf("%d skins, want 3", n)
+			want := 3
+			if f.skinnedHead {
+				want = 4
+			}
+			if n := len(ch.Model.Skins); n != want {
+				t.Errorf("%d skins, want %d", n, want)
 			}
 			// Every naming scheme finds the bones.
 			for _, q := range []string{"LeftShoulder", "ShoulderL", "shoulder.L", "mixamorig:LeftShoulder", "neck", "Head", "Spine"} {
@@ -214,7 +220,7 @@ func TestGLTFFixtures(t *testing.T) {
 				}
 			}
 			checkCapeRun(t, "walk 10 s", rs[0], 0.10)
-			checkCapeRun(t, "run 10 s", rs[1], 0.15)
+			checkCapeRun(t, "run 10 s", rs[1], 0.10)
 		})
 	}
 }
@@ -256,5 +262,5 @@ func TestGLTFRobot(t *testing.T) {
 		}
 	}
 	checkCapeRun(t, "Walking 10 s", rs[0], 0.10)
-	checkCapeRun(t, "Running 10 s", rs[1], 0.15)
+	checkCapeRun(t, "Running 10 s", rs[1], 0.10)
 }

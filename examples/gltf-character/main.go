@@ -1,15 +1,23 @@
 // Command gltf-character loads a skinned glTF character, plays its walk,
 // and dresses it with a cape fitted to its skeleton and hair on its head
-// bone. Run it with a model: `go run ./examples/gltf-character hero.glb`
-// (under xvfb-run without a display). Flags set the head sphere, which
-// defaults to a human's proportions; the three.js RobotExpressive.glb wears
-// its cape well but its barrel head hides most of a head of hair. Esc
-// quits.
+// bone, the head sphere fitted to its head's mesh. Run it with a model:
+// `go run ./examples/gltf-character hero.glb` (under xvfb-run without a
+// display). -view chooses the camera (back, side, or the default three
+// quarters from behind); -shot FILE renders -frames frames at a fixed
+// 1/60 s and writes the last one as PNG instead of opening a live window.
+// Esc quits. The README's pictures of the robot are
+//
+//	xvfb-run -a go run ./examples/gltf-character -view back -hair-length 0.8 \
+//	    -shot assets/shots/robot_cape_hair_back.png ../shared/models/RobotExpressive.glb
+//
+// and the same with -view side.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"log"
 	"os"
 	"time"
@@ -26,23 +34,29 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/window"
-	"github.com/go-gl/mathgl/mgl32"
 )
 
 func main() {
-	radius := flag.Float64("head-radius", 0, "head sphere radius in metres (0: 6.5% of the head bone's height, a human's proportion)")
-	up := flag.Float64("head-up", -1, "head sphere centre above the head bone in metres (-1: the radius)")
+	radius := flag.Float64("head-radius", 0, "head sphere radius in metres (0: fitted to the head's mesh)")
+	strands := flag.Int("strands", 1200, "hair strands")
+	length := flag.Float64("hair-length", 0, "hair length in metres (0: the default style scaled to the head)")
+	view := flag.String("view", "", "camera: back, side, or empty for three quarters from behind")
+	shot := flag.String("shot", "", "write the last of -frames frames to this PNG file and exit")
+	frames := flag.Int("frames", 240, "frames simulated at 1/60 s before -shot")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: gltf-character [-head-radius m] [-head-up m] model.glb")
+	if flag.NArg() != 1 || (*view != "" && *view != "back" && *view != "side") || *frames < 1 || *strands < 1 || !(*radius >= 0) || !(*length >= 0) {
+		fmt.Fprintln(os.Stderr, "usage: gltf-character [-head-radius m] [-strands n] [-view back|side] [-shot out.png -frames n] model.glb")
 		os.Exit(2)
 	}
-	a := app.App(1024, 640, "drape: a glTF character with a cape and hair")
+	a := app.App(960, 540, "drape: a glTF character with a cape and hair")
 	root := core.NewNode()
 	root.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.5))
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 0.9)
 	sun.SetPosition(2, 5, -3)
 	root.Add(sun)
+	fill := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	fill.SetPosition(4, 2, 3)
+	root.Add(fill)
 
 	ch, err := scene.LoadCharacter(flag.Arg(0)) // clear errors for bad or hostile files
 	if err != nil {
@@ -51,7 +65,9 @@ func main() {
 	root.Add(ch.Root)
 	ch.Update(0)
 
-	world, err := verlet3d.NewWorld(hair.WorldConfig())
+	// The default solver settings: the cape needs more iterations than
+	// hair alone (hair.WorldConfig) would give it.
+	world, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -76,43 +92,45 @@ func main() {
 	root.Add(capeMesh)
 	driver.AfterStep(capeMesh.Sync)
 
-	// Hair on the head bone: radius and offset in metres whatever the
-	// armature's scale.
-	headBone, err := ch.Bone("Head")
+	// Hair on the head bone, its sphere fitted to the head's mesh, the
+	// default style scaled to it: metres whatever the armature's scale.
+	hs, err := ch.HairSettings(scene.HairFit{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	bonePos, _, _ := scene.NodePose(headBone)
-	if *radius <= 0 {
-		*radius = 0.065 * float64(bonePos[1])
+	if *radius > 0 {
+		hs.Head.Radius = float32(*radius)
 	}
-	if *up < 0 {
-		*up = *radius
+	hs.Hair.Strands = *strands
+	if *length > 0 {
+		hs.Hair.Length = float32(*length)
 	}
-	head := hair.DefaultHead()
-	head.Radius = float32(*radius)
-	hs := hair.DefaultSettings()
-	hs.Strands = 800
-	hs.Length *= float32(*radius) / 0.1 // the default style scaled to this head
-	h, err := hair.New(world, head, hs)
+	h, err := scene.NewHeadHair(world, hs)
 	if err != nil {
 		log.Fatal(err)
 	}
-	follow, err := scene.FollowHead(h, headBone, mgl32.Vec3{0, float32(*up), 0}, mgl32.QuatIdent())
-	if err != nil {
-		log.Fatal(err)
-	}
-	follow.Attach(driver)
+	h.Attach(driver)
 	r := a.Renderer()
 	scene.AddHairShader(r)
-	strands := scene.NewHairMesh(h, hair.DefaultPalette())
-	root.Add(strands)
-	driver.AfterStep(strands.Sync)
+	hairMesh := scene.NewHairMesh(h.Hair, hair.DefaultPalette())
+	k := hs.Head.Radius / hair.DefaultHead().Radius // ribbons as wide, for this head, as on the default one
+	hairMesh.Material.RootWidth *= k
+	hairMesh.Material.TipWidth *= k
+	root.Add(hairMesh)
+	driver.AfterStep(hairMesh.Sync)
 
-	c, _, _ := scene.NodePose(headBone)
+	// The camera, scaled to the head's height (the character faces +Z).
+	c, _, _ := scene.NodePose(hs.Head.Bone)
 	cam := camera.New(1.6)
-	target := math32.Vector3{X: c[0], Y: c[1] * 0.75, Z: c[2]}
-	cam.SetPosition(c[0]+1.2*c[1], c[1]*1.1, c[2]-2.2*c[1]) // behind and to the side, scaled to the height
+	target := math32.Vector3{X: c[0], Y: c[1] * 0.85, Z: c[2]}
+	switch *view {
+	case "back":
+		cam.SetPosition(c[0]+0.4*c[1], c[1]*1.05, c[2]-2.4*c[1])
+	case "side":
+		cam.SetPosition(c[0]+2.4*c[1], c[1]*0.95, c[2]-0.8*c[1])
+	default:
+		cam.SetPosition(c[0]+1.2*c[1], c[1]*1.1, c[2]-2.2*c[1])
+	}
 	cam.LookAt(&target, &math32.Vector3{Y: 1})
 	root.Add(cam)
 	camera.NewOrbitControl(cam).SetTarget(target)
@@ -123,6 +141,20 @@ func main() {
 		}
 	})
 	a.Gls().ClearColor(0.62, 0.72, 0.82, 1)
+	if *shot != "" {
+		for i := 0; i < *frames; i++ {
+			ch.Update(1.0 / 60)
+			driver.Update(1.0 / 60)
+		}
+		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
+		if err := r.Render(root, cam); err != nil {
+			log.Fatal(err)
+		}
+		if err := writePNG(a, *shot); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	a.Run(func(r *renderer.Renderer, delta time.Duration) {
 		dt := float32(delta.Seconds())
 		ch.Update(dt)     // animation and world matrices first,
@@ -132,4 +164,27 @@ func main() {
 			log.Fatal(err)
 		}
 	})
+}
+
+// writePNG reads the frame just rendered (GL rows run bottom-up) and
+// writes it to path.
+func writePNG(a *app.Application, path string) error {
+	w, h := a.GetFramebufferSize()
+	px := a.Gls().ReadPixels(0, 0, w, h, gls.RGBA, gls.UNSIGNED_BYTE)
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		copy(img.Pix[y*img.Stride:(y+1)*img.Stride], px[(h-1-y)*4*w:(h-y)*4*w])
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 255
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
