@@ -51,10 +51,14 @@ func mannequinCapeW(t testing.TB, w *verlet3d.World, mod func(*CapeSettings)) (*
 	return w, m, c
 }
 
-// capeConfig is the cape's solver setup: DefaultConfig, as the README's
-// cape uses it. (The old defaults of 2 substeps of 10 iterations strained
-// the hem 14% at a run; 10 substeps of 2 keep it under 10%.)
-func capeConfig(c *verlet3d.Config) {}
+// capeConfig is the solver setup of the demo's cape, with every body part
+// (legs included) a collider: DefaultConfig's 10 substeps with 3
+// iterations. At a run the knees kick the hem; at 10 x 2 its links peak
+// between 9.3% and 11.6% depending on rounding (a change in the last bit
+// of the tether projection moved it), at 10 x 3 at 7.9%; the old 2 x 10
+// defaults gave 14%. The README's cape (spine collider only, carry 0.3) is
+// tested at plain DefaultConfig in readme_cape_test.go.
+func capeConfig(c *verlet3d.Config) { c.Iterations = 3 }
 
 type capeStats struct {
 	pin, pen, strain, structural float32
