@@ -33,8 +33,8 @@ type Config struct {
 	// Workers is the number of goroutines that solve links. Results are
 	// bit-identical for any value. Default 1.
 	Workers int
-	// MaxSpeed clamps particle speed in m/s, a guard against explosions.
-	// Default 50.
+	// MaxSpeed clamps particle speed in m/s, a guard against explosions,
+	// in (0, MaxSpeedLimit]. Default 50.
 	MaxSpeed float32
 	// ContactMargin in metres: a particle this close to a collider gets a
 	// contact before it touches, so links cannot drag it through during the
@@ -77,15 +77,47 @@ func (c Config) Validate() error {
 		return fmt.Errorf("verlet3d: Config.MaxStepsPerFrame = %d, want 1..1000", c.MaxStepsPerFrame)
 	case c.Workers < 1 || c.Workers > 64:
 		return fmt.Errorf("verlet3d: Config.Workers = %d, want 1..64", c.Workers)
-	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0:
-		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s > 0", c.MaxSpeed)
-	case !finite(c.ContactMargin) || c.ContactMargin < 0:
-		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres >= 0", c.ContactMargin)
+	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0 || c.MaxSpeed > MaxSpeedLimit:
+		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s in (0, %g]", c.MaxSpeed, float32(MaxSpeedLimit))
+	case !finite(c.ContactMargin) || c.ContactMargin < 0 || c.ContactMargin > MaxCoordinate:
+		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
 	}
 	if c.Damping*c.TimeStep/float32(c.Substeps) >= 1 {
 		return fmt.Errorf("verlet3d: Config.Damping = %v removes all velocity in one substep, want Damping·h < 1", c.Damping)
 	}
 	return nil
+}
+
+// Limits for finite but absurd values. Squares and sums of float32
+// coordinates overflow near 1e19 m, so every position, offset, length and
+// size the API takes is held to MaxCoordinate metres: constructors and
+// settings return an error naming the field and value beyond it, and the
+// setters without an error (SetPosition, SetTarget, DragTo, Teleport,
+// SetVelocity) clamp each coordinate to ±MaxCoordinate (a velocity to
+// ±MaxSpeedLimit). MaxSpeedLimit bounds Config.MaxSpeed.
+const (
+	MaxCoordinate = 1e9 // m
+	MaxSpeedLimit = 1e5 // m/s
+	// MaxCompliance bounds link compliance in m/N: compliance/h² must stay
+	// finite in float32 at the smallest substep (1e-5 s / 64).
+	MaxCompliance = 1e20
+)
+
+// inRange reports whether x is finite and within ±limit.
+func inRange(x, limit float32) bool { return x >= -limit && x <= limit }
+
+// vecInRange reports whether every coordinate of v is within ±limit
+// (false for NaN).
+func vecInRange(v mgl32.Vec3, limit float32) bool {
+	return inRange(v[0], limit) && inRange(v[1], limit) && inRange(v[2], limit)
+}
+
+// clampVec clamps each coordinate of a finite v to ±limit.
+func clampVec(v mgl32.Vec3, limit float32) mgl32.Vec3 {
+	for i, x := range v {
+		v[i] = max(-limit, min(limit, x))
+	}
+	return v
 }
 
 func finite(f float32) bool { return vecmath.Finite32(f) }
