@@ -57,10 +57,10 @@ func (s CubeSettings) Validate() error {
 		return fmt.Errorf("bodies: CubeSettings.Position = %v, want metres within ±%g", s.Position, float32(verlet3d.MaxCoordinate-1e3))
 	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
-	case !vecmath.Finite(s.Velocity):
-		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want finite m/s", s.Velocity)
-	case !vecmath.Finite(s.AngularVelocity):
-		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want finite rad/s", s.AngularVelocity)
+	case !vecmath.Finite(s.Velocity) || s.Velocity.Len() > verlet3d.MaxSpeedLimit:
+		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want m/s up to %g (verlet3d.MaxSpeedLimit)", s.Velocity, float32(verlet3d.MaxSpeedLimit))
+	case !vecmath.Finite(s.AngularVelocity) || s.AngularVelocity.Len()*s.Size > verlet3d.MaxSpeedLimit:
+		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want rad/s up to %g/Size (verlet3d.MaxSpeedLimit at the corners)", s.AngularVelocity, float32(verlet3d.MaxSpeedLimit))
 	case !finite(s.Compliance) || s.Compliance < 0 || s.Compliance > verlet3d.MaxCompliance:
 		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(verlet3d.MaxCompliance))
 	}

@@ -28,11 +28,14 @@ func DefaultHead() Head {
 
 // Validate reports a non-finite pose or a radius that is not positive.
 func (h Head) Validate() error {
-	if !vecmath.Finite(h.Center) {
-		return fmt.Errorf("hair: Head.Center = %v, want finite metres", h.Center)
+	// Strands reach at most Radius + Length (100 m) + Volume (100 m) from
+	// the centre: all of it must lie within verlet3d.MaxCoordinate.
+	const lim = verlet3d.MaxCoordinate / 2
+	if !vecmath.Finite(h.Center) || h.Center.Len() > lim {
+		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin", h.Center, float32(lim))
 	}
-	if !finite32(h.Radius) || h.Radius <= 0 {
-		return fmt.Errorf("hair: Head.Radius = %v, want metres > 0", h.Radius)
+	if !finite32(h.Radius) || h.Radius <= 0 || h.Radius > 100 {
+		return fmt.Errorf("hair: Head.Radius = %v, want metres in (0, 100]", h.Radius)
 	}
 	q := h.Rotation
 	if !finite32(q.W) || !vecmath.Finite(q.V) {

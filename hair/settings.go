@@ -162,6 +162,9 @@ func (s Settings) Validate() error {
 	if s.Segments < 1 || s.Segments > 256 {
 		return fmt.Errorf("hair: Settings.Segments = %d, want 1..256", s.Segments)
 	}
+	if n := int64(s.Strands) * int64(s.Segments+1); n > 1<<22 {
+		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)
+	}
 	for _, r := range []rng{
 		{"Length", s.Length, 0, 100, true, "metres"},
 		{"LengthVariation", s.LengthVariation, 0, 0.99, false, ""},
