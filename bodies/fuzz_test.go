@@ -130,6 +130,46 @@ func FuzzBodies(f *testing.F) {
 	})
 }
 
+// Regressions from issue 16 and the fuzz corpus (testdata/fuzz/FuzzBodies):
+// huge finite impulses, throws and velocities return errors naming the
+// values (they used to panic inside SetVelocity), tiny cubes are refused.
+func TestAbsurdBodiesInput(t *testing.T) {
+	w, s := newWorld(t, nil)
+	c := addCube(t, s, bodies.CubeSettings{Size: 1, Mass: 1})
+	for _, tc := range []struct {
+		name, want string
+		err        error
+	}{
+		{"impulse 1e30", "impulse = [1e+30 0 0]", s.ApplyImpulse(c, mgl32.Vec3{}, mgl32.Vec3{1e30, 0, 0})},
+		{"impulse 1e30 at 1e30", "at = [1e+30 0 0]", s.ApplyImpulse(c, mgl32.Vec3{1e30, 0, 0}, mgl32.Vec3{0, 1e30, 0})},
+		{"impulse at +Inf (5e4b96c965b85134)", "at = [+Inf 0 0]", s.ApplyImpulse(c, mgl32.Vec3{float32(math.Inf(1)), 0, 0}, mgl32.Vec3{})},
+		{"throw 1e30", "v = [1e+30 0 0]", s.Throw(c, mgl32.Vec3{1e30, 0, 0}, mgl32.Vec3{})},
+		{"spin 3e38", "omega = [0 3e+38 0]", s.Throw(c, mgl32.Vec3{}, mgl32.Vec3{0, 3e38, 0})},
+		{"size 1e-5", "Size = 1e-05", func() error { _, err := s.AddCube(bodies.CubeSettings{Size: 1e-5, Mass: 1}); return err }()},
+		{"velocity 1e30", "Velocity = [1e+30 0 0]", func() error {
+			_, err := s.AddCube(bodies.CubeSettings{Size: 1, Mass: 1, Velocity: mgl32.Vec3{1e30, 0, 0}})
+			return err
+		}()},
+		{"position 1e30", "Position = [1e+30 0 0]", func() error {
+			_, err := s.AddCube(bodies.CubeSettings{Size: 1, Mass: 1, Position: mgl32.Vec3{1e30, 0, 0}})
+			return err
+		}()},
+		{"compliance 3e38", "Compliance = 3e+38", func() error { _, err := s.AddCube(bodies.CubeSettings{Size: 1, Mass: 1, Compliance: 3e38}); return err }()},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, tc.err, tc.want)
+		}
+	}
+	// The largest impulse accepted leaves the World finite.
+	if err := s.ApplyImpulse(c, mgl32.Vec3{0.5, 0.5, 0}, mgl32.Vec3{0, 0, 2e4}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	checkWorld(t, w, "after a 2e4 N·s impulse")
+}
+
 // fuzzIn turns fuzzer bytes into API arguments: mostly game-scale numbers,
 // sometimes the absurd ones a careless caller passes (denormals, 1e30,
 // NaN, ±Inf). Running out of bytes gives zeros, so every input decodes.

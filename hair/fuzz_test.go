@@ -136,6 +136,35 @@ func FuzzHair(f *testing.F) {
 	})
 }
 
+// Regressions from issue 16 and the fuzz corpus (testdata/fuzz/FuzzHair):
+// errors name the hair's own field, and the World is left as it was.
+func TestAbsurdHairSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		edit       func(*hair.Settings, *hair.Head)
+	}{
+		{"269 million particles", "Strands x (Segments+1) = 1048576 x 257", func(s *hair.Settings, _ *hair.Head) { s.Strands, s.Segments = 1<<20, 256 }},
+		{"head at 7.7e14 m (86eb60f9fffb8387)", "Head.Center = [0 0 7.7e+14]", func(_ *hair.Settings, h *hair.Head) { h.Center[2] = 7.7e14 }},
+		{"head radius 1e30", "Head.Radius = 1e+30", func(_ *hair.Settings, h *hair.Head) { h.Radius = 1e30 }},
+		{"bend compliance 3e38", "BendCompliance = 3e+38", func(s *hair.Settings, _ *hair.Head) { s.BendCompliance = 3e38 }},
+		{"mass 1e-39", "Mass = 1e-39", func(s *hair.Settings, _ *hair.Head) { s.Mass = 1e-39 }},
+		{"volume 1e30", "Volume = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.Volume = 1e30 }},
+	} {
+		w, err := verlet3d.NewWorld(hair.WorldConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, h := hair.DefaultSettings(), hair.DefaultHead()
+		s.Strands = 10
+		tc.edit(&s, &h)
+		before := snapshot(w)
+		if _, err := hair.New(w, h, s); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+		before.same(t, w, tc.name)
+	}
+}
+
 // fuzzIn turns fuzzer bytes into API arguments: mostly game-scale numbers,
 // sometimes the absurd ones a careless caller passes (denormals, 1e30,
 // NaN, ±Inf). Running out of bytes gives zeros, so every input decodes.

@@ -471,3 +471,27 @@ func TestAbsurdFiniteValues(t *testing.T) {
 	}
 	checkWorld(t, w, "after absurd setters")
 }
+
+// The NaN guard catches infinities too (issue 16: a particle was left at
+// (+Inf, -Inf, -Inf) after a step).
+func TestGuardCatchesInf(t *testing.T) {
+	w := newWorld(t, nil)
+	a := add(t, w, mgl32.Vec3{0, 1, 0}, 1)
+	b := add(t, w, mgl32.Vec3{1, 1, 0}, 1)
+	link(t, w, a, b, verlet3d.LinkSettings{})
+	w.AddForceField(infField{a})
+	w.Step()
+	if !finiteV(w.Position(a)) || !finiteV(w.Position(b)) || !finiteV(w.PrevPositions()[a]) {
+		t.Fatalf("Inf got through: %v %v", w.Position(a), w.Position(b))
+	}
+	if w.Stats().NonFiniteResets == 0 {
+		t.Error("reset not counted")
+	}
+}
+
+type infField struct{ p verlet3d.Particle }
+
+func (f infField) Apply(w *verlet3d.World, _ verlet3d.Substep) {
+	inf := float32(math.Inf(1))
+	w.AddAcceleration(f.p, mgl32.Vec3{inf, -inf, -inf})
+}
