@@ -495,3 +495,19 @@ func (f infField) Apply(w *verlet3d.World, _ verlet3d.Substep) {
 	inf := float32(math.Inf(1))
 	w.AddAcceleration(f.p, mgl32.Vec3{inf, -inf, -inf})
 }
+
+// Non-finite input to the setters without an error panics, as the package
+// doc says (issue 16: these panics were undocumented).
+func TestNonFiniteSettersPanic(t *testing.T) {
+	w := newWorld(t, nil)
+	p := add(t, w, mgl32.Vec3{}, 1)
+	bad := mgl32.Vec3{0, float32(math.Inf(-1)), 0}
+	mustPanic(t, "SetPosition", "not finite", func() { w.SetPosition(p, bad) })
+	mustPanic(t, "SetVelocity", "not finite", func() { w.SetVelocity(p, bad) })
+	mustPanic(t, "SetTarget", "not finite", func() { w.SetTarget(p, bad) })
+	mustPanic(t, "DragTo", "not finite", func() { w.DragTo(p, bad) })
+	mustPanic(t, "Teleport", "not finite", func() { w.Teleport(bad) })
+	mustPanic(t, "Advance(NaN)", "Advance", func() { w.Advance(float32(math.NaN())) })
+	mustPanic(t, "Advance(+Inf)", "Advance", func() { w.Advance(float32(math.Inf(1))) })
+	checkWorld(t, w, "after the refused calls")
+}
