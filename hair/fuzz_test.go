@@ -148,6 +148,7 @@ func TestAbsurdHairSettings(t *testing.T) {
 		{"head radius 1e30", "Head.Radius = 1e+30", func(_ *hair.Settings, h *hair.Head) { h.Radius = 1e30 }},
 		{"bend compliance 3e38", "BendCompliance = 3e+38", func(s *hair.Settings, _ *hair.Head) { s.BendCompliance = 3e38 }},
 		{"mass 1e-39", "Mass = 1e-39", func(s *hair.Settings, _ *hair.Head) { s.Mass = 1e-39 }},
+		{"wind drag 1e30 (afc10d32a9992ad6)", "WindDrag = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.WindDrag = 1e30 }},
 		{"volume 1e30", "Volume = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.Volume = 1e30 }},
 	} {
 		w, err := verlet3d.NewWorld(hair.WorldConfig())

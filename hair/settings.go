@@ -73,7 +73,7 @@ type Settings struct {
 	StyleTip float32
 	// WindDrag is the air drag in 1/s: a segment moving through air at a
 	// relative speed v, across its length, accelerates by WindDrag·v. It
-	// damps swinging hair in still air and lets wind blow it. Default 1.5.
+	// damps swinging hair in still air and lets wind blow it, in [0, 100]. Default 1.5.
 	WindDrag float32
 	// HeadFriction in [0, 1] is the fraction of a strand particle's
 	// sliding over the scalp (relative to the moving head) removed per
@@ -180,7 +180,7 @@ func (s Settings) Validate() error {
 		{"BendCompliance", s.BendCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
 		{"StyleStiffness", s.StyleStiffness, 0, 1, false, ""},
 		{"StyleTip", s.StyleTip, 0, 1, false, ""},
-		{"WindDrag", s.WindDrag, 0, inf, false, "1/s"},
+		{"WindDrag", s.WindDrag, 0, 100, false, "1/s"},
 		{"HeadFriction", s.HeadFriction, 0, 1, false, ""},
 		{"CarryLinear", s.CarryLinear, 0, 1, false, ""},
 		{"CarryAngular", s.CarryAngular, 0, 1, false, ""},
