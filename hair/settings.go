@@ -17,7 +17,7 @@ type Settings struct {
 	// Segments is the number of segments (links) per strand, >= 1; a strand
 	// has Segments+1 particles. Default 12.
 	Segments int
-	// Length is the longest strand's length in metres, > 0. Default 0.22.
+	// Length is the longest strand's length in metres, in [1e-3, 100]. Default 0.22.
 	Length float32
 	// LengthVariation in [0, 1): each strand is shortened by a random
 	// fraction up to this. Default 0.2.
@@ -166,7 +166,7 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)
 	}
 	for _, r := range []rng{
-		{"Length", s.Length, 0, 100, true, "metres"},
+		{"Length", s.Length, 1e-3, 100, false, "metres"},
 		{"LengthVariation", s.LengthVariation, 0, 0.99, false, ""},
 		{"CapAngle", s.CapAngle, 0, math.Pi, true, "radians"},
 		{"CapTilt", s.CapTilt, -math.Pi, math.Pi, false, "radians"},
