@@ -150,6 +150,7 @@ func TestAbsurdHairSettings(t *testing.T) {
 		{"mass 1e-39", "Mass = 1e-39", func(s *hair.Settings, _ *hair.Head) { s.Mass = 1e-39 }},
 		{"wind drag 1e30 (afc10d32a9992ad6)", "WindDrag = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.WindDrag = 1e30 }},
 		{"length 4.8e-31 (6ff9e49edf36e78b: NaN roots)", "Length = 4.8e-31", func(s *hair.Settings, _ *hair.Head) { s.Length, s.Lift, s.Volume = 4.8e-31, 0, 0 }},
+		{"head radius 1e-45 (0f97a7ee1781a114: NaN roots)", "Head.Radius = 1e-45", func(_ *hair.Settings, h *hair.Head) { h.Radius = 1e-45 }},
 		{"volume 1e30", "Volume = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.Volume = 1e30 }},
 	} {
 		w, err := verlet3d.NewWorld(hair.WorldConfig())

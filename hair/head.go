@@ -17,7 +17,7 @@ type Head struct {
 	// Rotation turns the head's frame into world space. The zero
 	// quaternion is read as the identity.
 	Rotation mgl32.Quat
-	// Radius of the head sphere in metres, > 0. Default 0.1.
+	// Radius of the head sphere in metres, in [1e-3, 100]. Default 0.1.
 	Radius float32
 }
 
@@ -34,8 +34,8 @@ func (h Head) Validate() error {
 	if !vecmath.Finite(h.Center) || h.Center.Len() > lim {
 		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin", h.Center, float32(lim))
 	}
-	if !finite32(h.Radius) || h.Radius <= 0 || h.Radius > 100 {
-		return fmt.Errorf("hair: Head.Radius = %v, want metres in (0, 100]", h.Radius)
+	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
+		return fmt.Errorf("hair: Head.Radius = %v, want metres in [1e-3, 100]", h.Radius)
 	}
 	q := h.Rotation
 	if !finite32(q.W) || !vecmath.Finite(q.V) {
