@@ -10,7 +10,7 @@ PKGS := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-
         libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri
 PHYSICS := ./verlet3d/... $(wildcard ./cloth) $(wildcard ./hair) $(wildcard ./bodies)
 
-.PHONY: demo test bench bench-all deps shots vet check build clean
+.PHONY: demo test bench bench-all deps shots vet check build clean soak golden fuzz
 
 # deps installs the missing Debian packages (as root), or prints the exact
 # command to run and fails.
@@ -54,6 +54,28 @@ vet: check
 # test runs the checks and every test; the GL tests render under Xvfb.
 test: check
 	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
+
+# soak runs every soak test (TestSoak...: a tearing flag in a gale, a cape
+# with teleports, a shaken head, 50 thrown cubes, a glTF character walking)
+# for 10 simulated minutes each; `make test` runs them for 20 s.
+soak: deps
+	DRAPE_SOAK=1 $(GO) test -count=1 -p 1 -timeout 60m -run Soak -v ./cloth ./hair ./bodies ./scene 2>&1 | \
+	  grep -E '^(=== RUN|--- |\s+soak_test|ok|FAIL|PASS)'; exit $${PIPESTATUS[0]}
+
+# golden refreshes the determinism goldens (testdata/golden_*.txt: a hash
+# of every position after N steps, the same on 1, 2 and 4 workers) after an
+# intended change of the solver or its defaults; commit the diff with it.
+golden:
+	for p in cloth hair bodies; do $(GO) test ./$$p -count=1 -run Golden -update || exit 1; done
+	git diff --stat -- '*/testdata/golden_*.txt'
+
+# fuzz runs each fuzz target for FUZZTIME (default 5m), one at a time; a
+# failing input lands in the package's testdata/fuzz/ and becomes a test.
+FUZZTIME ?= 5m
+FUZZ := verlet3d:FuzzWorld cloth:FuzzCloth hair:FuzzHair bodies:FuzzBodies scene:FuzzLoadGLTF
+fuzz:
+	@for pt in $(FUZZ); do p=$${pt%%:*}; f=$${pt##*:}; echo "== $$f ($$p, $(FUZZTIME))"; \
+	  $(GO) test ./$$p -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done
 
 # demo opens the demo in a window, or without a display renders every scene
 # under Xvfb into out/*.png.

@@ -5,6 +5,7 @@ import (
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
+	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -52,16 +53,16 @@ func (s CubeSettings) Validate() error {
 		return fmt.Errorf("bodies: CubeSettings.Size = %v, want an edge length in [1e-3, 1e3] m", s.Size)
 	case !finite(s.Mass) || s.Mass < 1e-6 || s.Mass > 1e9:
 		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a mass in [1e-6, 1e9] kg", s.Mass)
-	case !vecmath.Finite(s.Position):
-		return fmt.Errorf("bodies: CubeSettings.Position = %v, want finite metres", s.Position)
+	case !vecmath.Finite(s.Position) || !inCoordinateRange(s.Position):
+		return fmt.Errorf("bodies: CubeSettings.Position = %v, want metres within ±%g", s.Position, float32(verlet3d.MaxCoordinate-1e3))
 	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
-	case !vecmath.Finite(s.Velocity):
-		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want finite m/s", s.Velocity)
-	case !vecmath.Finite(s.AngularVelocity):
-		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want finite rad/s", s.AngularVelocity)
-	case !finite(s.Compliance) || s.Compliance < 0:
-		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want a finite value >= 0 (m/N)", s.Compliance)
+	case !vecmath.Finite(s.Velocity) || s.Velocity.Len() > verlet3d.MaxSpeedLimit:
+		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want m/s up to %g (verlet3d.MaxSpeedLimit)", s.Velocity, float32(verlet3d.MaxSpeedLimit))
+	case !vecmath.Finite(s.AngularVelocity) || s.AngularVelocity.Len()*s.Size > verlet3d.MaxSpeedLimit:
+		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want rad/s up to %g/Size (verlet3d.MaxSpeedLimit at the corners)", s.AngularVelocity, float32(verlet3d.MaxSpeedLimit))
+	case !finite(s.Compliance) || s.Compliance < 0 || s.Compliance > verlet3d.MaxCompliance:
+		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(verlet3d.MaxCompliance))
 	}
 	if s.Rotation != (mgl32.Quat{}) && s.Rotation.Len() < 1e-6 {
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a non-zero quaternion (or all zeros for none)", s.Rotation)
@@ -159,4 +160,11 @@ func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uin
 
 func finite(f float32) bool {
 	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+}
+
+// inCoordinateRange reports whether a cube centred at p keeps its corners
+// within verlet3d.MaxCoordinate (with room for a 1 km cube).
+func inCoordinateRange(p mgl32.Vec3) bool {
+	const lim = verlet3d.MaxCoordinate - 1e3
+	return p[0] >= -lim && p[0] <= lim && p[1] >= -lim && p[1] <= lim && p[2] >= -lim && p[2] <= lim
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
+	"math"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -329,16 +330,46 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 }
 
 // Throw sets the velocity of c: its centre moves at v (m/s) and it spins
-// at omega (rad/s about world axes through its centre).
+// at omega (rad/s about world axes through its centre). It returns an
+// error naming the values for non-finite ones, or ones that would move a
+// corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 	cb := s.check(c)
 	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
-		return fmt.Errorf("bodies: Throw(%d, %v, %v): want finite velocities", c, v, omega)
+		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): want finite velocities", c, v, omega)
 	}
 	ctr := s.centreOf(cb)
+	if err := s.checkSpeeds(cb, ctr, v, omega); err != nil {
+		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): %w", c, v, omega, err)
+	}
 	cb.particles(func(p verlet3d.Particle) {
 		s.w.SetVelocity(p, v.Add(omega.Cross(s.w.Position(p).Sub(ctr))))
 	})
+	return nil
+}
+
+// checkSpeeds reports a motion (centre velocity v plus spin omega about
+// ctr) that would move a particle of cb faster than verlet3d.MaxSpeedLimit,
+// computed in float64 so that absurd finite inputs cannot overflow.
+func (s *System) checkSpeeds(cb *cube, ctr, v, omega mgl32.Vec3) error {
+	var worst float64
+	bad := false
+	cb.particles(func(p verlet3d.Particle) {
+		r := s.w.Position(p).Sub(ctr)
+		var u [3]float64
+		for i := 0; i < 3; i++ {
+			j, k := (i+1)%3, (i+2)%3
+			u[i] = float64(v[i]) + float64(omega[j])*float64(r[k]) - float64(omega[k])*float64(r[j])
+		}
+		sp := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+		if !(sp <= verlet3d.MaxSpeedLimit) {
+			bad = true
+		}
+		worst = math.Max(worst, sp)
+	})
+	if bad {
+		return fmt.Errorf("a corner would move at %g m/s, want at most %g (verlet3d.MaxSpeedLimit)", worst, float64(verlet3d.MaxSpeedLimit))
+	}
 	return nil
 }
 
@@ -353,11 +384,13 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 
 // ApplyImpulse hits c with impulse (N·s) at the world point at: the centre
 // speeds up by impulse/Mass and the cube starts turning by the torque
-// (at - centre) × impulse over its inertia, as a rigid body would.
+// (at - centre) × impulse over its inertia, as a rigid body would. It
+// returns an error naming the values for a non-finite at or impulse, or one
+// that would move a corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	cb := s.check(c)
 	if !vecmath.Finite(at) || !vecmath.Finite(impulse) {
-		return fmt.Errorf("bodies: ApplyImpulse(%d, %v, %v): want finite vectors", c, at, impulse)
+		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): want finite vectors", c, at, impulse)
 	}
 	ctr := s.centreOf(cb)
 	// Inertia tensor of the particles about the centre, in float64.
@@ -378,18 +411,29 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 		}
 		m += mp
 	})
-	tq := at.Sub(ctr).Cross(impulse)
-	omega := solve3(in, [3]float64{float64(tq[0]), float64(tq[1]), float64(tq[2])})
-	dv := impulse.Mul(float32(1 / m))
+	// The torque in float64: a 1e30 arm times a 1e30 impulse is finite.
+	ra := at.Sub(ctr)
+	tq := [3]float64{
+		float64(ra[1])*float64(impulse[2]) - float64(ra[2])*float64(impulse[1]),
+		float64(ra[2])*float64(impulse[0]) - float64(ra[0])*float64(impulse[2]),
+		float64(ra[0])*float64(impulse[1]) - float64(ra[1])*float64(impulse[0]),
+	}
+	omega64 := solve3d(in, tq)
+	dv64 := [3]float64{float64(impulse[0]) / m, float64(impulse[1]) / m, float64(impulse[2]) / m}
+	for i := 0; i < 3; i++ {
+		if !(math.Abs(omega64[i]) <= 1e30 && math.Abs(dv64[i]) <= verlet3d.MaxSpeedLimit) {
+			return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): the cube would move at %v m/s and turn at %v rad/s, want corners at most %g m/s (verlet3d.MaxSpeedLimit)",
+				c, at, impulse, dv64, omega64, float64(verlet3d.MaxSpeedLimit))
+		}
+	}
+	omega := mgl32.Vec3{float32(omega64[0]), float32(omega64[1]), float32(omega64[2])}
+	dv := mgl32.Vec3{float32(dv64[0]), float32(dv64[1]), float32(dv64[2])}
+	if err := s.checkSpeeds(cb, ctr, dv, omega); err != nil {
+		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): %w", c, at, impulse, err)
+	}
 	cb.particles(func(p verlet3d.Particle) {
 		r := s.w.Position(p).Sub(ctr)
 		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(omega.Cross(r)))
 	})
 	return nil
-}
-
-// solve3 solves m·x = b; a singular m gives 0.
-func solve3(m [3][3]float64, b [3]float64) mgl32.Vec3 {
-	x := solve3d(m, b)
-	return mgl32.Vec3{float32(x[0]), float32(x[1]), float32(x[2])}
 }

@@ -118,12 +118,30 @@ func (s *Settings) Validate() error {
 	case !finite(s.TetherSlack) || s.TetherSlack < 0:
 		return fmt.Errorf("cloth: Settings.TetherSlack = %v, want >= 0", s.TetherSlack)
 	}
+	// The whole grid must lie where the World accepts particles.
+	lim := float32(verlet3d.MaxCoordinate)
+	if ext := float64(s.Spacing) * float64(s.Cols+s.Rows); ext+math.Abs(float64(s.Origin[0]))+math.Abs(float64(s.Origin[1]))+math.Abs(float64(s.Origin[2])) > float64(lim) {
+		return fmt.Errorf("cloth: Settings.Spacing = %v with Origin = %v spans beyond ±%g m (verlet3d.MaxCoordinate)", s.Spacing, s.Origin, lim)
+	}
+	if s.Radius > lim {
+		return fmt.Errorf("cloth: Settings.Radius = %v, want metres in [0, %g]", s.Radius, lim)
+	}
+	if s.MassAt == nil {
+		// Each particle's mass must be one the World accepts.
+		field, v, pm := "ParticleMass", s.ParticleMass, s.ParticleMass
+		if s.Mass > 0 {
+			field, v, pm = "Mass", s.Mass, s.Mass/float32(s.Cols*s.Rows)
+		}
+		if pm < verlet3d.MinMass || pm > verlet3d.MaxMass {
+			return fmt.Errorf("cloth: Settings.%s = %v gives %v kg per particle, want [%g, %g] (verlet3d.MinMass, MaxMass)", field, v, pm, verlet3d.MinMass, verlet3d.MaxMass)
+		}
+	}
 	for _, sp := range []struct {
 		name string
 		v    float32
 	}{{"Structural", s.Structural.Compliance}, {"Shear", s.Shear.Compliance}, {"Bend", s.Bend.Compliance}} {
-		if !finite(sp.v) || sp.v < 0 {
-			return fmt.Errorf("cloth: Settings.%s.Compliance = %v, want m/N >= 0", sp.name, sp.v)
+		if !finite(sp.v) || sp.v < 0 || sp.v > verlet3d.MaxCompliance {
+			return fmt.Errorf("cloth: Settings.%s.Compliance = %v, want m/N in [0, %g]", sp.name, sp.v, float32(verlet3d.MaxCompliance))
 		}
 	}
 	for _, r := range s.PinRows {
@@ -142,8 +160,8 @@ func (s *Settings) Validate() error {
 	if s.MassAt != nil {
 		for r := 0; r < s.Rows; r++ {
 			for c := 0; c < s.Cols; c++ {
-				if m := s.MassAt(r, c); !finite(m) || m <= 0 {
-					return fmt.Errorf("cloth: Settings.MassAt(%d, %d) = %v, want kg > 0", r, c, m)
+				if m := s.MassAt(r, c); !finite(m) || m < verlet3d.MinMass || m > verlet3d.MaxMass {
+					return fmt.Errorf("cloth: Settings.MassAt(%d, %d) = %v, want kg in [%g, %g]", r, c, m, verlet3d.MinMass, verlet3d.MaxMass)
 				}
 			}
 		}

@@ -17,7 +17,7 @@ type Head struct {
 	// Rotation turns the head's frame into world space. The zero
 	// quaternion is read as the identity.
 	Rotation mgl32.Quat
-	// Radius of the head sphere in metres, > 0. Default 0.1.
+	// Radius of the head sphere in metres, in [1e-3, 100]. Default 0.1.
 	Radius float32
 }
 
@@ -28,11 +28,14 @@ func DefaultHead() Head {
 
 // Validate reports a non-finite pose or a radius that is not positive.
 func (h Head) Validate() error {
-	if !vecmath.Finite(h.Center) {
-		return fmt.Errorf("hair: Head.Center = %v, want finite metres", h.Center)
+	// Strands reach at most Radius + Length (100 m) + Volume (100 m) from
+	// the centre: all of it must lie within verlet3d.MaxCoordinate.
+	const lim = verlet3d.MaxCoordinate / 2
+	if !vecmath.Finite(h.Center) || h.Center.Len() > lim {
+		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin", h.Center, float32(lim))
 	}
-	if !finite32(h.Radius) || h.Radius <= 0 {
-		return fmt.Errorf("hair: Head.Radius = %v, want metres > 0", h.Radius)
+	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
+		return fmt.Errorf("hair: Head.Radius = %v, want metres in [1e-3, 100]", h.Radius)
 	}
 	q := h.Rotation
 	if !finite32(q.W) || !vecmath.Finite(q.V) {

@@ -17,7 +17,7 @@ type Settings struct {
 	// Segments is the number of segments (links) per strand, >= 1; a strand
 	// has Segments+1 particles. Default 12.
 	Segments int
-	// Length is the longest strand's length in metres, > 0. Default 0.22.
+	// Length is the longest strand's length in metres, in [1e-3, 100]. Default 0.22.
 	Length float32
 	// LengthVariation in [0, 1): each strand is shortened by a random
 	// fraction up to this. Default 0.2.
@@ -73,7 +73,7 @@ type Settings struct {
 	StyleTip float32
 	// WindDrag is the air drag in 1/s: a segment moving through air at a
 	// relative speed v, across its length, accelerates by WindDrag·v. It
-	// damps swinging hair in still air and lets wind blow it. Default 1.5.
+	// damps swinging hair in still air and lets wind blow it, in [0, 100]. Default 1.5.
 	WindDrag float32
 	// HeadFriction in [0, 1] is the fraction of a strand particle's
 	// sliding over the scalp (relative to the moving head) removed per
@@ -167,22 +167,25 @@ func (s Settings) Validate() error {
 	if s.Segments < 1 || s.Segments > 256 {
 		return fmt.Errorf("hair: Settings.Segments = %d, want 1..256", s.Segments)
 	}
+	if n := int64(s.Strands) * int64(s.Segments+1); n > 1<<22 {
+		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)
+	}
 	for _, r := range []rng{
-		{"Length", s.Length, 0, 100, true, "metres"},
+		{"Length", s.Length, 1e-3, 100, false, "metres"},
 		{"LengthVariation", s.LengthVariation, 0, 0.99, false, ""},
 		{"CapAngle", s.CapAngle, 0, math.Pi, true, "radians"},
 		{"CapTilt", s.CapTilt, -math.Pi, math.Pi, false, "radians"},
 		{"Parting", s.Parting, -math.Pi / 2, math.Pi / 2, false, "radians"},
 		{"PartingWidth", s.PartingWidth, 0, 0.5, false, "radians"},
 		{"Lift", s.Lift, 0, 4, false, ""},
-		{"Volume", s.Volume, 0, inf, false, "metres"},
-		{"Mass", s.Mass, 0, inf, true, "kg"},
-		{"Radius", s.Radius, 0, inf, false, "metres"},
-		{"StretchCompliance", s.StretchCompliance, 0, inf, false, "m/N"},
-		{"BendCompliance", s.BendCompliance, 0, inf, false, "m/N"},
+		{"Volume", s.Volume, 0, 100, false, "metres"},
+		{"Mass", s.Mass, 1e-6, 1e9, false, "kg"},
+		{"Radius", s.Radius, 0, 100, false, "metres"},
+		{"StretchCompliance", s.StretchCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
+		{"BendCompliance", s.BendCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
 		{"StyleStiffness", s.StyleStiffness, 0, 1, false, ""},
 		{"StyleTip", s.StyleTip, 0, 1, false, ""},
-		{"WindDrag", s.WindDrag, 0, inf, false, "1/s"},
+		{"WindDrag", s.WindDrag, 0, 100, false, "1/s"},
 		{"HeadFriction", s.HeadFriction, 0, 1, false, ""},
 		{"CarryLinear", s.CarryLinear, 0, 1, false, ""},
 		{"CarryAngular", s.CarryAngular, 0, 1, false, ""},

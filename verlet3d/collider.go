@@ -266,8 +266,8 @@ type Plane struct {
 // NewPlane makes a plane through point with the given normal (normalised
 // here). It returns an error for a zero or non-finite normal.
 func NewPlane(point, normal mgl32.Vec3) (*Plane, error) {
-	if !finiteVec(point) || !finiteVec(normal) || normal.Len() < 1e-12 {
-		return nil, fmt.Errorf("verlet3d: NewPlane(%v, %v): want a finite point and non-zero normal", point, normal)
+	if !vecInRange(point, MaxCoordinate) || !finiteVec(normal) || normal.Len() < 1e-12 {
+		return nil, fmt.Errorf("verlet3d: NewPlane(point = %v, normal = %v): want a point within ±%g m and a finite non-zero normal", point, normal, float32(MaxCoordinate))
 	}
 	return &Plane{point, normal.Normalize()}, nil
 }
@@ -292,8 +292,8 @@ type Sphere struct {
 
 // NewSphere makes a sphere; radius must be positive and finite.
 func NewSphere(center mgl32.Vec3, radius float32) (*Sphere, error) {
-	if !finiteVec(center) || !finite(radius) || radius <= 0 {
-		return nil, fmt.Errorf("verlet3d: NewSphere(%v, %v): want a finite centre and radius > 0", center, radius)
+	if !vecInRange(center, MaxCoordinate) || !inRange(radius, MaxCoordinate) || radius <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewSphere(centre = %v, radius = %v): want a centre within ±%g m and radius in (0, %g]", center, radius, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
 	return &Sphere{center, radius}, nil
 }
@@ -328,8 +328,8 @@ type Capsule struct {
 
 // NewCapsule makes a capsule; radius must be positive and finite.
 func NewCapsule(a, b mgl32.Vec3, radius float32) (*Capsule, error) {
-	if !finiteVec(a) || !finiteVec(b) || !finite(radius) || radius <= 0 {
-		return nil, fmt.Errorf("verlet3d: NewCapsule(%v, %v, %v): want finite ends and radius > 0", a, b, radius)
+	if !vecInRange(a, MaxCoordinate) || !vecInRange(b, MaxCoordinate) || !inRange(radius, MaxCoordinate) || radius <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewCapsule(a = %v, b = %v, radius = %v): want ends within ±%g m and radius in (0, %g]", a, b, radius, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
 	return &Capsule{a, b, radius}, nil
 }
@@ -361,8 +361,8 @@ type Box struct {
 
 // NewBox makes an oriented box; half extents must be positive and finite.
 func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
-	if !finiteVec(center) || !finiteVec(halfExtents) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
-		return nil, fmt.Errorf("verlet3d: NewBox(%v, %v): want a finite centre and half extents > 0", center, halfExtents)
+	if !vecInRange(center, MaxCoordinate) || !vecInRange(halfExtents, MaxCoordinate) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
+		return nil, fmt.Errorf("verlet3d: NewBox(centre = %v, half extents = %v): want a centre within ±%g m and half extents in (0, %g]", center, halfExtents, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
 	if l := rotation.Len(); !finite(l) || l < 1e-6 {
 		return nil, fmt.Errorf("verlet3d: NewBox rotation %v is not a rotation", rotation)

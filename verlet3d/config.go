@@ -43,7 +43,7 @@ type Config struct {
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
 	// that no game motion should reach: thrown objects at 30-80 m/s, a
 	// character sprinting or falling, are never slowed. Clamps are counted
-	// in Stats.SpeedClamps. Default 500.
+	// in Stats.SpeedClamps. In (0, MaxSpeedLimit]. Default 500.
 	MaxSpeed float32
 	// SleepSpeed in m/s: when no free particle has moved faster than this
 	// for SleepDelay, the World falls asleep and its steps cost next to
@@ -96,19 +96,51 @@ func (c Config) Validate() error {
 		return fmt.Errorf("verlet3d: Config.MaxStepsPerFrame = %d, want 1..1000", c.MaxStepsPerFrame)
 	case c.Workers < 1 || c.Workers > 64:
 		return fmt.Errorf("verlet3d: Config.Workers = %d, want 1..64", c.Workers)
-	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0:
-		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s > 0", c.MaxSpeed)
+	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0 || c.MaxSpeed > MaxSpeedLimit:
+		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s in (0, %g]", c.MaxSpeed, float32(MaxSpeedLimit))
+	case !finite(c.ContactMargin) || c.ContactMargin < 0 || c.ContactMargin > MaxCoordinate:
+		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
 	case !finite(c.SleepSpeed) || c.SleepSpeed < 0:
 		return fmt.Errorf("verlet3d: Config.SleepSpeed = %v, want m/s >= 0", c.SleepSpeed)
 	case !finite(c.SleepDelay) || c.SleepDelay < 0:
 		return fmt.Errorf("verlet3d: Config.SleepDelay = %v, want seconds >= 0", c.SleepDelay)
-	case !finite(c.ContactMargin) || c.ContactMargin < 0:
-		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres >= 0", c.ContactMargin)
 	}
 	if c.Damping*c.TimeStep/float32(c.Substeps) >= 1 {
 		return fmt.Errorf("verlet3d: Config.Damping = %v removes all velocity in one substep, want Damping·h < 1", c.Damping)
 	}
 	return nil
+}
+
+// Limits for finite but absurd values. Squares and sums of float32
+// coordinates overflow near 1e19 m, so every position, offset, length and
+// size the API takes is held to MaxCoordinate metres: constructors and
+// settings return an error naming the field and value beyond it, and the
+// setters without an error (SetPosition, SetTarget, DragTo, Teleport,
+// SetVelocity) clamp each coordinate to ±MaxCoordinate (a velocity to
+// ±MaxSpeedLimit). MaxSpeedLimit bounds Config.MaxSpeed.
+const (
+	MaxCoordinate = 1e9 // m
+	MaxSpeedLimit = 1e5 // m/s
+	// MaxCompliance bounds link compliance in m/N: compliance/h² must stay
+	// finite in float32 at the smallest substep (1e-5 s / 64).
+	MaxCompliance = 1e20
+)
+
+// inRange reports whether x is finite and within ±limit.
+func inRange(x, limit float32) bool { return x >= -limit && x <= limit }
+
+// vecInRange reports whether every coordinate of v is within ±limit
+// (false for NaN).
+func vecInRange(v mgl32.Vec3, limit float32) bool {
+	return inRange(v[0], limit) && inRange(v[1], limit) && inRange(v[2], limit)
+}
+
+// clampVec clamps each coordinate of a finite v to ±limit.
+func clampVec(v mgl32.Vec3, limit float32) mgl32.Vec3 {
+	for i, x := range v {
+		v[i] = max(-limit, min(limit, x))
+	}
+	return v
 }
 
 func finite(f float32) bool { return vecmath.Finite32(f) }

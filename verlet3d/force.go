@@ -57,10 +57,19 @@ type Wind struct {
 	TurbulenceScale float32
 }
 
-// Validate reports a non-finite or negative setting.
+// The smallest gust period and swirl size Validate accepts: shorter ones
+// would make the field's phase overflow into NaN.
+const (
+	MinWindPeriod = 1e-3 // s
+	MinWindScale  = 1e-3 // m
+)
+
+// Validate reports a non-finite or negative setting, a speed beyond
+// MaxSpeedLimit, a Gust above 1000, and a GustPeriod or TurbulenceScale
+// below MinWindPeriod or MinWindScale while gusts or turbulence are on.
 func (wd Wind) Validate() error {
-	if !finiteVec(wd.Steady) {
-		return fmt.Errorf("verlet3d: Wind.Steady = %v, want finite m/s", wd.Steady)
+	if !vecInRange(wd.Steady, MaxSpeedLimit) {
+		return fmt.Errorf("verlet3d: Wind.Steady = %v, want m/s within ±%g (MaxSpeedLimit)", wd.Steady, float32(MaxSpeedLimit))
 	}
 	for _, f := range []struct {
 		name string
@@ -70,11 +79,17 @@ func (wd Wind) Validate() error {
 			return fmt.Errorf("verlet3d: Wind.%s = %v, want a finite value >= 0", f.name, f.v)
 		}
 	}
-	if wd.Gust != 0 && wd.GustPeriod == 0 {
-		return fmt.Errorf("verlet3d: Wind.GustPeriod = 0 with Gust = %v, want seconds > 0", wd.Gust)
+	if wd.Gust > 1e3 {
+		return fmt.Errorf("verlet3d: Wind.Gust = %v, want at most 1000", wd.Gust)
 	}
-	if wd.Turbulence != 0 && wd.TurbulenceScale == 0 {
-		return fmt.Errorf("verlet3d: Wind.TurbulenceScale = 0 with Turbulence = %v, want metres > 0", wd.Turbulence)
+	if wd.Turbulence > MaxSpeedLimit {
+		return fmt.Errorf("verlet3d: Wind.Turbulence = %v, want m/s in [0, %g]", wd.Turbulence, float32(MaxSpeedLimit))
+	}
+	if wd.Gust != 0 && wd.GustPeriod < MinWindPeriod {
+		return fmt.Errorf("verlet3d: Wind.GustPeriod = %v with Gust = %v, want seconds >= %g", wd.GustPeriod, wd.Gust, float32(MinWindPeriod))
+	}
+	if wd.Turbulence != 0 && wd.TurbulenceScale < MinWindScale {
+		return fmt.Errorf("verlet3d: Wind.TurbulenceScale = %v with Turbulence = %v, want metres >= %g", wd.TurbulenceScale, wd.Turbulence, float32(MinWindScale))
 	}
 	return nil
 }

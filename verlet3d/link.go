@@ -78,10 +78,10 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 		rest = w.pos[a].Sub(w.pos[b]).Len()
 	}
 	switch {
-	case !finite(rest) || rest < 0:
-		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v, want metres >= 0", s.Rest)
-	case !finite(s.Compliance) || s.Compliance < 0:
-		return -1, fmt.Errorf("verlet3d: LinkSettings.Compliance = %v, want m/N >= 0", s.Compliance)
+	case !inRange(rest, MaxCoordinate) || rest < 0:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v (length %v), want metres in [0, %g]", s.Rest, rest, float32(MaxCoordinate))
+	case !inRange(s.Compliance, MaxCompliance) || s.Compliance < 0:
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(MaxCompliance))
 	case !finite(s.Stiffness) || s.Stiffness < 0 || s.Stiffness > 1:
 		return -1, fmt.Errorf("verlet3d: LinkSettings.Stiffness = %v, want 0 (XPBD) or (0, 1]", s.Stiffness)
 	case !finite(s.BreakStrain) || s.BreakStrain < 0:

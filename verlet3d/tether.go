@@ -33,8 +33,8 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 	if maxDist == 0 {
 		maxDist = w.pos[anchor].Sub(w.pos[p]).Len()
 	}
-	if !finite(maxDist) || maxDist < 0 {
-		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres >= 0", maxDist)
+	if !inRange(maxDist, MaxCoordinate) || maxDist < 0 {
+		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres in [0, %g]", maxDist, float32(MaxCoordinate))
 	}
 	w.tethers = append(w.tethers, tether{anchor: int32(anchor), p: int32(p), max: maxDist})
 	return Tether(len(w.tethers) - 1), nil

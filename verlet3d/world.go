@@ -149,8 +149,8 @@ const (
 // pinned. Other masses must be in [MinMass, MaxMass].
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	w.Wake()
-	if !finiteVec(pos) {
-		return -1, fmt.Errorf("verlet3d: particle position %v is not finite", pos)
+	if !vecInRange(pos, MaxCoordinate) {
+		return -1, fmt.Errorf("verlet3d: particle position = %v, want finite metres within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
 	}
 	if !validMass(mass) {
 		return -1, fmt.Errorf("verlet3d: particle mass = %v, want 0 (pinned) or kg in [%g, %g]", mass, MinMass, MaxMass)
@@ -249,8 +249,8 @@ func (w *World) SetMass(p Particle, mass float32) error {
 func (w *World) SetRadius(p Particle, r float32) error {
 	w.Wake()
 	w.check(p)
-	if !finite(r) || r < 0 {
-		return fmt.Errorf("verlet3d: particle %d radius = %v, want metres >= 0", p, r)
+	if !inRange(r, MaxCoordinate) || r < 0 {
+		return fmt.Errorf("verlet3d: particle %d radius = %v, want metres in [0, %g]", p, r, float32(MaxCoordinate))
 	}
 	w.radius[p] = r
 	return nil
@@ -296,6 +296,7 @@ func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
 	if !finiteVec(target) {
 		panic(fmt.Sprintf("verlet3d: SetTarget(%d, %v): target is not finite", p, target))
 	}
+	target = clampVec(target, MaxCoordinate)
 	if w.state[p] != stateKinematic {
 		w.state[p] = stateKinematic
 		w.invMass[p] = 0
@@ -319,6 +320,7 @@ func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
 	if !finiteVec(pos) {
 		panic(fmt.Sprintf("verlet3d: SetPosition(%d, %v): position is not finite", p, pos))
 	}
+	pos = clampVec(pos, MaxCoordinate)
 	d := pos.Sub(w.pos[p])
 	w.pos[p] = pos
 	w.prev[p] = w.prev[p].Add(d)
@@ -333,6 +335,7 @@ func (w *World) SetVelocity(p Particle, v mgl32.Vec3) {
 	if !finiteVec(v) {
 		panic(fmt.Sprintf("verlet3d: SetVelocity(%d, %v): velocity is not finite", p, v))
 	}
+	v = clampVec(v, MaxSpeedLimit)
 	w.prev[p] = w.pos[p].Sub(v.Mul(w.SubstepLength()))
 }
 
@@ -344,11 +347,13 @@ func (w *World) Teleport(offset mgl32.Vec3, ps ...Particle) {
 	if !finiteVec(offset) {
 		panic(fmt.Sprintf("verlet3d: Teleport(%v): offset is not finite", offset))
 	}
+	offset = clampVec(offset, MaxCoordinate)
+	lim := float32(MaxCoordinate)
 	move := func(i int) {
-		w.pos[i] = w.pos[i].Add(offset)
-		w.prev[i] = w.prev[i].Add(offset)
-		w.stepStart[i] = w.stepStart[i].Add(offset)
-		w.target[i] = w.target[i].Add(offset)
+		w.pos[i] = clampVec(w.pos[i].Add(offset), lim)
+		w.prev[i] = clampVec(w.prev[i].Add(offset), lim)
+		w.stepStart[i] = clampVec(w.stepStart[i].Add(offset), lim)
+		w.target[i] = clampVec(w.target[i].Add(offset), lim)
 	}
 	if len(ps) == 0 {
 		for i := range w.pos {
