@@ -82,7 +82,7 @@ func TestSoakFlagGale(t *testing.T) {
 	s.Cols, s.Rows, s.Spacing, s.Mass = 24, 16, 0.06, 0.3
 	s.Origin = mgl32.Vec3{0, 2.5, 0}
 	s.PinRows, s.PinCols = nil, []int{0}
-	s.TearStrain = 0.6
+	s.TearStrain = 0.2 // the small-step defaults hold 0.6 in this gale: 0.2 tears it
 	g := newGrid(t, w, s)
 	ws := cloth.DefaultWindSettings()
 	ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{25, 0, 3}, Gust: 0.6, GustPeriod: 2.5, Turbulence: 4, TurbulenceScale: 0.5}
@@ -113,7 +113,7 @@ func TestSoakFlagGale(t *testing.T) {
 	heap1 := heapAfterGC()
 	t.Logf("%.0f s simulated: %d links broken, heap %d -> %d KiB", dur, w.Stats().LinksBroken, heap0>>10, heap1>>10)
 	if w.Stats().LinksBroken == 0 {
-		t.Errorf("a 25 m/s gale with TearStrain 0.6 tore nothing: the soak did not exercise tearing")
+		t.Errorf("a 25 m/s gale with TearStrain 0.2 tore nothing: the soak did not exercise tearing")
 	}
 	if heap1 > heap0+1<<20 {
 		t.Errorf("heap grew from %d to %d KiB", heap0>>10, heap1>>10)
