@@ -74,6 +74,13 @@
 // non-finite positions, targets, velocities, offsets or frame times given
 // to SetPosition, SetTarget, SetVelocity, Teleport and Advance.
 //
+// Finite but absurd values are refused by documented limits, never turned
+// into NaN: positions, lengths, radii and collider sizes within
+// MaxCoordinate (1e9 m), speeds (MaxSpeed, wind) within MaxSpeedLimit,
+// compliances within MaxCompliance, masses in [MinMass, MaxMass]; the
+// setters that return no error (SetPosition, SetTarget, SetVelocity,
+// Teleport) clamp to those limits instead.
+//
 // # Numerical dissipation and the defaults
 //
 // Projection damps fast rotation: a rigid link turning at ω loses energy at
