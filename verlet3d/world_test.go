@@ -198,7 +198,21 @@ func TestLongRunStaysFiniteAndLosesEnergy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long run")
 	}
-	w := newWorld(t, func(c *verlet3d.Config) { c.Substeps = 1; c.Iterations = 4 })
+	for _, tc := range []struct {
+		name string
+		edit func(*verlet3d.Config)
+	}{
+		// Sleeping off: ten minutes of a cloth that could fall asleep
+		// would prove nothing.
+		{"DefaultConfig", func(c *verlet3d.Config) { c.SleepSpeed = 0 }},
+		{"1 x 4", func(c *verlet3d.Config) { c.Substeps = 1; c.Iterations = 4; c.SleepSpeed = 0 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { longRun(t, tc.edit) })
+	}
+}
+
+func longRun(t *testing.T, edit func(*verlet3d.Config)) {
+	w := newWorld(t, edit)
 	ps := buildCloth(t, w, 12, 0.1)
 	if _, err := w.AddTether(ps[0], ps[len(ps)-1], 0); err != nil {
 		t.Fatal(err)
