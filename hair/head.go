@@ -27,12 +27,17 @@ func DefaultHead() Head {
 }
 
 // Validate reports a non-finite pose or a radius that is not positive.
+// MaxHeadDistance is how far from the World's origin a head may be, in
+// metres: float32 positions there are still spaced under 1 mm.
+const MaxHeadDistance = 1e4
+
 func (h Head) Validate() error {
-	// Strands reach at most Radius + Length (100 m) + Volume (100 m) from
-	// the centre: all of it must lie within verlet3d.MaxCoordinate.
-	const lim = verlet3d.MaxCoordinate / 2
-	if !vecmath.Finite(h.Center) || h.Center.Len() > lim {
-		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin", h.Center, float32(lim))
+	// Hair is centimetres of strand in float32: at 1e6 m positions are
+	// spaced 6 cm apart and the strands fall apart (found by FuzzHair).
+	// Within MaxHeadDistance they are spaced under 1 mm; farther, keep the
+	// World near its origin with World.ShiftOrigin.
+	if !vecmath.Finite(h.Center) || h.Center.Len() > MaxHeadDistance {
+		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin (World.ShiftOrigin keeps a far-off head near it)", h.Center, float32(MaxHeadDistance))
 	}
 	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
 		return fmt.Errorf("hair: Head.Radius = %v, want metres in [1e-3, 100]", h.Radius)
