@@ -28,7 +28,7 @@ func capePixels(img image.Image, r image.Rectangle) (crimson, lit, shades int) {
 	// the defaults lost their thick-air damping: the cape now hangs close to
 	// vertical at a walk, as cloth in still air does, and faces the key
 	// light less than when it trailed.)
-	lit = countPixels(img, r, func(R, G, B uint8) bool { return R >= 135 && isCrimson(R, G, B) })
+	lit = countPixels(img, r, func(R, G, B uint8) bool { return R >= 110 && isCrimson(R, G, B) })
 	return crimson, lit, len(levels)
 }
 
