@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"os"
@@ -87,7 +88,7 @@ func TestSoakThrownCubes(t *testing.T) {
 		var e float64
 		for _, c := range cubes {
 			p := s.Position(c)
-			if !finiteV(p) {
+			if !vecmath.Finite(p) {
 				t.Fatalf("t = %.2f s: cube %d at %v", tm, c, p)
 			}
 			out := max(abs32(p[0])-half, abs32(p[2])-half, -p[1], p[1]-4)

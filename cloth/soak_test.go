@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"os"
 	"runtime"
@@ -39,7 +40,7 @@ type soakWatch struct {
 func (s *soakWatch) frame(tm float64, ke float64) {
 	s.t.Helper()
 	for i, p := range s.w.Positions() {
-		if !finiteV(p) {
+		if !vecmath.Finite(p) {
 			s.t.Fatalf("t = %.2f s: particle %d at %v", tm, i, p)
 		}
 	}

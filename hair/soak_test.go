@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"os"
 	"runtime"
@@ -86,7 +87,7 @@ func TestSoakShakenHead(t *testing.T) {
 		}
 		w.Advance(dt)
 		for i, p := range w.Positions() {
-			if !finiteV(p) {
+			if !vecmath.Finite(p) {
 				t.Fatalf("t = %.2f s: particle %d at %v", tm, i, p)
 			}
 		}
