@@ -5,7 +5,7 @@
 // one `BENCH <scene> ...` line per scene. BENCHMARKS.md at the repository
 // root keeps a run's raw output and the machine it ran on.
 //
-// The baseline is the textbook loop of ../shared/reference/go-naive written
+// The baseline (checks.NaiveCloth) is the textbook loop of ../shared/reference/go-naive written
 // plainly (array of structs, float32 fields, one Verlet pass then ten
 // sequential Jakobsen passes over the links in creation order, 64 x 64,
 // 23,938 links) and timed the same way (median per-frame time): it must be

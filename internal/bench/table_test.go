@@ -3,6 +3,7 @@ package bench_test
 import (
 	"flag"
 	"fmt"
+	"github.com/drape3d/drape/internal/checks"
 	"math"
 	"math/rand"
 	"os"
@@ -152,11 +153,11 @@ func timeFrames(frame func(), n int) (ms, allocs float64) {
 func naiveMedian() float64 {
 	var meds []float64
 	for r := 0; r < 5; r++ {
-		c := newNaiveCloth(64)
+		c := checks.NewNaiveGrid(64)
 		for i := 0; i < 30; i++ {
-			c.frame(10)
+			c.Frame(1.0/60, 10)
 		}
-		ms, _ := timeFrames(func() { c.frame(10) }, 120)
+		ms, _ := timeFrames(func() { c.Frame(1.0/60, 10) }, 120)
 		meds = append(meds, ms)
 	}
 	sort.Float64s(meds)
@@ -203,22 +204,8 @@ func newWorld(t testing.TB, workers, substeps, iterations int) *verlet3d.World {
 // from horizontal; substeps 0 means DefaultConfig.
 func clothScene(t testing.TB, workers, substeps, iterations int) scene {
 	w := newWorld(t, workers, substeps, iterations)
-	ref := newNaiveCloth(64)
-	ps := make([]verlet3d.Particle, len(ref.p))
-	for i, p := range ref.p {
-		m := float32(1)
-		if p.invMass == 0 {
-			m = 0
-		}
-		var err error
-		if ps[i], err = w.AddParticle(mgl32.Vec3{p.x, p.y, p.z}, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, l := range ref.c {
-		if _, err := w.AddLink(ps[l.a], ps[l.b], verlet3d.LinkSettings{Compliance: 1e-5}); err != nil {
-			t.Fatal(err)
-		}
+	if err := checks.NewNaiveGrid(64).Build(w, verlet3d.LinkSettings{Compliance: 1e-5}); err != nil {
+		t.Fatal(err)
 	}
 	return scene{w: w, frame: w.Step, constraints: w.NumLinks()}
 }

@@ -1,9 +1,18 @@
-package bench_test
+package checks
 
-import "math"
+import (
+	"math"
 
-// naiveCloth is the plain textbook loop the table compares against.
-type naiveCloth struct {
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// NaiveCloth is the plain textbook cloth loop of
+// ../shared/reference/go-naive, the baseline benchmarks report against
+// (array of structs with float32 fields, one Verlet pass, then Jakobsen
+// passes over every link in creation order). It must be as fast as that
+// reference loop on the same machine, or every ratio flatters.
+type NaiveCloth struct {
 	p []naiveParticle
 	c []naiveLink
 }
@@ -19,11 +28,11 @@ type naiveLink struct {
 	rest float32
 }
 
-// newNaiveCloth builds an n x n sheet 4 m wide, top row pinned, with
+// NewNaiveGrid builds an n x n sheet 4 m wide, top row pinned, with
 // structural, shear and distance-2 bend links, in the reference's order.
-func newNaiveCloth(n int) *naiveCloth {
+func NewNaiveGrid(n int) *NaiveCloth {
 	sp := float32(4.0 / float64(n-1))
-	c := &naiveCloth{p: make([]naiveParticle, n*n)}
+	c := &NaiveCloth{p: make([]naiveParticle, n*n)}
 	for z := 0; z < n; z++ {
 		for x := 0; x < n; x++ {
 			px, pz := -2+float32(x)*sp, -2+float32(z)*sp
@@ -68,9 +77,9 @@ func newNaiveCloth(n int) *naiveCloth {
 	return c
 }
 
-// frame is one 1/60 s frame: one Verlet pass, then passes over the links.
-func (c *naiveCloth) frame(passes int) {
-	const h = float32(1.0 / 60)
+// Frame is one frame of h seconds: one Verlet pass, then passes over the
+// links.
+func (c *NaiveCloth) Frame(h float32, passes int) {
 	g := float32(-9.81) * h * h
 	for i := range c.p {
 		p := &c.p[i]
@@ -103,4 +112,27 @@ func (c *naiveCloth) frame(passes int) {
 			b.z -= dz * wb
 		}
 	}
+}
+
+// Build adds the cloth's particles (mass 1, or 0 where pinned) and links
+// (with settings s) to w, in the same order, so a World solves the same
+// cloth.
+func (c *NaiveCloth) Build(w *verlet3d.World, s verlet3d.LinkSettings) error {
+	ps := make([]verlet3d.Particle, len(c.p))
+	for i, p := range c.p {
+		m := float32(1)
+		if p.invMass == 0 {
+			m = 0
+		}
+		var err error
+		if ps[i], err = w.AddParticle(mgl32.Vec3{p.x, p.y, p.z}, m); err != nil {
+			return err
+		}
+	}
+	for _, l := range c.c {
+		if _, err := w.AddLink(ps[l.a], ps[l.b], s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
