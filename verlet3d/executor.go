@@ -3,6 +3,7 @@ package verlet3d
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // executor is the World's one pool of goroutines: every parallel phase of a
@@ -34,17 +35,25 @@ type executor struct {
 	f        func(lo, hi int)
 	count    int
 	rangeJob func(worker int)
+	// The same for the World's own particle phases, told the worker id.
+	fi    func(id, lo, hi int)
+	idJob func(worker int)
 }
 
-// spinRounds is how many times an idle worker polls for the next job
-// before it sleeps; with runtime.Gosched every 64 rounds this is roughly
-// 100 µs of polling.
-const spinRounds = 4096
+// spinFor is how long an idle worker polls for the next job before it
+// sleeps. It is measured in time, not rounds: a round count that spins
+// 100 µs on a quiet machine spun 12 µs on a busy one, shorter than the
+// serial phases between two parallel ones, and every substep then paid a
+// thread wake-up. 300 µs covers the serial work between the parallel
+// phases of a substep (hooks, colliders) for the scenes of DESIGN section
+// 7; between frames a worker sleeps.
+const spinFor = 300 * time.Microsecond
 
 func newExecutor(n int) *executor {
 	e := &executor{n: n, wake: make([]chan struct{}, n)}
 	e.bar.n = int32(n)
 	e.rangeJob = e.runRange
+	e.idJob = e.runRangeID
 	for i := 1; i < n; i++ {
 		e.wake[i] = make(chan struct{}, 1)
 		go e.loop(i)
@@ -68,11 +77,17 @@ func (e *executor) loop(id int) {
 
 // next waits until the job generation moves past seen and returns it.
 func (e *executor) next(id int, seen uint32) uint32 {
-	for i := 0; i < spinRounds; i++ {
+	var start time.Time
+	for i := 0; ; i++ {
 		if g := e.gen.Load(); g != seen {
 			return g
 		}
 		if i%64 == 63 {
+			if i == 63 {
+				start = time.Now()
+			} else if time.Since(start) > spinFor {
+				break
+			}
 			runtime.Gosched()
 		}
 	}
@@ -104,6 +119,13 @@ func (e *executor) runRange(id int) {
 	lo, hi := e.count*id/e.n, e.count*(id+1)/e.n
 	if lo < hi {
 		e.f(lo, hi)
+	}
+}
+
+func (e *executor) runRangeID(id int) {
+	lo, hi := e.count*id/e.n, e.count*(id+1)/e.n
+	if lo < hi {
+		e.fi(id, lo, hi)
 	}
 }
 
@@ -188,11 +210,12 @@ func (w *World) solveLinksWorker(id int) {
 	for b := 0; b+1 < len(ls.batches); b++ {
 		lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
 		n := hi - lo
-		solveLinks(ls.hot[lo+n*id/e.n:lo+n*(id+1)/e.n], w.pos, w.invMass, w.invH2)
+		i, j := lo+n*id/e.n, lo+n*(id+1)/e.n
+		solveLinks(ls.hot[i:j], ls.lambda[i:j], w.pos, w.invMass, w.invH2)
 		e.bar.wait()
 	}
 	if id == 0 {
-		solveLinks(ls.hot[ls.serial:], w.pos, w.invMass, w.invH2)
+		solveLinks(ls.hot[ls.serial:], ls.lambda[ls.serial:], w.pos, w.invMass, w.invH2)
 	}
 }
 

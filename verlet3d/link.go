@@ -37,12 +37,14 @@ const (
 )
 
 // linkHot is what the solver reads every iteration: 24 bytes per link.
-// For Jakobsen links, alpha holds the stiffness.
+// For Jakobsen links, alpha holds the stiffness. The XPBD multipliers live
+// apart, in linkStore.lambda, so that resetting them each substep is one
+// memory clear.
 type linkHot struct {
 	a, b   int32
 	rest   float32
 	alpha  float32 // compliance (m/N), or stiffness for Jakobsen links
-	lambda float32 // XPBD multiplier, reset every substep
+	invDen float32 // 1/(wa + wb + alpha/h²), kept by linkStore.prepare
 	flags  uint8
 }
 
@@ -50,6 +52,7 @@ type linkHot struct {
 // from handle to solver index and the cold per-link data by handle.
 type linkStore struct {
 	hot     []linkHot // solver order: colour by colour
+	lambda  []float32 // XPBD multiplier of hot[i], reset every substep
 	slot    []int32   // Link handle -> index in hot; -1 when removed
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
@@ -63,6 +66,34 @@ type linkStore struct {
 	breakable int
 	removed   int
 	colourOf  []uint64 // scratch for colouring: colours used per particle
+	// The inputs invDen was last computed for: World.massGen and 1/h².
+	// prepared is false when hot changed since.
+	prepared    bool
+	preparedGen uint64
+	preparedH2  float32
+}
+
+// prepare sets every link's invDen for the current inverse masses and
+// substep length, if either changed since it last ran (or the links did).
+// A link whose ends both have inverse mass 0 and no compliance gets 0 and
+// so never moves.
+func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
+	if ls.prepared && ls.preparedGen == gen && ls.preparedH2 == invH2 {
+		return
+	}
+	for i := range ls.hot {
+		c := &ls.hot[i]
+		den := c.alpha * invH2
+		if c.flags&linkJakobsen != 0 {
+			den = 0
+		}
+		den += invMass[c.a] + invMass[c.b]
+		c.invDen = 0
+		if den > 0 {
+			c.invDen = 1 / den
+		}
+	}
+	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2
 }
 
 // AddLink joins a and b with a distance constraint.
@@ -87,19 +118,22 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	case !finite(s.BreakStrain) || s.BreakStrain < 0:
 		return -1, fmt.Errorf("verlet3d: LinkSettings.BreakStrain = %v, want >= 0 (0 never breaks)", s.BreakStrain)
 	}
-	h := linkHot{a: int32(a), b: int32(b), rest: rest, alpha: s.Compliance}
+	alpha, flags := s.Compliance, uint8(0)
 	if s.Stiffness > 0 {
-		h.flags |= linkJakobsen
-		h.alpha = s.Stiffness
+		flags |= linkJakobsen
+		alpha = s.Stiffness
 	}
 	if s.TensionOnly {
-		h.flags |= linkTensionOnly
+		flags |= linkTensionOnly
 	}
+	h := linkHot{a: int32(a), b: int32(b), rest: rest, alpha: alpha, flags: flags}
 	ls := &w.links
 	l := Link(len(ls.slot))
 	ls.slot = append(ls.slot, int32(len(ls.hot)))
 	ls.handle = append(ls.handle, int32(l))
 	ls.hot = append(ls.hot, h)
+	ls.lambda = append(ls.lambda, 0)
+	ls.prepared = false
 	ls.strain = append(ls.strain, s.BreakStrain)
 	if s.BreakStrain > 0 {
 		ls.breakable++
@@ -296,34 +330,44 @@ func (ls *linkStore) colour(nParticles int) {
 		ls.slot[it.handle] = i
 	}
 	ls.hot, ls.handle = hot, handle
+	if cap(ls.lambda) < len(hot) {
+		ls.lambda = make([]float32, len(hot))
+	}
+	ls.lambda = ls.lambda[:len(hot)]
+	ls.prepared = false
 	ls.removed = 0
 	ls.dirty = false
 }
 
-// solveLinks runs one solver pass over hot. Plain XPBD links take the
-// straight path; links with any flag (broken, string, Jakobsen) take
-// solveLinkFlagged. Writes to a particle of zero inverse mass add zero, and
-// a colour batch never shares a particle, so no branch guards them.
-func solveLinks(hot []linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+// solveLinks runs one solver pass over hot, whose multipliers are lambda
+// (the same length). Plain XPBD links take the straight path; links with
+// any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
+// particle of zero inverse mass add zero, and a colour batch never shares
+// a particle, so no branch guards them.
+//
+// The per-link denominator comes precomputed (linkStore.prepare), and 1/d
+// is computed beside the error rather than after it, so one link's chain
+// of dependent operations holds one square root and one division.
+func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+	lambda = lambda[:len(hot)]
 	for i := range hot {
 		c := &hot[i]
 		if c.flags != 0 {
-			solveLinkFlagged(c, pos, invMass, invH2)
+			solveLinkFlagged(c, &lambda[i], pos, invMass, invH2)
 			continue
 		}
 		pa, pb := &pos[c.a], &pos[c.b]
 		wa, wb := invMass[c.a], invMass[c.b]
 		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
 		d2 := dx*dx + dy*dy + dz*dz
-		at := c.alpha * invH2
-		den := wa + wb + at
-		if d2 < 1e-18 || den == 0 {
-			continue // degenerate: no direction to push along, or both pinned
+		if d2 < 1e-18 {
+			continue // degenerate: no direction to push along
 		}
 		d := float32(math.Sqrt(float64(d2)))
-		dl := (c.rest - d - at*c.lambda) / den
-		c.lambda += dl
-		s := dl / d
+		inv := 1 / d
+		dl := (c.rest - d - c.alpha*invH2*lambda[i]) * c.invDen
+		lambda[i] += dl
+		s := dl * inv
 		ka, kb := wa*s, wb*s
 		pa[0] -= ka * dx
 		pa[1] -= ka * dy
@@ -334,7 +378,7 @@ func solveLinks(hot []linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float3
 	}
 }
 
-func solveLinkFlagged(c *linkHot, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
 	if c.flags&linkBroken != 0 {
 		return
 	}
@@ -356,11 +400,10 @@ func solveLinkFlagged(c *linkHot, pos []mgl32.Vec3, invMass []float32, invH2 flo
 	}
 	var dl float32
 	if c.flags&linkJakobsen != 0 {
-		dl = -c.alpha * C / wsum
+		dl = -c.alpha * C * c.invDen
 	} else {
-		at := c.alpha * invH2
-		dl = (-C - at*c.lambda) / (wsum + at)
-		c.lambda += dl
+		dl = (-C - c.alpha*invH2**lambda) * c.invDen
+		*lambda += dl
 	}
 	s := dl / d
 	ka, kb := wa*s, wb*s

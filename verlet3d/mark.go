@@ -34,7 +34,7 @@ func (w *World) rollback(m mark) {
 		for keep > 0 && int(ls.handle[keep-1]) >= m.links {
 			keep--
 		}
-		ls.hot, ls.handle = ls.hot[:keep], ls.handle[:keep]
+		ls.hot, ls.handle, ls.lambda = ls.hot[:keep], ls.handle[:keep], ls.lambda[:keep]
 		ls.slot, ls.strain = ls.slot[:m.links], ls.strain[:m.links]
 		ls.dirty = true
 	}

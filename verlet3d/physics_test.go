@@ -124,3 +124,44 @@ func TestCatenarySag(t *testing.T) {
 	}
 	within(t, "sag", float64(-w.Position(ps[n/2])[1]), 1.005, 0.02)
 }
+
+// A rigid link between two free particles is exact after one pass, so it
+// shows whether the solver saw a change of mass made between steps: with a
+// stale pinned end it overshoots, with a stale free end it moves a pinned
+// particle.
+func TestLinkSeesMassChanges(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		w := newWorld(t, func(c *verlet3d.Config) {
+			c.Substeps, c.Iterations, c.Gravity, c.Workers = 1, 1, mgl32.Vec3{}, workers
+		})
+		a, _ := w.AddParticle(mgl32.Vec3{0, 0, 0}, 0)
+		b, _ := w.AddParticle(mgl32.Vec3{1, 0, 0}, 1)
+		l, _ := w.AddLink(a, b, verlet3d.LinkSettings{})
+		w.Step()
+		if err := w.SetMass(a, 2); err != nil {
+			t.Fatal(err)
+		}
+		w.Unpin(a)
+		w.SetPosition(b, mgl32.Vec3{1.5, 0, 0})
+		w.Step()
+		if s := w.LinkStrain(l); math.Abs(float64(s)) > 1e-5 {
+			t.Errorf("workers %d: after SetMass, strain %.2e after one exact pass, want 0", workers, s)
+		}
+		// The 0.5 m correction splits by inverse mass (0.5 for a, 1 for
+		// b): a moves a third of it.
+		if got := w.Positions()[a][0]; math.Abs(float64(got)-0.5/3) > 1e-5 {
+			t.Errorf("workers %d: a at x = %.5f, want %.5f", workers, got, 0.5/3)
+		}
+		w.Pin(a)
+		w.SetPosition(b, mgl32.Vec3{2, 0, 0})
+		at := w.Positions()[a]
+		w.Step()
+		if got := w.Positions()[a]; got != at {
+			t.Errorf("workers %d: pinned a moved from %v to %v", workers, at, got)
+		}
+		if s := w.LinkStrain(l); math.Abs(float64(s)) > 1e-5 {
+			t.Errorf("workers %d: after Pin, strain %.2e after one exact pass, want 0", workers, s)
+		}
+		w.Close()
+	}
+}

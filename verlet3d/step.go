@@ -43,8 +43,9 @@ func (w *World) step(left int) {
 			Step:       w.steps,
 			Iterations: w.cfg.Iterations,
 		}
+		w.sub = sub
 		w.applyForces(sub)
-		w.integrate(h, sub.Frac)
+		w.integrate()
 		w.collide(s == 0)
 		for _, cs := range w.sets {
 			cs.Prepare(w, sub)
@@ -111,37 +112,90 @@ func (w *World) Advance(frameDt float32) int {
 	return n
 }
 
-// applyForces is phase 1: clear and accumulate accelerations.
+// applyForces is phase 1: accelerations from the force fields. Gravity is
+// added by integrate itself, so while no field or AddForce wrote to acc it
+// stays zero and is not even cleared.
 func (w *World) applyForces(s Substep) {
-	clear(w.acc)
-	w.gravity.Apply(w, s)
+	if w.accUsed {
+		clear(w.acc)
+		w.accUsed = false
+	}
 	for _, f := range w.fields {
 		f.Apply(w, s)
 	}
+	if len(w.fields) > 0 {
+		w.accUsed = true
+	}
 }
 
-// integrate is phase 2: Verlet with damping and a speed clamp; kinematic
-// particles move along the line from the step start to their target, frac
-// being how far through the step this substep ends.
-func (w *World) integrate(h, frac float32) {
+// workerTally is what one worker of a particle-range phase counts; padded
+// to its own cache line so that two workers never write the same line.
+type workerTally struct {
+	clamps, resets int
+	_              [48]byte
+}
+
+// minParallelParticles is the smallest particle count whose per-particle
+// phases are split over the workers: below it, dispatching costs more than
+// the work.
+const minParallelParticles = 2048
+
+// particles runs f over every particle, split over the workers for a large
+// World (worker id on particles [lo, hi)), and sums the tallies.
+func (w *World) particles(f func(id, lo, hi int)) workerTally {
+	n, k := len(w.pos), w.cfg.Workers
+	if cap(w.tally) < k {
+		w.tally = make([]workerTally, k)
+	}
+	w.tally = w.tally[:k]
+	clear(w.tally)
+	if k > 1 && n >= minParallelParticles {
+		e := w.executor()
+		e.fi, e.count = f, n
+		e.run(e.idJob)
+		e.fi = nil
+	} else {
+		f(0, 0, n)
+	}
+	var t workerTally
+	for _, x := range w.tally {
+		t.clamps += x.clamps
+		t.resets += x.resets
+	}
+	return t
+}
+
+// integrate is phase 2: Verlet with gravity, damping and a speed clamp;
+// kinematic particles move along the line from the step start to their
+// target, frac being how far through the step this substep ends.
+func (w *World) integrate() {
+	t := w.particles(w.integrateJob)
+	w.stats.SpeedClamps += t.clamps
+}
+
+// integrateRange is integrate's work on particles [lo, hi).
+func (w *World) integrateRange(id, lo, hi int) {
+	h, frac := w.sub.H, w.sub.Frac
 	k := 1 - w.cfg.Damping*h
 	h2 := h * h
 	maxStep := w.cfg.MaxSpeed * h
 	maxStep2 := maxStep * maxStep
+	g := w.gravity.Acceleration
+	gx, gy, gz := g[0]*h2, g[1]*h2, g[2]*h2
 	// Equal-length views let the compiler drop the bounds checks.
-	pos := w.pos
+	pos := w.pos[lo:hi]
 	n := len(pos)
-	prev, acc, state := w.prev[:n], w.acc[:n], w.state[:n]
+	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	clamps := 0
 	for i := range pos {
 		if state[i] != stateFree {
-			w.integrateFixed(i, frac)
+			w.integrateFixed(lo+i, frac)
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
-		vx := (x[0]-p[0])*k + a[0]*h2
-		vy := (x[1]-p[1])*k + a[1]*h2
-		vz := (x[2]-p[2])*k + a[2]*h2
+		vx := (x[0]-p[0])*k + a[0]*h2 + gx
+		vy := (x[1]-p[1])*k + a[1]*h2 + gy
+		vz := (x[2]-p[2])*k + a[2]*h2 + gz
 		if l2 := vx*vx + vy*vy + vz*vz; l2 > maxStep2 {
 			s := maxStep / float32(math.Sqrt(float64(l2)))
 			vx, vy, vz = vx*s, vy*s, vz*s
@@ -150,7 +204,7 @@ func (w *World) integrate(h, frac float32) {
 		*p = *x
 		*x = mgl32.Vec3{x[0] + vx, x[1] + vy, x[2] + vz}
 	}
-	w.stats.SpeedClamps += clamps
+	w.tally[id].clamps += clamps
 }
 
 // integrateFixed moves a particle of inverse mass 0: a kinematic one along
@@ -168,9 +222,8 @@ func (w *World) integrateFixed(i int, frac float32) {
 // tethers, then each ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {
 	ls := &w.links
-	for i := range ls.hot {
-		ls.hot[i].lambda = 0
-	}
+	clear(ls.lambda)
+	ls.prepare(w.invMass, w.massGen, w.invH2)
 	parallel := w.cfg.Workers > 1 && len(ls.batches) > 2
 	for it := 0; it < w.cfg.Iterations; it++ {
 		if parallel {
@@ -178,7 +231,7 @@ func (w *World) solve(sub Substep) {
 			e.run(w.linkJob)
 			w.stats.ParallelLinkPasses++
 		} else {
-			solveLinks(ls.hot, w.pos, w.invMass, w.invH2)
+			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, w.invH2)
 		}
 		w.solveTethers()
 		sub.Iteration = it
@@ -209,11 +262,36 @@ func (w *World) post(last bool) {
 			}
 		}
 	}
-	for i := range w.pos {
+	w.stats.NonFiniteResets += w.particles(w.guardJob).resets
+	if last {
+		w.clampOutside()
+	}
+}
+
+// guardRange is the non-finite guard on particles [lo, hi): a particle
+// whose position or previous position is not finite is put back where it
+// last was finite (its previous position, its step start, or where it was
+// added), at rest. A sum of all coordinates is finite exactly when every
+// one is (or overflows, which the exact check then clears), so the common
+// case is one pass of additions.
+func (w *World) guardRange(id, lo, hi int) {
+	pos, prev := w.pos[lo:hi], w.prev[lo:hi]
+	prev = prev[:len(pos)]
+	var s0, s1 float32
+	for i := range pos {
+		s0 += pos[i][0] + pos[i][1] + pos[i][2]
+		s1 += prev[i][0] + prev[i][1] + prev[i][2]
+	}
+	if finite(s0 + s1) {
+		return
+	}
+	resets := 0
+	for j := range pos {
+		i := lo + j
 		if finiteVec(w.pos[i]) && finiteVec(w.prev[i]) {
 			continue
 		}
-		w.stats.NonFiniteResets++
+		resets++
 		p := w.home[i]
 		if finiteVec(w.prev[i]) {
 			p = w.prev[i]
@@ -222,9 +300,7 @@ func (w *World) post(last bool) {
 		}
 		w.pos[i], w.prev[i] = p, p
 	}
-	if last {
-		w.clampOutside()
-	}
+	w.tally[id].resets += resets
 }
 
 // Pick returns the particle nearest to the ray origin + t·dir (t >= 0) whose
@@ -291,6 +367,7 @@ func (w *World) Release(p Particle) {
 			w.state[p] = stateFree
 			if w.mass[p] > 0 {
 				w.invMass[p] = 1 / w.mass[p]
+				w.massGen++
 			}
 		case statePinned:
 			w.Pin(p)

@@ -27,10 +27,13 @@ type World struct {
 	cfg Config
 
 	// Particle state, one entry per Particle handle.
-	pos       []mgl32.Vec3 // current position, m
-	prev      []mgl32.Vec3 // position one substep ago, m
-	acc       []mgl32.Vec3 // accumulated acceleration for the substep, m/s²
-	invMass   []float32    // 1/kg, 0 for pinned and kinematic particles
+	pos     []mgl32.Vec3 // current position, m
+	prev    []mgl32.Vec3 // position one substep ago, m
+	acc     []mgl32.Vec3 // accumulated acceleration for the substep, m/s²
+	invMass []float32    // 1/kg, 0 for pinned and kinematic particles
+	// massGen counts writes to invMass (new particles need none: they
+	// join the solver through new links).
+	massGen   uint64
 	mass      []float32    // kg as added, restored by Unpin
 	radius    []float32    // collision radius, m
 	group     []uint32     // collision group bits, matched against a collider's Mask
@@ -60,6 +63,16 @@ type World struct {
 	invH2    float32 // 1/h² of the current substep
 	exec     *executor
 	linkJob  func(worker int) // solveLinksWorker, bound once
+	// The particle-range phases, bound once so dispatching them does not
+	// allocate, with their per-worker tallies.
+	integrateJob func(id, lo, hi int)
+	guardJob     func(id, lo, hi int)
+	tally        []workerTally
+	// accUsed is set when anything but gravity may have written acc since
+	// it was last cleared (a ForceField, AddForce, AddAcceleration).
+	accUsed bool
+	// sub is the substep being run, for the bound range jobs.
+	sub Substep
 	sleep    sleepState
 }
 
@@ -88,6 +101,7 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{cfg: cfg}
+	w.integrateJob, w.guardJob = w.integrateRange, w.guardRange
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
@@ -218,11 +232,13 @@ func (w *World) Radii() []float32 { return w.radius }
 // a ForceField; it has no effect on pinned and kinematic particles.
 func (w *World) AddForce(p Particle, f mgl32.Vec3) {
 	w.acc[p] = w.acc[p].Add(f.Mul(w.invMass[p]))
+	w.accUsed = true
 }
 
 // AddAcceleration adds an acceleration in m/s² to p for the current substep.
 func (w *World) AddAcceleration(p Particle, a mgl32.Vec3) {
 	w.acc[p] = w.acc[p].Add(a)
+	w.accUsed = true
 }
 
 // Mass returns the mass of p in kg as added or last set, even while pinned.
@@ -240,6 +256,7 @@ func (w *World) SetMass(p Particle, mass float32) error {
 		w.Pin(p)
 	} else if w.state[p] == stateFree {
 		w.invMass[p] = 1 / mass
+		w.massGen++
 	}
 	return nil
 }
@@ -269,6 +286,7 @@ func (w *World) Pin(p Particle) {
 	w.check(p)
 	w.state[p] = statePinned
 	w.invMass[p] = 0
+	w.massGen++
 	w.prev[p] = w.pos[p]
 }
 
@@ -282,6 +300,7 @@ func (w *World) Unpin(p Particle) {
 	}
 	w.state[p] = stateFree
 	w.invMass[p] = 1 / w.mass[p]
+	w.massGen++
 }
 
 // Pinned reports whether p is pinned or kinematic (inverse mass 0).
@@ -300,6 +319,7 @@ func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
 	if w.state[p] != stateKinematic {
 		w.state[p] = stateKinematic
 		w.invMass[p] = 0
+		w.massGen++
 	}
 	w.target[p] = target
 }
@@ -380,6 +400,7 @@ func (w *World) Reset() {
 			w.state[i] = stateFree
 			if w.mass[i] > 0 {
 				w.invMass[i] = 1 / w.mass[i]
+				w.massGen++
 			} else {
 				w.state[i] = statePinned
 			}

@@ -13,3 +13,19 @@ func BenchmarkCapeScene(b *testing.B) {
 		sc.frame()
 	}
 }
+
+func benchScene(b *testing.B, sc scene) {
+	defer sc.w.Close()
+	for i := 0; i < 30; i++ {
+		sc.frame()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sc.frame()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkCloth64(b *testing.B)   { benchScene(b, clothScene(b, 1, 10, 1)) }
+func BenchmarkCloth64W2(b *testing.B) { benchScene(b, clothScene(b, 2, 10, 1)) }
