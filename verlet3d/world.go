@@ -72,8 +72,8 @@ type World struct {
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
 	// sub is the substep being run, for the bound range jobs.
-	sub Substep
-	sleep    sleepState
+	sub   Substep
+	sleep sleepState
 }
 
 // Stats counts events since the World was made.
