@@ -167,3 +167,24 @@ func TestCapeSceneGLTF(t *testing.T) {
 		t.Errorf("cape on the glTF character: %d crimson pixels, want > 3000", crimson)
 	}
 }
+
+// Switching scene frees the old scene's GPU buffers and textures; coming
+// back to the cape after three other scenes still shows it textured and
+// lit (a disposed g3n texture that stayed cached would draw empty).
+func TestSceneSwitchBackKeepsTextures(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "switch.txt")
+	if err := os.WriteFile(script, []byte("0.5 key 2\n1.0 key 3\n1.5 key 4\n2.0 key 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sceneNames()[0] != "cape" {
+		t.Fatalf("key 1 is %q, want cape", sceneNames()[0])
+	}
+	img := runDemo(t, "-scene", "cape", "-cape-view", "behind", "-frames", "240", "-script", script)
+	b := img.Bounds()
+	centre := image.Rect(b.Dx()/2-250, b.Dy()/2-250, b.Dx()/2+250, b.Dy()/2+250)
+	crimson, lit, shades := capePixels(img, centre)
+	t.Logf("after switching back: crimson %d, lit %d pixels, %d shades of red", crimson, lit, shades)
+	if crimson < 6000 || shades < 6 {
+		t.Errorf("cape after switching back: %d crimson pixels, %d shades; want > 6000 and >= 6 (textured)", crimson, shades)
+	}
+}

@@ -243,6 +243,12 @@ func (sh *shell) build(name string, keepView bool) error {
 		if old.driver != nil {
 			old.driver.World.Close()
 		}
+		// Free the old scene's GPU buffers and textures. Its materials
+		// delete the textures they hold, cached ones included, and a
+		// deleted g3n texture comes back empty, so the cache goes too and
+		// the next scene loads its own.
+		old.Scene.DisposeChildren(true)
+		clear(sh.textures)
 	}
 	if name != sh.name {
 		sh.overrides = configOverrides{}
