@@ -3,6 +3,7 @@ package verlet3d
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -44,13 +45,19 @@ func (w *World) step(left int) {
 			Iterations: w.cfg.Iterations,
 		}
 		w.sub = sub
+		ph := &w.stats.Phases
+		t := time.Now()
 		w.applyForces(sub)
+		t = lap(&ph.Forces, t)
 		w.integrate()
+		t = lap(&ph.Integrate, t)
 		w.collide(s == 0)
+		t = lap(&ph.Collide, t)
 		for _, cs := range w.sets {
 			cs.Prepare(w, sub)
 		}
 		w.solve(sub)
+		t = lap(&ph.Solve, t)
 		w.contactResponse()
 		sub.Iteration = 0
 		for _, cs := range w.sets {
@@ -58,7 +65,9 @@ func (w *World) step(left int) {
 				f.Finish(w, sub)
 			}
 		}
+		t = lap(&ph.Respond, t)
 		w.post(sub.Last())
+		lap(&ph.Post, t)
 	}
 	w.steps++
 	w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
@@ -110,6 +119,13 @@ func (w *World) Advance(frameDt float32) int {
 		w.alpha = math.Nextafter32(1, 0)
 	}
 	return n
+}
+
+// lap adds the time since t to d and returns now.
+func lap(d *time.Duration, t time.Time) time.Time {
+	now := time.Now()
+	*d += now.Sub(t)
+	return now
 }
 
 // applyForces is phase 1: accelerations from the force fields. Gravity is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
 	"math"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -92,6 +93,37 @@ type Stats struct {
 	ParallelJobs int
 	// SleepingSteps counts steps skipped because the World was asleep.
 	SleepingSteps int
+	// Phases is the wall time spent in each phase of the step, summed
+	// over every substep so far: take the difference between two reads
+	// for a frame's split.
+	Phases PhaseTimes
+}
+
+// PhaseTimes is wall time per phase of the step (see the package doc for
+// the phases), summed over substeps.
+type PhaseTimes struct {
+	Forces    time.Duration // force fields
+	Integrate time.Duration // Verlet integration, gravity, kinematic targets
+	Collide   time.Duration // contact detection against colliders
+	// Solve is the constraint iterations: every ConstraintSet's Prepare,
+	// links, tethers, every ConstraintSet's Solve and contacts.
+	Solve time.Duration
+	// Respond is contact friction and restitution and every Finisher.
+	Respond time.Duration
+	Post    time.Duration // breakage, the non-finite guard, the final collider clamp
+}
+
+// Total is the sum of the phases.
+func (p PhaseTimes) Total() time.Duration {
+	return p.Forces + p.Integrate + p.Collide + p.Solve + p.Respond + p.Post
+}
+
+// Sub returns p - q phase by phase: the split between two reads.
+func (p PhaseTimes) Sub(q PhaseTimes) PhaseTimes {
+	return PhaseTimes{
+		p.Forces - q.Forces, p.Integrate - q.Integrate, p.Collide - q.Collide,
+		p.Solve - q.Solve, p.Respond - q.Respond, p.Post - q.Post,
+	}
 }
 
 // NewWorld makes an empty World. It returns an error naming the field if cfg

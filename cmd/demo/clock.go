@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/verlet3d"
 )
 
 // stepClock counts the fixed steps a Driver runs for each frame time, by
@@ -68,6 +69,21 @@ type frameMeter struct {
 	sceneMS      float64 // scene updates (animation, hooks) per frame, ms
 	renderMS     float64 // rendering per frame, ms
 	windowFrames int
+
+	phaseNow verlet3d.PhaseTimes // the World's phase times at the last frame
+	// The World's phase times (cumulative, verlet3d.Stats.Phases) at the
+	// window's start, and the last window's split per frame.
+	phase0   verlet3d.PhaseTimes
+	phasesMS verlet3d.PhaseTimes // per frame; read with ms()
+}
+
+// observe records the World's cumulative phase times at the end of a
+// frame; a new World (cumulative times that went down) restarts the split.
+func (m *frameMeter) observe(ph verlet3d.PhaseTimes) {
+	if ph.Total() < m.phase0.Total() {
+		m.phase0 = verlet3d.PhaseTimes{}
+	}
+	m.phaseNow = ph
 }
 
 // frame records a frame that ended at now, having spent physics in the
@@ -91,6 +107,13 @@ func (m *frameMeter) frame(now time.Time, physics time.Duration, steps int) {
 		m.windowFrames = m.frames
 		m.sceneMS = float64(m.scene.Microseconds()) / 1000 / float64(m.frames)
 		m.renderMS = float64(m.render.Microseconds()) / 1000 / float64(m.frames)
+		d := m.phaseNow.Sub(m.phase0)
+		f := time.Duration(m.frames)
+		m.phasesMS = verlet3d.PhaseTimes{
+			Forces: d.Forces / f, Integrate: d.Integrate / f, Collide: d.Collide / f,
+			Solve: d.Solve / f, Respond: d.Respond / f, Post: d.Post / f,
+		}
+		m.phase0 = m.phaseNow
 		m.start, m.frames, m.physics, m.steps = now, 0, 0, 0
 		m.scene, m.render = 0, 0
 	}

@@ -203,6 +203,9 @@ func (sh *shell) frame(r *renderer.Renderer, delta time.Duration) {
 	}
 	render := time.Since(t1)
 	sh.meter.phases(sceneTime, render)
+	if d.driver != nil {
+		sh.meter.observe(d.driver.World.Stats().Phases)
+	}
 	sh.meter.frame(time.Now(), physics, steps)
 	d.Frame++
 	sh.frames++
@@ -435,6 +438,11 @@ func (sh *shell) hudText() string {
 	if m.ready() {
 		fmt.Fprintf(&b, "%.1f fps  frame %.2f ms (scene %.2f, physics %.2f, render %.2f ms)  %.2f steps/frame",
 			m.fps, m.frameMS, m.sceneMS, m.physicsMS, m.renderMS, m.stepsPerFrm)
+		if p := m.phasesMS; d.driver != nil && p.Total() > 0 {
+			ms := func(t time.Duration) float64 { return t.Seconds() * 1000 }
+			fmt.Fprintf(&b, "\nphysics by phase (ms/frame): forces %.2f  integrate %.2f  collide %.2f  solve %.2f  respond %.2f  post %.2f",
+				ms(p.Forces), ms(p.Integrate), ms(p.Collide), ms(p.Solve), ms(p.Respond), ms(p.Post))
+		}
 	} else {
 		b.WriteString("-- fps  frame -- ms")
 	}
