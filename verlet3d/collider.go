@@ -111,8 +111,13 @@ func (w *World) Colliders() []Collider {
 // small sphere cannot be jumped over in one substep.
 func (w *World) collide(first bool) {
 	w.contacts = w.contacts[:0]
+	if len(w.colliders) == 0 {
+		w.stats.Contacts = 0
+		return
+	}
 	margin := w.cfg.ContactMargin
 	pos, prev := w.pos, w.prev[:len(w.pos)]
+	w.buildBlocks(prev, margin)
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		lo, hi := e.c.Bounds()
@@ -121,7 +126,11 @@ func (w *World) collide(first bool) {
 			e.lo, e.hi = lo, hi
 		}
 		moving := e.moving
-		for i := range pos {
+		for i := 0; i < len(pos); i++ {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi) {
+				i += blockSize - 1 // the loop adds the last one
+				continue
+			}
 			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
 				continue
 			}
@@ -156,6 +165,64 @@ func (w *World) collide(first bool) {
 		}
 	}
 	w.stats.Contacts = len(w.contacts)
+}
+
+// blockSize is how many consecutive particles share one box in the
+// collision broad phase: a component adds its particles together, so a
+// block is a patch of one cloth or a few hair strands.
+const blockSize = 64
+
+// particleBlock is the box around a block's particles (their substep paths
+// when built from prev), grown by the largest radius and the margin.
+type particleBlock struct {
+	lo, hi mgl32.Vec3
+}
+
+// apart reports whether the block's box misses the box [lo, hi].
+func (b *particleBlock) apart(lo, hi mgl32.Vec3) bool {
+	return b.lo[0] > hi[0] || b.hi[0] < lo[0] ||
+		b.lo[1] > hi[1] || b.hi[1] < lo[1] ||
+		b.lo[2] > hi[2] || b.hi[2] < lo[2]
+}
+
+// buildBlocks sets the broad phase's box of every block of blockSize
+// particles: around their positions and, when prev is given, the positions
+// they moved from, grown by the block's largest radius plus margin. A
+// collider whose Bounds miss a block's box cannot touch its particles, so
+// collide and clampOutside skip the block with one test.
+func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
+	pos := w.pos
+	n := (len(pos) + blockSize - 1) / blockSize
+	if cap(w.blocks) < n {
+		w.blocks = make([]particleBlock, n)
+	}
+	w.blocks = w.blocks[:n]
+	inf := float32(math.Inf(1))
+	for b := range w.blocks {
+		lo, hi := mgl32.Vec3{inf, inf, inf}, mgl32.Vec3{-inf, -inf, -inf}
+		var r float32
+		end := min(len(pos), (b+1)*blockSize)
+		for i := b * blockSize; i < end; i++ {
+			p := pos[i]
+			for k := 0; k < 3; k++ {
+				lo[k] = min(lo[k], p[k])
+				hi[k] = max(hi[k], p[k])
+			}
+			if prev != nil {
+				q := prev[i]
+				for k := 0; k < 3; k++ {
+					lo[k] = min(lo[k], q[k])
+					hi[k] = max(hi[k], q[k])
+				}
+			}
+			r = max(r, w.radius[i])
+		}
+		g := r + margin
+		w.blocks[b] = particleBlock{
+			lo: mgl32.Vec3{lo[0] - g, lo[1] - g, lo[2] - g},
+			hi: mgl32.Vec3{hi[0] + g, hi[1] + g, hi[2] + g},
+		}
+	}
 }
 
 // sweep is the continuous collision test of a particle of radius r that
@@ -237,9 +304,17 @@ func (w *World) contactResponse() {
 // collider (pushed there by a link after its contact was solved, or never
 // given a contact) is projected to the surface.
 func (w *World) clampOutside() {
+	if len(w.colliders) == 0 {
+		return
+	}
+	w.buildBlocks(nil, 0)
 	for _, e := range w.colliders {
 		lo, hi := e.c.Bounds()
-		for i := range w.pos {
+		for i := 0; i < len(w.pos); i++ {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi) {
+				i += blockSize - 1 // the loop adds the last one
+				continue
+			}
 			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
 				continue
 			}

@@ -69,6 +69,7 @@ type World struct {
 	integrateJob func(id, lo, hi int)
 	guardJob     func(id, lo, hi int)
 	tally        []workerTally
+	blocks       []particleBlock // the collision broad phase's boxes, see buildBlocks
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
