@@ -302,3 +302,61 @@ func TestTetheredCurtainStrain(t *testing.T) {
 		t.Errorf("tethers did not reduce the stretch (%.2f%% vs %.2f%%)", 100*with, 100*without)
 	}
 }
+
+// SetCompliance is live: a grid softened after it was built behaves
+// exactly as one built soft, and stiffening it again pulls the stretch
+// back; bad values change nothing and name the field.
+func TestSetCompliance(t *testing.T) {
+	soft, stiff := float32(2e-3), float32(0)
+	build := func(structural float32) (*verlet3d.World, *cloth.Grid) {
+		w := newWorld(t, nil)
+		s := cloth.DefaultSettings()
+		s.Cols, s.Rows, s.Spacing = 12, 12, 0.05
+		s.Structural.Compliance = structural
+		s.PinRows = []int{0}
+		return w, newGrid(t, w, s)
+	}
+	wSoft, _ := build(soft)
+	wLive, gLive := build(stiff)
+	def := cloth.DefaultSettings()
+	if err := gLive.SetCompliance(soft, def.Shear.Compliance, def.Bend.Compliance); err != nil {
+		t.Fatal(err)
+	}
+	run(wSoft, 1)
+	run(wLive, 1)
+	a, b := wSoft.Positions(), wLive.Positions()
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("particle %d at %v, built soft at %v: SetCompliance is not the same as building with it", i, b[i], a[i])
+		}
+	}
+	strainSoft := wLive.MaxLinkStrain()
+	if err := gLive.SetCompliance(stiff, def.Shear.Compliance, def.Bend.Compliance); err != nil {
+		t.Fatal(err)
+	}
+	run(wLive, 1)
+	strainStiff := wLive.MaxLinkStrain()
+	t.Logf("max strain hanging: %.2f%% soft, %.2f%% after stiffening live", 100*strainSoft, 100*strainStiff)
+	if !(strainStiff < strainSoft/2) {
+		t.Errorf("stiffening live left %.2f%% strain, soft had %.2f%%: want under half", 100*strainStiff, 100*strainSoft)
+	}
+	if got := gLive.Settings().Structural.Compliance; got != stiff {
+		t.Errorf("Settings().Structural.Compliance = %v after SetCompliance(%v, ...)", got, stiff)
+	}
+	for _, bad := range []struct {
+		s, sh, b float32
+		want     string
+	}{
+		{-1, 0, 0, "structural = -1"},
+		{0, float32(math.NaN()), 0, "shear = NaN"},
+		{0, 0, 1e30, "bend = 1e+30"},
+	} {
+		err := gLive.SetCompliance(bad.s, bad.sh, bad.b)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("SetCompliance(%v, %v, %v) = %v, want an error with %q", bad.s, bad.sh, bad.b, err, bad.want)
+		}
+		if got := gLive.Settings().Structural.Compliance; got != stiff {
+			t.Errorf("a failed SetCompliance changed Structural.Compliance to %v", got)
+		}
+	}
+}

@@ -611,6 +611,37 @@ func (g *Grid) PinWhere(f func(row, col int) bool) {
 // the grid.
 func (g *Grid) Pinned(row, col int) bool { return g.pinned[g.index(row, col)] }
 
+// SetCompliance changes the compliance in m/N of the grid's structural,
+// shear and bend links live, as the Compliance fields of Settings would
+// have set them (kinds built Off stay off). Values outside [0,
+// verlet3d.MaxCompliance] return an error naming the field and change
+// nothing.
+func (g *Grid) SetCompliance(structural, shear, bend float32) error {
+	for _, sp := range []struct {
+		name string
+		v    float32
+	}{{"structural", structural}, {"shear", shear}, {"bend", bend}} {
+		if !finite(sp.v) || sp.v < 0 || sp.v > verlet3d.MaxCompliance {
+			return fmt.Errorf("cloth: SetCompliance: %s = %v, want m/N in [0, %g]", sp.name, sp.v, float32(verlet3d.MaxCompliance))
+		}
+	}
+	g.s.Structural.Compliance, g.s.Shear.Compliance, g.s.Bend.Compliance = structural, shear, bend
+	for _, l := range g.links {
+		if l.dead {
+			continue
+		}
+		c := structural
+		switch l.kind {
+		case kindDiagonal, kindAnti:
+			c = shear
+		case kindBend:
+			c = bend
+		}
+		g.w.SetLinkCompliance(l.h, c)
+	}
+	return nil
+}
+
 // SetTarget makes (row, col) kinematic and moves it to target (m) over the
 // next step, with any duplicates split from it. Call it every frame for
 // anchors that follow an animated node.

@@ -75,6 +75,8 @@ type WindForce struct {
 	rowF, colF []float32
 	samples    []mgl32.Vec3 // air at each lattice node, m/s
 	cellAir    []mgl32.Vec3 // air at each cell centre, m/s
+	sampled    bool         // cellAir holds this step's air
+	force      []mgl32.Vec3 // force on each render vertex this substep, N
 	net        mgl32.Vec3   // total force of the last substep, N
 	hooks      windHooks
 }
@@ -150,6 +152,7 @@ func (wd *WindForce) set(s WindSettings) {
 	wd.nodeC, wd.colJ, wd.colF = lattice(cols, stride)
 	wd.samples = make([]mgl32.Vec3, len(wd.nodeR)*len(wd.nodeC))
 	wd.cellAir = make([]mgl32.Vec3, (rows-1)*(cols-1))
+	wd.sampled = false
 }
 
 // lattice picks sample lines every stride particles (and the last one) and
@@ -188,9 +191,17 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 	var air mgl32.Vec3
 	if uniform {
 		air = s.Air.Velocity(mgl32.Vec3{}, t)
-	} else {
+	} else if sub.Index == 0 || !wd.sampled {
+		// Swirls are sampled once per step: they change over tenths of a
+		// second and half metres, a step over a sixtieth of a second.
 		wd.sampleAir(pos, t)
+		wd.sampled = true
 	}
+	if len(wd.force) < len(verts) {
+		wd.force = make([]mgl32.Vec3, len(verts))
+	}
+	force := wd.force[:len(verts)]
+	clear(force)
 	invH := 1 / sub.H
 	half := 0.5 * s.Density
 	cd, cl := s.Drag, s.Lift
@@ -237,10 +248,16 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		an := k * (cd + cl) * sgn / nl
 		au := k * cl * cos / ul
 		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
-		w.AddForce(pa, f)
-		w.AddForce(pb, f)
-		w.AddForce(pc, f)
+		for _, v := range tri {
+			force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
+		}
 		net = net.Add(f)
+	}
+	// One AddForce per vertex, not three per triangle.
+	for v, f := range force {
+		if f != (mgl32.Vec3{}) {
+			w.AddForce(verts[v], f)
+		}
 	}
 	wd.net = net.Mul(3)
 }

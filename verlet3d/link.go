@@ -41,11 +41,11 @@ const (
 // apart, in linkStore.lambda, so that resetting them each substep is one
 // memory clear.
 type linkHot struct {
-	a, b   int32
-	rest   float32
-	alpha  float32 // compliance (m/N), or stiffness for Jakobsen links
-	invDen float32 // 1/(wa + wb + alpha/h²), kept by linkStore.prepare
-	flags  uint8
+	a, b  int32
+	rest  float32
+	alpha float32 // compliance (m/N), or stiffness for Jakobsen links
+	den   float32 // wa + wb + alpha/h² (wa + wb for Jakobsen), kept by linkStore.prepare
+	flags uint8
 }
 
 // linkStore keeps links in colour order for the solver, with a slot table
@@ -73,24 +73,18 @@ type linkStore struct {
 	preparedH2  float32
 }
 
-// prepare sets every link's invDen for the current inverse masses and
-// substep length, if either changed since it last ran (or the links did).
-// A link whose ends both have inverse mass 0 and no compliance gets 0 and
-// so never moves.
+// prepare sets every link's denominator for the current inverse masses
+// and substep length, if either changed since it last ran (or the links
+// did), so that a pass does not recompute it per link.
 func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
 	if ls.prepared && ls.preparedGen == gen && ls.preparedH2 == invH2 {
 		return
 	}
 	for i := range ls.hot {
 		c := &ls.hot[i]
-		den := c.alpha * invH2
-		if c.flags&linkJakobsen != 0 {
-			den = 0
-		}
-		den += invMass[c.a] + invMass[c.b]
-		c.invDen = 0
-		if den > 0 {
-			c.invDen = 1 / den
+		c.den = invMass[c.a] + invMass[c.b]
+		if c.flags&linkJakobsen == 0 {
+			c.den += c.alpha * invH2
 		}
 	}
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2
@@ -200,6 +194,32 @@ func (w *World) SetLinkRest(l Link, rest float32) {
 		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
 	}
 	h.rest = rest
+}
+
+// LinkCompliance returns the XPBD compliance of l in m/N (0 for a
+// Jakobsen link, which has a stiffness instead).
+func (w *World) LinkCompliance(l Link) float32 {
+	h := w.checkLink(l)
+	if h.flags&linkJakobsen != 0 {
+		return 0
+	}
+	return h.alpha
+}
+
+// SetLinkCompliance changes the XPBD compliance of l in m/N, from the next
+// substep on: a slider that softens or stiffens cloth live, without
+// rebuilding it. A Jakobsen link (LinkSettings.Stiffness) becomes an XPBD
+// link. A compliance outside [0, MaxCompliance] or not finite panics, as a
+// bad rest length does in SetLinkRest.
+func (w *World) SetLinkCompliance(l Link, compliance float32) {
+	w.Wake()
+	h := w.checkLink(l)
+	if !inRange(compliance, MaxCompliance) || compliance < 0 {
+		panic(fmt.Sprintf("verlet3d: SetLinkCompliance(%d, %v): want m/N in [0, %g]", l, compliance, float32(MaxCompliance)))
+	}
+	h.alpha = compliance
+	h.flags &^= linkJakobsen
+	w.links.prepared = false
 }
 
 // LinkBroken reports whether l broke under strain.
@@ -343,11 +363,9 @@ func (ls *linkStore) colour(nParticles int) {
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
 // particle of zero inverse mass add zero, and a colour batch never shares
-// a particle, so no branch guards them.
-//
-// The per-link denominator comes precomputed (linkStore.prepare), and 1/d
-// is computed beside the error rather than after it, so one link's chain
-// of dependent operations holds one square root and one division.
+// a particle, so no branch guards them. The denominator comes precomputed
+// (linkStore.prepare) with the same bits as computed here, so results are
+// those of the plain form.
 func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
 	lambda = lambda[:len(hot)]
 	for i := range hot {
@@ -360,14 +378,13 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 		wa, wb := invMass[c.a], invMass[c.b]
 		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
 		d2 := dx*dx + dy*dy + dz*dz
-		if d2 < 1e-18 {
-			continue // degenerate: no direction to push along
+		if d2 < 1e-18 || c.den == 0 {
+			continue // degenerate: no direction to push along, or both pinned
 		}
 		d := float32(math.Sqrt(float64(d2)))
-		inv := 1 / d
-		dl := (c.rest - d - c.alpha*invH2*lambda[i]) * c.invDen
+		dl := (c.rest - d - c.alpha*invH2*lambda[i]) / c.den
 		lambda[i] += dl
-		s := dl * inv
+		s := dl / d
 		ka, kb := wa*s, wb*s
 		pa[0] -= ka * dx
 		pa[1] -= ka * dy
@@ -400,9 +417,9 @@ func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []f
 	}
 	var dl float32
 	if c.flags&linkJakobsen != 0 {
-		dl = -c.alpha * C * c.invDen
+		dl = -c.alpha * C / c.den
 	} else {
-		dl = (-C - c.alpha*invH2**lambda) * c.invDen
+		dl = (-C - c.alpha*invH2**lambda) / c.den
 		*lambda += dl
 	}
 	s := dl / d

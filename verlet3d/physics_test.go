@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/drape3d/drape/internal/checks"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -164,4 +165,27 @@ func TestLinkSeesMassChanges(t *testing.T) {
 		}
 		w.Close()
 	}
+}
+
+// SetLinkCompliance acts from the next substep: a very soft link made
+// rigid between steps is exact after one pass.
+func TestSetLinkComplianceBetweenSteps(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Substeps, c.Iterations, c.Gravity = 1, 1, mgl32.Vec3{} })
+	a, _ := w.AddParticle(mgl32.Vec3{0, 0, 0}, 1)
+	b, _ := w.AddParticle(mgl32.Vec3{1, 0, 0}, 1)
+	l, _ := w.AddLink(a, b, verlet3d.LinkSettings{Compliance: 1})
+	w.SetPosition(b, mgl32.Vec3{1.5, 0, 0})
+	w.Step()
+	if s := w.LinkStrain(l); s < 0.4 {
+		t.Fatalf("a link of compliance 1 m/N pulled 50%% strain to %.1f%% in one pass: not soft", 100*s)
+	}
+	w.SetLinkCompliance(l, 0)
+	if c := w.LinkCompliance(l); c != 0 {
+		t.Errorf("LinkCompliance = %v after SetLinkCompliance(0)", c)
+	}
+	w.Step()
+	if s := w.LinkStrain(l); math.Abs(float64(s)) > 1e-5 {
+		t.Errorf("after SetLinkCompliance(0), strain %.2e after one exact pass, want 0", s)
+	}
+	checks.ExpectPanic(t, "verlet3d", "SetLinkCompliance(-1)", func() { w.SetLinkCompliance(l, -1) })
 }

@@ -128,19 +128,21 @@ func lap(d *time.Duration, t time.Time) time.Time {
 	return now
 }
 
-// applyForces is phase 1: accelerations from the force fields. Gravity is
-// added by integrate itself, so while no field or AddForce wrote to acc it
-// stays zero and is not even cleared.
+// applyForces is phase 1: gravity, then every force field. With no field
+// (and nothing from AddForce) acc stays zero and is not even touched:
+// integrate adds gravity itself.
 func (w *World) applyForces(s Substep) {
-	if w.accUsed {
-		clear(w.acc)
-		w.accUsed = false
+	w.accGravity = len(w.fields) > 0 || w.accUsed
+	if !w.accGravity {
+		return
 	}
+	g := w.gravity.Acceleration
+	for i := range w.acc {
+		w.acc[i] = g
+	}
+	w.accUsed = len(w.fields) > 0
 	for _, f := range w.fields {
 		f.Apply(w, s)
-	}
-	if len(w.fields) > 0 {
-		w.accUsed = true
 	}
 }
 
@@ -196,8 +198,10 @@ func (w *World) integrateRange(id, lo, hi int) {
 	h2 := h * h
 	maxStep := w.cfg.MaxSpeed * h
 	maxStep2 := maxStep * maxStep
-	g := w.gravity.Acceleration
-	gx, gy, gz := g[0]*h2, g[1]*h2, g[2]*h2
+	var g mgl32.Vec3 // gravity, unless applyForces put it in acc
+	if !w.accGravity {
+		g = w.gravity.Acceleration
+	}
 	// Equal-length views let the compiler drop the bounds checks.
 	pos := w.pos[lo:hi]
 	n := len(pos)
@@ -209,9 +213,9 @@ func (w *World) integrateRange(id, lo, hi int) {
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
-		vx := (x[0]-p[0])*k + a[0]*h2 + gx
-		vy := (x[1]-p[1])*k + a[1]*h2 + gy
-		vz := (x[2]-p[2])*k + a[2]*h2 + gz
+		vx := (x[0]-p[0])*k + (a[0]+g[0])*h2
+		vy := (x[1]-p[1])*k + (a[1]+g[1])*h2
+		vz := (x[2]-p[2])*k + (a[2]+g[2])*h2
 		if l2 := vx*vx + vy*vy + vz*vz; l2 > maxStep2 {
 			s := maxStep / float32(math.Sqrt(float64(l2)))
 			vx, vy, vz = vx*s, vy*s, vz*s

@@ -73,6 +73,8 @@ type World struct {
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
+	// accGravity is set when acc holds gravity for this substep.
+	accGravity bool
 	// sub is the substep being run, for the bound range jobs.
 	sub   Substep
 	sleep sleepState

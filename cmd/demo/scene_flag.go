@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/scene"
@@ -43,6 +44,8 @@ type flagScene struct {
 	d     *Demo
 	drv   *scene.Driver
 	speed float32 // m/s
+	// bend is the bend links' compliance in m/N, set live from the panel.
+	bend float32
 	// ramping is true while the wind is still rising to speed.
 	ramping bool
 	w       *verlet3d.World
@@ -52,7 +55,7 @@ type flagScene struct {
 }
 
 func buildFlag(d *Demo) error {
-	fs := &flagScene{d: d, speed: float32(*flagWind)}
+	fs := &flagScene{d: d, speed: float32(*flagWind), bend: 0.5}
 	if err := fs.build(); err != nil {
 		return err
 	}
@@ -93,6 +96,12 @@ func buildFlag(d *Demo) error {
 		*flagTear = float64(v)
 		d.Rebuild()
 	})
+	// Live, without a rebuild: Grid.SetCompliance.
+	d.Slider("bend compliance (log10 m/N)", -6, 1, float32(math.Log10(float64(fs.bend))), "%.1f", func(v float32) {
+		fs.bend = float32(math.Pow(10, float64(v)))
+		s := fs.grid.Settings()
+		_ = fs.grid.SetCompliance(s.Structural.Compliance, s.Shear.Compliance, fs.bend)
+	})
 	d.LookAt(math32.Vector3{X: 1.2, Y: 2.6, Z: 3.6}, math32.Vector3{X: 1.0, Y: 2.45, Z: 0})
 	return nil
 }
@@ -111,7 +120,7 @@ func (fs *flagScene) build() error {
 	s.Origin = mgl32.Vec3{0.005, 3.2, 0}
 	s.PinCols = []int{0}
 	s.Shear.Compliance = 1e-4
-	s.Bend.Compliance = 0.5
+	s.Bend.Compliance = fs.bend
 	s.TearStrain = float32(*flagTear)
 	// Tethers to the pole keep the flag from sagging away from it; tears
 	// lengthen or release them.
