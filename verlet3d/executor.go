@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -29,6 +30,11 @@ type executor struct {
 	// and before it blocks.
 	wake []chan struct{}
 	bar  barrier
+	// The dispatcher waits for the job's end by spinning, then sleeping
+	// on done: the worker that brings left to 0 wakes it if it sleeps.
+	doneMu   sync.Mutex
+	done     sync.Cond
+	sleeping atomic.Bool
 	busy bool // a job is running: nested Parallel calls run inline
 
 	// The range job of World.Parallel, bound once so it does not allocate.
@@ -44,14 +50,16 @@ type executor struct {
 // sleeps. It is measured in time, not rounds: a round count that spins
 // 100 µs on a quiet machine spun 12 µs on a busy one, shorter than the
 // serial phases between two parallel ones, and every substep then paid a
-// thread wake-up. 300 µs covers the serial work between the parallel
+// thread wake-up. 100 µs covers the serial work between the parallel
 // phases of a substep (hooks, colliders) for the scenes of DESIGN section
 // 7; between frames a worker sleeps.
-const spinFor = 300 * time.Microsecond
+const spinFor = 100 * time.Microsecond
 
 func newExecutor(n int) *executor {
 	e := &executor{n: n, wake: make([]chan struct{}, n)}
 	e.bar.n = int32(n)
+	e.bar.cond.L = &e.bar.mu
+	e.done.L = &e.doneMu
 	e.rangeJob = e.runRange
 	e.idJob = e.runRangeID
 	for i := 1; i < n; i++ {
@@ -71,7 +79,11 @@ func (e *executor) loop(id int) {
 			return
 		}
 		e.job(id)
-		e.left.Add(-1)
+		if e.left.Add(-1) == 0 && e.sleeping.Load() {
+			e.doneMu.Lock()
+			e.done.Broadcast()
+			e.doneMu.Unlock()
+		}
 	}
 }
 
@@ -107,10 +119,16 @@ func (e *executor) run(job func(worker int)) {
 	e.gen.Add(1)
 	e.wakeSleepers()
 	job(0)
-	for i := 0; e.left.Load() != 0; i++ {
-		if i%64 == 63 {
-			runtime.Gosched()
+	if !spinWhile(func() bool { return e.left.Load() != 0 }) {
+		// A worker is late (its thread was descheduled: the machine is
+		// busy): sleep instead of burning the core it may need.
+		e.sleeping.Store(true)
+		e.doneMu.Lock()
+		for e.left.Load() != 0 {
+			e.done.Wait()
 		}
+		e.doneMu.Unlock()
+		e.sleeping.Store(false)
 	}
 	e.busy = false
 }
@@ -145,11 +163,15 @@ func (e *executor) close() {
 }
 
 // barrier makes the workers of one job wait for each other (between link
-// colours).
+// colours). A waiter spins for spinWait, then sleeps on cond; the last to
+// arrive wakes the sleepers.
 type barrier struct {
-	n     int32
-	count atomic.Int32
-	gen   atomic.Uint32
+	n        int32
+	count    atomic.Int32
+	gen      atomic.Uint32
+	sleepers atomic.Int32
+	mu       sync.Mutex
+	cond     sync.Cond
 }
 
 func (b *barrier) wait() {
@@ -157,13 +179,50 @@ func (b *barrier) wait() {
 	if b.count.Add(1) == b.n {
 		b.count.Store(0)
 		b.gen.Add(1)
+		if b.sleepers.Load() > 0 {
+			b.mu.Lock()
+			b.cond.Broadcast()
+			b.mu.Unlock()
+		}
 		return
 	}
-	for i := 0; b.gen.Load() == g; i++ {
+	if spinWhile(func() bool { return b.gen.Load() == g }) {
+		return
+	}
+	// The generation is read after sleepers is raised, and the last
+	// arrival reads sleepers after it moves the generation: one of the
+	// two sees the other, so no wake-up is lost.
+	b.sleepers.Add(1)
+	b.mu.Lock()
+	for b.gen.Load() == g {
+		b.cond.Wait()
+	}
+	b.mu.Unlock()
+	b.sleepers.Add(-1)
+}
+
+// spinWait is how long a worker spins at a barrier, or the dispatcher at
+// the end of a job, before it sleeps. On a quiet machine the others arrive
+// within microseconds; when they do not, their thread was descheduled (a
+// busy machine, a game's other threads), and spinning longer would only
+// take the core it needs.
+const spinWait = 50 * time.Microsecond
+
+// spinWhile polls cond until it is false, for at most spinWait, and
+// reports whether it became false.
+func spinWhile(cond func() bool) bool {
+	var start time.Time
+	for i := 0; cond(); i++ {
 		if i%64 == 63 {
+			if i == 63 {
+				start = time.Now()
+			} else if time.Since(start) > spinWait {
+				return false
+			}
 			runtime.Gosched()
 		}
 	}
+	return true
 }
 
 // Parallel calls f on contiguous ranges [lo, hi) that together cover
