@@ -50,3 +50,60 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 		t.Errorf("%d colours for a grid whose particles touch 12 links: greedy colouring went wrong", len(ls.batches)-1)
 	}
 }
+
+// A large link set is cut into regions: every region's links touch only
+// its own range of particles (so regions can be solved at once), every
+// link is placed once, and the links between regions are few.
+func TestRegionsShareNoParticle(t *testing.T) {
+	w, _ := NewWorld(DefaultConfig())
+	const n = 64
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			w.AddParticle(mgl32.Vec3{float32(c), 0, float32(r)}, 1)
+		}
+	}
+	at := func(r, c int) Particle { return Particle(r*n + c) }
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {0, 2}, {2, 0}} {
+				if r+d[0] < n && c+d[1] < n {
+					w.AddLink(at(r, c), at(r+d[0], c+d[1]), LinkSettings{})
+				}
+			}
+			if r+1 < n && c > 0 {
+				w.AddLink(at(r, c), at(r+1, c-1), LinkSettings{})
+			}
+		}
+	}
+	ls := &w.links
+	np := w.NumParticles()
+	ls.colour(np)
+	if len(ls.regions) != numRegions+1 {
+		t.Fatalf("%d links: %d region bounds, want %d", len(ls.hot), len(ls.regions), numRegions+1)
+	}
+	seen := map[int32]int{}
+	for r := 0; r < numRegions; r++ {
+		lo, hi := int32(r*np/numRegions), int32((r+1)*np/numRegions)
+		for _, h := range ls.hot[ls.regions[r]:ls.regions[r+1]] {
+			if h.a < lo || h.a >= hi || h.b < lo || h.b >= hi {
+				t.Fatalf("region %d holds link %d-%d outside particles [%d, %d)", r, h.a, h.b, lo, hi)
+			}
+		}
+	}
+	for i := range ls.hot {
+		seen[ls.handle[i]]++
+	}
+	if len(seen) != w.NumLinks() || len(ls.hot) != w.NumLinks() {
+		t.Fatalf("%d distinct links placed, %d slots, want %d", len(seen), len(ls.hot), w.NumLinks())
+	}
+	for hd, i := range ls.slot {
+		if ls.handle[i] != int32(hd) {
+			t.Fatalf("slot of link %d points at %d, which holds link %d", hd, i, ls.handle[i])
+		}
+	}
+	tail := len(ls.hot) - int(ls.serial)
+	t.Logf("%d links: %d regions, %d between them", len(ls.hot), numRegions, tail)
+	if tail > len(ls.hot)/20 {
+		t.Errorf("%d of %d links between regions: want under 5%%", tail, len(ls.hot))
+	}
+}

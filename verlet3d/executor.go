@@ -260,18 +260,27 @@ func (w *World) executor() *executor {
 	return w.exec
 }
 
-// solveLinksWorker is worker id's share of one link pass: every colour
-// batch split in contiguous ranges, a barrier between colours so a batch
-// never overlaps the next; worker 0 then solves the serial tail.
+// solveLinksWorker is worker id's share of one link pass. For a link set
+// cut into regions: its whole regions, one barrier, then worker 0 solves the
+// links between regions. Otherwise: every colour batch split in contiguous
+// ranges, a barrier between colours so a batch never overlaps the next, and
+// worker 0 solves the serial tail.
 func (w *World) solveLinksWorker(id int) {
 	e := w.exec
 	ls := &w.links
-	for b := 0; b+1 < len(ls.batches); b++ {
-		lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
-		n := hi - lo
-		i, j := lo+n*id/e.n, lo+n*(id+1)/e.n
-		solveLinks(ls.hot[i:j], ls.lambda[i:j], w.pos, w.invMass, w.invH2)
+	if r := ls.regions; len(r) > 0 {
+		k := len(r) - 1 // regions
+		lo, hi := int(r[k*id/e.n]), int(r[k*(id+1)/e.n])
+		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2)
 		e.bar.wait()
+	} else {
+		for b := 0; b+1 < len(ls.batches); b++ {
+			lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
+			n := hi - lo
+			i, j := lo+n*id/e.n, lo+n*(id+1)/e.n
+			solveLinks(ls.hot[i:j], ls.lambda[i:j], w.pos, w.invMass, w.invH2)
+			e.bar.wait()
+		}
 	}
 	if id == 0 {
 		solveLinks(ls.hot[ls.serial:], ls.lambda[ls.serial:], w.pos, w.invMass, w.invH2)

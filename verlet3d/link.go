@@ -57,7 +57,12 @@ type linkStore struct {
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
 	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
-	serial  int32     // hot[serial:] is solved by one goroutine (rare colours)
+	serial  int32     // hot[serial:] is solved by one goroutine (rare colours, or region boundaries)
+	// regions, when not empty, replaces batches for a large link set:
+	// region r's links are hot[regions[r]:regions[r+1]], all between
+	// particles of one range of indices and so disjoint from every other
+	// region's; the links between regions follow from hot[serial:].
+	regions []int32
 	dirty   bool      // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
@@ -285,22 +290,23 @@ func (w *World) OnBreak(f func(Link)) { w.onBreak = f }
 func (ls *linkStore) colour(nParticles int) {
 	const minParallel = 256
 	// Collect live links in handle order.
-	type item struct {
-		h      linkHot
-		handle int32
-	}
-	live := make([]item, 0, ls.live)
+	live := make([]linkItem, 0, ls.live)
 	for l, i := range ls.slot {
 		if i < 0 {
 			continue
 		}
-		live = append(live, item{ls.hot[i], int32(l)})
+		live = append(live, linkItem{ls.hot[i], int32(l)})
 	}
 	if cap(ls.colourOf) < nParticles {
 		ls.colourOf = make([]uint64, nParticles)
 	}
 	used := ls.colourOf[:nParticles]
 	clear(used)
+	ls.regions = ls.regions[:0]
+	if len(live) >= minRegionLinks {
+		ls.colourRegions(live, nParticles)
+		return
+	}
 	colourIdx := make([]int8, len(live))
 	var count [65]int32
 	for k, it := range live {
@@ -349,6 +355,104 @@ func (ls *linkStore) colour(nParticles int) {
 		handle[i] = it.handle
 		ls.slot[it.handle] = i
 	}
+	ls.finishColour(hot, handle)
+}
+
+// linkItem is a link and its handle, while colouring.
+type linkItem struct {
+	h      linkHot
+	handle int32
+}
+
+// Region partitioning of a large link set (colourRegions).
+const (
+	// minRegionLinks is the smallest link count split into regions.
+	minRegionLinks = 8192
+	// numRegions is how many regions: fixed, not the worker count, so
+	// that the solve order, and so the result, is the same for any
+	// Config.Workers.
+	numRegions = 4
+)
+
+// colourRegions orders a large link set for solving without a barrier per
+// colour: the particles are cut into numRegions ranges of indices (a
+// component adds its particles together, so a range is a band of a cloth),
+// a link with both ends in one range belongs to that region, and the few
+// that cross go to a tail solved after the regions. Workers take whole
+// regions, which share no particle, and need one barrier per pass instead
+// of one per colour (twelve for a cloth with bend links). Within a region,
+// and in the tail, links are greedily coloured in handle order and stored
+// colour by colour, so that links solved one after another rarely share a
+// particle and the processor overlaps them.
+func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
+	region := func(p int32) int { return int(p) * numRegions / nParticles }
+	group := make([]int8, len(live)) // region, or numRegions for the tail
+	var count [numRegions + 1]int
+	for k, it := range live {
+		g := region(it.h.a)
+		if region(it.h.b) != g {
+			g = numRegions
+		}
+		group[k] = int8(g)
+		count[g]++
+	}
+	// Greedy colours within each group (colourOf is per particle; the
+	// groups' particles overlap only for the tail, coloured last).
+	used := ls.colourOf[:nParticles]
+	colourIdx := make([]int8, len(live))
+	var perColour [numRegions + 1][65]int32
+	for g := 0; g <= numRegions; g++ {
+		if g == numRegions {
+			clear(used)
+		}
+		for k, it := range live {
+			if int(group[k]) != g {
+				continue
+			}
+			m := used[it.h.a] | used[it.h.b]
+			c := 64
+			if m != math.MaxUint64 {
+				for c = 0; m&(1<<uint(c)) != 0; c++ {
+				}
+				used[it.h.a] |= 1 << uint(c)
+				used[it.h.b] |= 1 << uint(c)
+			}
+			colourIdx[k] = int8(c)
+			perColour[g][c]++
+		}
+	}
+	// Place group by group, colour by colour.
+	var start [numRegions + 1][65]int32
+	var off int32
+	ls.regions = ls.regions[:0]
+	for g := 0; g <= numRegions; g++ {
+		if g < numRegions {
+			ls.regions = append(ls.regions, off)
+		} else {
+			ls.regions = append(ls.regions, off)
+			ls.serial = off
+		}
+		for c := 0; c <= 64; c++ {
+			start[g][c] = off
+			off += perColour[g][c]
+		}
+	}
+	hot := make([]linkHot, len(live))
+	handle := make([]int32, len(live))
+	for k, it := range live {
+		g, c := group[k], colourIdx[k]
+		i := start[g][c]
+		start[g][c]++
+		hot[i] = it.h
+		handle[i] = it.handle
+		ls.slot[it.handle] = i
+	}
+	ls.batches = ls.batches[:0]
+	ls.finishColour(hot, handle)
+}
+
+// finishColour installs the reordered links.
+func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))

@@ -244,7 +244,7 @@ func (w *World) solve(sub Substep) {
 	ls := &w.links
 	clear(ls.lambda)
 	ls.prepare(w.invMass, w.massGen, w.invH2)
-	parallel := w.cfg.Workers > 1 && len(ls.batches) > 2
+	parallel := w.cfg.Workers > 1 && (len(ls.batches) > 2 || len(ls.regions) > 0)
 	for it := 0; it < w.cfg.Iterations; it++ {
 		if parallel {
 			e := w.executor()

@@ -1,6 +1,7 @@
 package verlet3d_test
 
 import (
+	"fmt"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
@@ -159,9 +160,17 @@ func buildCloth(t testing.TB, w *verlet3d.World, n int, spacing float32) []verle
 // The same scene run twice gives identical positions, and 1 and 2 workers
 // agree exactly: links of one colour never share a particle.
 func TestDeterminism(t *testing.T) {
+	// 24 x 24 solves its links in colour batches, 48 x 48 (13,500 links)
+	// in regions.
+	for _, n := range []int{24, 48} {
+		t.Run(fmt.Sprintf("%dx%d", n, n), func(t *testing.T) { determinism(t, n) })
+	}
+}
+
+func determinism(t *testing.T, n int) {
 	run := func(workers int) []mgl32.Vec3 {
 		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
-		buildCloth(t, w, 24, 0.05)
+		buildCloth(t, w, n, 0.05)
 		ball := mustSphere(mgl32.Vec3{0.6, 1.2, 0.9}, 0.4)
 		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
 			t.Fatal(err)

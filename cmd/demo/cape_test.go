@@ -24,11 +24,8 @@ func capePixels(img image.Image, r image.Rectangle) (crimson, lit, shades int) {
 		}
 		return false
 	})
-	// Lit: well above what ambient light alone gives (R < 90). (135 until
-	// the defaults lost their thick-air damping: the cape now hangs close to
-	// vertical at a walk, as cloth in still air does, and faces the key
-	// light less than when it trailed.)
-	lit = countPixels(img, r, func(R, G, B uint8) bool { return R >= 110 && isCrimson(R, G, B) })
+	// Lit: well above what ambient light alone gives (R < 90).
+	lit = countPixels(img, r, func(R, G, B uint8) bool { return R >= 135 && isCrimson(R, G, B) })
 	return crimson, lit, len(levels)
 }
 

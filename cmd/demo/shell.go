@@ -24,20 +24,22 @@ import (
 // overlays and the script. It builds the current scene into a fresh Demo
 // and switches scenes inside the running app.
 type shell struct {
-	app    *app.Application
-	opt    options
-	root   *core.Node // rendered: camera, lights, HUD, menu, tools, scene
-	cam    *camera.Camera
-	orbit  *orbit
-	hud    *gui.Label
-	menu   *gui.Panel
-	panels []gui.IPanel // clickable panels: the router leaves their events to the GUI
-	router router
-	grab   *grabber
-	knife  knife
-	brush  brush
-	views  *overlays
-	script *script
+	app   *app.Application
+	opt   options
+	root  *core.Node // rendered: camera, lights, HUD, menu, tools, scene
+	cam   *camera.Camera
+	orbit *orbit
+	// The key and fill lights turn with the camera (lightRig).
+	sun, fill *light.Directional
+	hud       *gui.Label
+	menu      *gui.Panel
+	panels    []gui.IPanel // clickable panels: the router leaves their events to the GUI
+	router    router
+	grab      *grabber
+	knife     knife
+	brush     brush
+	views     *overlays
+	script    *script
 
 	d          *Demo
 	name       string
@@ -103,12 +105,11 @@ func run(def sceneDef, opt options) error {
 	sh.orbit = newOrbit(sh.cam)
 
 	sh.root.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.45))
-	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.97, B: 0.9}, 0.9)
-	sun.SetPosition(3, 6, 4)
-	sh.root.Add(sun)
-	fill := light.NewDirectional(&math32.Color{R: 0.6, G: 0.7, B: 1}, 0.35)
-	fill.SetPosition(-4, 2, -3)
-	sh.root.Add(fill)
+	sh.sun = light.NewDirectional(&math32.Color{R: 1, G: 0.97, B: 0.9}, 0.9)
+	sh.root.Add(sh.sun)
+	sh.fill = light.NewDirectional(&math32.Color{R: 0.6, G: 0.7, B: 1}, 0.35)
+	sh.root.Add(sh.fill)
+	sh.lightRig()
 
 	sh.hud = gui.NewLabel("")
 	sh.hud.SetPosition(10, 10)
@@ -195,6 +196,7 @@ func (sh *shell) frame(r *renderer.Renderer, delta time.Duration) {
 	sh.views.sync(d)
 	sh.hud.SetText(sh.hudText())
 	t1 := time.Now()
+	sh.lightRig()
 	gs := sh.app.Gls()
 	gs.Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
 	if err := r.Render(sh.root, sh.cam); err != nil {
@@ -424,6 +426,21 @@ func (d *Demo) keyHelp() string {
 	}
 	b.WriteString("\nmouse: drag orbit, right-drag pan, wheel zoom, Shift+drag grab, Ctrl+drag cut, Alt+drag push; 1-9 scenes")
 	return b.String()
+}
+
+// lightRig places the lights as a photographer would around whatever the
+// camera looks at: the key light high and a little to the right of the
+// camera, the cooler fill low from the opposite side. Fixed world lights
+// left the side of a subject that faced away from them (a cape seen from
+// behind on a character walking away from the sun) in fill light only.
+func (sh *shell) lightRig() {
+	eye, at := sh.orbit.Eye(), sh.orbit.Target()
+	az := math.Atan2(float64(eye.X-at.X), float64(eye.Z-at.Z))
+	place := func(l *light.Directional, az, el float64) {
+		l.SetPosition(float32(math.Sin(az)*math.Cos(el)), float32(math.Sin(el)), float32(math.Cos(az)*math.Cos(el)))
+	}
+	place(sh.sun, az+0.6, 0.9)
+	place(sh.fill, az+math.Pi-0.9, 0.35)
 }
 
 // hudText is the HUD: the scene, the measured times (frame rate and frame
