@@ -35,7 +35,7 @@ type executor struct {
 	doneMu   sync.Mutex
 	done     sync.Cond
 	sleeping atomic.Bool
-	busy bool // a job is running: nested Parallel calls run inline
+	busy     bool // a job is running: nested Parallel calls run inline
 
 	// The range job of World.Parallel, bound once so it does not allocate.
 	f        func(lo, hi int)

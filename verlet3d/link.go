@@ -63,7 +63,7 @@ type linkStore struct {
 	// particles of one range of indices and so disjoint from every other
 	// region's; the links between regions follow from hot[serial:].
 	regions []int32
-	dirty   bool      // links added or removed since the last colouring
+	dirty   bool // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
 	// breakable counts links made with a BreakStrain (never decreased):
