@@ -21,9 +21,14 @@
 //     collision: a particle at 80 m/s cannot skip a 2 cm box or a 3 cm
 //     sphere); every ConstraintSet gets Prepare. Contacts live for this
 //     substep only.
-//  4. Solve, Config.Iterations times: links (graph-coloured batches, optionally
-//     on several workers), then tethers, then each ConstraintSet's Solve, then
-//     contacts last so that nothing ends a substep inside a collider.
+//  4. Solve, Config.Iterations times: links, then tethers, then each
+//     ConstraintSet's Solve, then contacts last so that nothing ends a
+//     substep inside a collider. Links are solved in a fixed order: a small
+//     set in graph-coloured batches (links of one batch share no particle)
+//     and a tail in the order they were added; a large set (8,192 links and
+//     more) by region: the particles are cut into four index ranges, each
+//     range's own links go together, colour by colour, and the links between
+//     ranges come last.
 //  5. Friction and restitution on the contacts: static friction undoes the
 //     sliding of the substep against a collider at rest (no creep below the
 //     friction angle), kinetic friction shortens it, and the velocity into
@@ -50,11 +55,15 @@
 //
 // # One executor
 //
-// Config.Workers goroutines belong to the World: link colours and every
-// component's parallel work (World.Parallel: hair strands, ...) run on
-// them, split into contiguous ranges that depend only on the work size and
-// the worker count, so results are bit-identical for any Config.Workers.
-// Components never start goroutines. World.Close stops them.
+// Config.Workers goroutines belong to the World: link batches or regions,
+// integration and the NaN guard (in particle ranges, for 2,048 particles
+// and more) and every component's parallel work (World.Parallel: hair
+// strands, cubes, ...) run on them, split into contiguous ranges that
+// depend only on the work size and the worker count, so results are
+// bit-identical for any Config.Workers. Between phases a worker spins
+// briefly and then sleeps, so a busy machine slows a step but never stalls
+// it. Components never start goroutines. World.Close stops them.
+// Stats.Phases tells the wall time of each phase.
 //
 // # Registration
 //
