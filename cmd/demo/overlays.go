@@ -50,17 +50,54 @@ func (s *lineSet) end() {
 
 func (s *lineSet) hide() { s.lines.SetVisible(false) }
 
-// overlays are the debug views: cloth edges coloured by strain (green at
-// rest, yellow at 5%, red from 10%) and the World's colliders as
-// wireframes.
+// surfaceSet is a cloth surface painted with per-vertex colours, unlit,
+// drawn just in front of the lit cloth (polygon offset), rewritten every
+// frame.
+type surfaceSet struct {
+	mesh *graphic.Mesh
+	geom *geometry.Geometry
+	vbo  *gls.VBO
+	buf  math32.ArrayF32 // x y z r g b per vertex
+	idx  math32.ArrayU32
+}
+
+func newSurfaceSet(root *core.Node) *surfaceSet {
+	s := &surfaceSet{geom: geometry.NewGeometry()}
+	s.vbo = gls.NewVBO(math32.NewArrayF32(0, 0)).AddAttrib(gls.VertexPosition).AddAttrib(gls.VertexColor)
+	s.vbo.SetUsage(gls.DYNAMIC_DRAW)
+	s.geom.AddVBO(s.vbo)
+	mat := material.NewBasic()
+	mat.SetSide(material.SideDouble)
+	mat.SetPolygonOffset(-1, -1)
+	s.mesh = graphic.NewMesh(s.geom, mat)
+	s.mesh.SetCullable(false) // its bounds change every frame
+	s.mesh.SetVisible(false)
+	root.Add(s.mesh)
+	return s
+}
+
+func (s *surfaceSet) end() {
+	s.vbo.SetBuffer(s.buf)
+	s.geom.SetIndices(s.idx)
+	s.mesh.SetVisible(len(s.idx) > 0)
+}
+
+func (s *surfaceSet) hide() { s.mesh.SetVisible(false) }
+
+// overlays are the debug views: cloth painted by strain (green at rest,
+// yellow at 5%, red from 10%: each vertex shows the largest strain of its
+// edges, and the edges are drawn in their own colour) and the World's
+// colliders as wireframes.
 type overlays struct {
 	strainOn, collidersOn bool
 	strain, colliders     *lineSet
-	maxStrain             float32 // the largest edge strain drawn last frame
+	surface               *surfaceSet
+	vertexStrain          []float32 // scratch: largest edge strain per vertex
+	maxStrain             float32   // the largest edge strain drawn last frame
 }
 
 func newOverlays(root *core.Node) *overlays {
-	return &overlays{strain: newLineSet(root, false), colliders: newLineSet(root, true)}
+	return &overlays{strain: newLineSet(root, false), colliders: newLineSet(root, true), surface: newSurfaceSet(root)}
 }
 
 func (o *overlays) toggleStrain()    { o.strainOn = !o.strainOn }
@@ -68,6 +105,7 @@ func (o *overlays) toggleColliders() { o.collidersOn = !o.collidersOn }
 
 func (o *overlays) reset(*Demo) {
 	o.strain.hide()
+	o.surface.hide()
 	o.colliders.hide()
 }
 
@@ -83,17 +121,24 @@ func strainColor(s float32) math32.Color {
 func (o *overlays) sync(d *Demo) {
 	if d.driver == nil {
 		o.strain.hide()
+		o.surface.hide()
 		o.colliders.hide()
 		return
 	}
 	w := d.driver.World
 	if o.strainOn {
 		o.strain.begin()
+		o.surface.buf, o.surface.idx = o.surface.buf[:0], o.surface.idx[:0]
 		pos := w.Positions()
 		o.maxStrain = 0
 		for _, g := range d.grids {
 			vs := g.Vertices()
 			idx := g.Indices()
+			if cap(o.vertexStrain) < len(vs) {
+				o.vertexStrain = make([]float32, len(vs))
+			}
+			vstrain := o.vertexStrain[:len(vs)]
+			clear(vstrain)
 			rest := func(v uint32) mgl32.Vec3 { return g.Rest(g.Origin(int(v))) }
 			for t := 0; t+2 < len(idx); t += 3 {
 				for e := 0; e < 3; e++ {
@@ -106,12 +151,25 @@ func (o *overlays) sync(d *Demo) {
 					s := (pa.Sub(pb).Len() - r) / r
 					o.maxStrain = max(o.maxStrain, s)
 					o.strain.seg(pa, pb, strainColor(s))
+					as := float32(math.Abs(float64(s)))
+					vstrain[a], vstrain[b] = max(vstrain[a], as), max(vstrain[b], as)
 				}
+			}
+			base := uint32(len(o.surface.buf) / 6)
+			for v, p := range vs {
+				c := strainColor(vstrain[v])
+				x := pos[p]
+				o.surface.buf = append(o.surface.buf, x[0], x[1], x[2], c.R, c.G, c.B)
+			}
+			for _, i := range idx {
+				o.surface.idx = append(o.surface.idx, base+i)
 			}
 		}
 		o.strain.end()
+		o.surface.end()
 	} else {
 		o.strain.hide()
+		o.surface.hide()
 	}
 	if o.collidersOn {
 		o.colliders.begin()

@@ -404,11 +404,13 @@ type probeReport struct {
 	Pushed    int     `json:"pushed"` // particle pushes by the brush since start
 	// StrainSegments is how many cloth edges the strain view draws (0:
 	// off); MaxStrain the largest edge strain it drew.
-	StrainSegments int     `json:"strain_segments"`
-	MaxStrain      float32 `json:"max_strain"`
-	NonFinite      int     `json:"nonfinite"`
-	AllFinite      bool    `json:"all_finite"`
-	Paused         bool    `json:"paused"`
+	StrainSegments int `json:"strain_segments"`
+	// StrainTriangles is how many cloth triangles the strain view paints.
+	StrainTriangles int     `json:"strain_triangles"`
+	MaxStrain       float32 `json:"max_strain"`
+	NonFinite       int     `json:"nonfinite"`
+	AllFinite       bool    `json:"all_finite"`
+	Paused          bool    `json:"paused"`
 	// Iterations and Substeps are the World's solver settings now.
 	Iterations int        `json:"iterations"`
 	Substeps   int        `json:"substeps"`
@@ -474,6 +476,7 @@ func (sh *shell) probe(label string) probeReport {
 	}
 	if sh.views.strainOn {
 		r.StrainSegments, r.MaxStrain = len(sh.views.strain.buf)/12, sh.views.maxStrain
+		r.StrainTriangles = len(sh.views.surface.idx) / 3
 	}
 	return r
 }
