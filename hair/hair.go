@@ -64,8 +64,13 @@ type Hair struct {
 	dragScale float32 // drag runs once per step: Substeps times stronger
 	still     bool    // the wind is still air
 	hooks     hooks
+	carrying  bool // this substep carries the strands with the head
+	dragging  bool // this substep adds the step's air drag
+	iters     int  // solver passes per substep
+	pending   bool // this substep's prepare has not run yet
+	fused     bool // this substep's solve and finish ran at Prepare
 	// Method values bound once, so dispatching them does not allocate.
-	passFn, prepFn, dragFn, finFn, carryFn func(lo, hi int)
+	passFn, wholeFn, applyFn, finFn func(lo, hi int)
 
 	// The carried part of the head's motion in this substep (setCarry).
 	carryM             mgl32.Mat3

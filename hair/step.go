@@ -15,12 +15,13 @@ import (
 //     TeleportDistance in one step carries them all the way); on the first
 //     substep of a step, add the step's air drag per segment.
 //  2. The World integrates and builds collider contacts.
-//  3. prepare (constraint set): reset the XPBD multipliers.
+//  3. prepare (constraint set): reset the XPBD multipliers, and place the
+//     style targets (the rest shape at the head's pose of the substep).
 //  4. solve, once per World iteration: one pass over every strand, root to
-//     tip: stretch links, bend links, style pull toward the rest shape at
-//     the head's pose, the leash (no particle farther from its root than
-//     the strand's length up to it), head sphere. On the last pass a
-//     follow-the-leader sweep fixes any segment length left over.
+//     tip: stretch links, bend links, style pull toward the targets, the
+//     leash (no particle farther from its root than the strand's length up
+//     to it), head sphere. On the last pass a follow-the-leader sweep fixes
+//     any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
 //  6. finish: a strand the solver could not hold (non-finite, or far past
@@ -31,13 +32,23 @@ import (
 //
 // Strands are independent, so with Config.Workers > 1 each phase splits the
 // strands between goroutines; the result is bit-identical to one worker.
+// Every World.Parallel call is a dispatch and a wait for the slowest
+// worker, so the phases share calls: the head's carry, the roots and the
+// drag are one call; prepare runs inside the first pass's call.
+//
+// When nothing but the hair can touch its particles in a substep (the World
+// holds only the hair's particles, no links or tethers, and no collider
+// contact this substep), steps 3 to 6 run in one call at Prepare: each
+// block of strands does all its passes and its finish while it is in the
+// cache, and the World's Solve and Finish calls find nothing left to do.
+// Strands are independent and nothing else acts between the passes, so
+// this gives bit-identical results to the pass-by-pass order.
 
 func (h *Hair) bindPasses() {
 	h.passFn = h.pass
-	h.prepFn = h.prepare
-	h.dragFn = h.drag
+	h.wholeFn = h.whole
+	h.applyFn = h.applyRange
 	h.finFn = h.finish
-	h.carryFn = h.carry
 }
 
 // setCarry makes the part of the head's motion from the previous substep's
@@ -134,26 +145,36 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
-	if (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur {
+	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
+	if h.carrying {
 		h.setCarry()
-		h.bind(w)
-		h.run(h.carryFn)
-	}
-
-	pos := w.Positions()
-	for i := 0; i < h.set.Strands; i++ {
-		p := int(h.base) + i*h.per
-		pos[p] = h.cur.apply(h.rest[i*h.per])
 	}
 	// Air drag once per step, on its first substep, scaled by the
 	// substep count: the same velocity change per step at a fraction of
 	// the cost. Air varies slowly next to a 1/60 s step.
-	if h.set.WindDrag > 0 && s.First() {
-		h.bind(w)
+	h.dragging = h.set.WindDrag > 0 && s.First()
+	if h.dragging {
 		h.t = float32(s.Time)
 		h.still = h.wind == (verlet3d.Wind{})
 		h.dragScale = float32(s.Count)
-		h.run(h.dragFn)
+	}
+	h.bind(w)
+	h.run(h.applyFn)
+}
+
+// applyRange is apply's work on strands lo..hi-1: the carry, the roots
+// onto the scalp, then the drag (which reads the roots' motion).
+func (h *Hair) applyRange(lo, hi int) {
+	if h.carrying {
+		h.carry(lo, hi)
+	}
+	base := int(h.base)
+	pos := h.pos
+	for i := lo; i < hi; i++ {
+		pos[base+i*h.per] = h.cur.apply(h.rest[i*h.per])
+	}
+	if h.dragging {
+		h.drag(lo, hi)
 	}
 }
 
@@ -216,7 +237,9 @@ func (h *Hair) drag(lo, hi int) {
 	}
 }
 
-// prepareSubstep resets the multipliers.
+// prepareSubstep resets the multipliers and places the style targets: at
+// once with the whole substep's solve when the hair is alone (see the top
+// of this file), otherwise in the first pass's call.
 func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
 	n := s.Iterations
 	if n != h.styleN {
@@ -228,9 +251,50 @@ func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
 		h.styleN = n
 	}
 	h.bind(w)
-	h.run(h.prepFn)
+	h.iters = n
+	h.fused = h.alone(w)
+	h.pending = true
+	if h.fused {
+		h.run(h.wholeFn)
+		h.prepared()
+	}
+}
+
+// alone reports whether nothing but the hair acts on its particles during
+// this substep's solve: the World holds no other particles (so no other
+// component's constraints), no links or tethers, and the collider contacts
+// built for this substep are none.
+func (h *Hair) alone(w *verlet3d.World) bool {
+	return h.base == 0 && w.NumParticles() == h.set.Strands*h.per &&
+		w.NumLinks() == 0 && w.NumTethers() == 0 && w.Stats().Contacts == 0
+}
+
+// prepared records that this substep's prepare ran.
+func (h *Hair) prepared() {
+	h.pending = false
 	h.kAS = h.set.StretchCompliance * h.invH2
 	h.kAB = h.set.BendCompliance * h.invH2
+}
+
+// whole is the substep's solve and finish of strands lo..hi-1 in one go,
+// block by block (see the top of this file).
+func (h *Hair) whole(lo, hi int) {
+	ftl := h.set.StretchCompliance == 0
+	for b := lo; b < hi; b += block {
+		e := b + block
+		if e > hi {
+			e = hi
+		}
+		h.prepare(b, e)
+		for it := 0; it < h.iters; it++ {
+			h.links(b, e)
+			h.pull(b, e)
+			if ftl && it == h.iters-1 {
+				h.followLeader(b, e)
+			}
+		}
+		h.finish(b, e)
+	}
 }
 
 func (h *Hair) prepare(lo, hi int) {
@@ -278,9 +342,15 @@ func (h *Hair) prepare(lo, hi int) {
 
 // solvePass is one pass over every strand.
 func (h *Hair) solvePass(w *verlet3d.World, s verlet3d.Substep) {
+	if h.fused {
+		return
+	}
 	h.last = s.LastIteration()
 	h.bind(w)
 	h.run(h.passFn)
+	if h.pending {
+		h.prepared()
+	}
 }
 
 // block is how many strands a pass advances side by side. A strand is a
@@ -297,6 +367,9 @@ func (h *Hair) pass(lo, hi int) {
 		e := b + block
 		if e > hi {
 			e = hi
+		}
+		if h.pending {
+			h.prepare(b, e)
 		}
 		h.links(b, e)
 		h.pull(b, e)
@@ -316,8 +389,11 @@ func (h *Hair) pass(lo, hi int) {
 // same value to first order. Stretch links always stay near r; a bend link
 // folded far from it (d² off r² by more than half) uses the exact form,
 // since the approximate one is too weak to unfold it. The XPBD denominators
-// 1/(w_a + w_b + α/h²) are computed once per substep by Prepare. The updates
-// are written out in scalars because as functions they would not inline.
+// 1/(w_a + w_b + α/h²) are computed once per substep by Prepare.
+//
+// The updates are written out in scalar locals, read and written through
+// pointers: as functions they would not inline, and a Vec3 local lives in
+// memory (Go keeps arrays out of registers), which doubled the instructions.
 func (h *Hair) links(lo, hi int) {
 	per := h.per
 	base := int(h.base)
@@ -333,12 +409,16 @@ func (h *Hair) links(lo, hi int) {
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
 			o := i*per + j
-			a, b := pos[o-1], pos[o]
-			wa, wb := inv[o-1], inv[o]
+			pb := &pos[o]
+			bx, by, bz := pb[0], pb[1], pb[2]
+			wb := inv[o]
 			// Stretch link j-1 -> j.
 			if k := kS[o]; k != 0 {
+				pa := &pos[o-1]
+				ax, ay, az := pa[0], pa[1], pa[2]
+				wa := inv[o-1]
 				r, ir := restSeg[i], segInv[i]
-				dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+				dx, dy, dz := bx-ax, by-ay, bz-az
 				d2 := dx*dx + dy*dy + dz*dz
 				r2 := r * r
 				// The square-root-free form overshoots far from rest (by
@@ -358,16 +438,16 @@ func (h *Hair) links(lo, hi int) {
 				}
 				s := dl * g
 				ka, kb := wa*s, wb*s
-				a = mgl32.Vec3{a[0] - ka*dx, a[1] - ka*dy, a[2] - ka*dz}
-				b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
-				pos[o-1] = a
+				pa[0], pa[1], pa[2] = ax-ka*dx, ay-ka*dy, az-ka*dz
+				bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
 			}
 			// Bend link j-2 -> j: a soft distance-2 link.
 			if k := kB[o]; k != 0 {
-				c := pos[o-2]
+				pc := &pos[o-2]
+				cx, cy, cz := pc[0], pc[1], pc[2]
 				wc := inv[o-2]
 				r, ir := bendRest[o], bendInv[o]
-				dx, dy, dz := b[0]-c[0], b[1]-c[1], b[2]-c[2]
+				dx, dy, dz := bx-cx, by-cy, bz-cz
 				d2 := dx*dx + dy*dy + dz*dz
 				r2 := r * r
 				var C, g float32 // constraint value and 1/|gradient direction|
@@ -382,11 +462,11 @@ func (h *Hair) links(lo, hi int) {
 					lamB[o] += dl
 					s := dl * g
 					kc, kb := wc*s, wb*s
-					pos[o-2] = mgl32.Vec3{c[0] - kc*dx, c[1] - kc*dy, c[2] - kc*dz}
-					b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
+					pc[0], pc[1], pc[2] = cx-kc*dx, cy-kc*dy, cz-kc*dz
+					bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
 				}
 			}
-			pos[o] = b
+			pb[0], pb[1], pb[2] = bx, by, bz
 		}
 	}
 }
@@ -410,23 +490,26 @@ func (h *Hair) pull(lo, hi int) {
 	minR2 := minR * minR
 	for i := lo; i < hi; i++ {
 		o := i * per
-		root := pos[o]
+		st := pos[o : o+per]
+		ws := inv[o : o+per]
+		rs := rest[o : o+per]
+		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
-		for j := 1; j < per; j++ {
-			if inv[o+j] == 0 {
+		for j := 1; j < len(st); j++ {
+			if ws[j] == 0 {
 				continue
 			}
-			p := pos[o+j]
+			p := &st[j]
 			px, py, pz := p[0], p[1], p[2]
 			// The leash: no particle farther from its root than the
 			// strand's length up to it, however far the head moved.
-			lx, ly, lz := px-root[0], py-root[1], pz-root[2]
+			lx, ly, lz := px-rx, py-ry, pz-rz
 			if l2, m := lx*lx+ly*ly+lz*lz, float32(j)*seg; l2 > m*m {
 				k := m / float32(math.Sqrt(float64(l2)))
-				px, py, pz = root[0]+lx*k, root[1]+ly*k, root[2]+lz*k
+				px, py, pz = rx+lx*k, ry+ly*k, rz+lz*k
 			}
 			if style {
-				r := rest[o+j]
+				r := &rs[j]
 				s := si[j]
 				tx := m0*r[0] + m3*r[1] + m6*r[2] + cx
 				ty := m1*r[0] + m4*r[1] + m7*r[2] + cy
@@ -440,7 +523,7 @@ func (h *Hair) pull(lo, hi int) {
 				k := minR / float32(math.Sqrt(float64(d2)))
 				px, py, pz = cx+dx*k, cy+dy*k, cz+dz*k
 			}
-			pos[o+j] = mgl32.Vec3{px, py, pz}
+			p[0], p[1], p[2] = px, py, pz
 		}
 	}
 }
@@ -454,22 +537,27 @@ func (h *Hair) pull(lo, hi int) {
 func (h *Hair) followLeader(lo, hi int) {
 	per := h.per
 	base := int(h.base)
-	pos, inv := h.pos, h.inv
+	n := h.set.Strands * per
+	pos, inv := h.pos[base:base+n], h.inv[base:base+n]
+	restSeg := h.restSeg[:h.set.Strands]
+	// Strand by strand each particle waits for its parent's result: the
+	// strands go side by side, particle j of all of them, then j+1.
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
-			p := base + i*per + j
-			if inv[p] == 0 {
+			o := i*per + j
+			if inv[o] == 0 {
 				continue
 			}
-			seg := h.restSeg[i]
-			a, b := pos[p-1], &pos[p]
-			dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+			seg := restSeg[i]
+			pa, pb := &pos[o-1], &pos[o]
+			ax, ay, az := pa[0], pa[1], pa[2]
+			dx, dy, dz := pb[0]-ax, pb[1]-ay, pb[2]-az
 			l2 := dx*dx + dy*dy + dz*dz
 			if l2 <= seg*seg && l2 >= 0.9025*seg*seg {
 				continue
 			}
 			k := seg / sqrt32(l2)
-			b[0], b[1], b[2] = a[0]+dx*k, a[1]+dy*k, a[2]+dz*k
+			pb[0], pb[1], pb[2] = ax+dx*k, ay+dy*k, az+dz*k
 		}
 	}
 }
@@ -480,6 +568,9 @@ func (h *Hair) followLeader(lo, hi int) {
 // with the head. On the last substep, strands the solver could not hold
 // are recovered first.
 func (h *Hair) finishSubstep(w *verlet3d.World, _ verlet3d.Substep) {
+	if h.fused {
+		return
+	}
 	h.bind(w)
 	h.run(h.finFn)
 }
