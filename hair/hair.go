@@ -46,13 +46,14 @@ type Hair struct {
 	restSeg   []float32 // rest segment length per strand, m
 
 	// Strand constraints, solved per strand by the ConstraintSet.
-	bendRest   []float32 // rest distance from particle j-2 to j, by particle
-	segInv     []float32 // 1/restSeg
-	lamS, lamB []float32 // XPBD multipliers of stretch and bend, by particle
-	kS, kB     []float32 // XPBD denominators 1/(w_a+w_b+α/h²)
-	kAS, kAB   float32   // the α/h² kS and kB were made with (-1: none yet)
-	invSeen    []float32 // inverse masses kS and kB were made with
-	bendInv    []float32 // 1/bendRest
+	bendRest   []float32    // rest distance from particle j-2 to j, by particle
+	segInv     []float32    // 1/restSeg
+	lamS, lamB []float32    // XPBD multipliers of stretch and bend, by particle
+	kS, kB     []float32    // XPBD denominators 1/(w_a+w_b+α/h²)
+	kAS, kAB   float32      // the α/h² kS and kB were made with (-1: none yet)
+	invSeen    []float32    // inverse masses kS and kB were made with
+	bendInv    []float32    // 1/bendRest
+	target     []mgl32.Vec3 // style targets of this substep, by particle
 	// Per-substep solver state shared with the workers.
 	pos       []mgl32.Vec3
 	prev      []mgl32.Vec3
@@ -130,6 +131,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	h.kS = make([]float32, n)
 	h.kB = make([]float32, n)
 	h.invSeen = make([]float32, n)
+	h.target = make([]mgl32.Vec3, n)
 	h.kAS, h.kAB = -1, -1
 	h.bindPasses()
 	sph, err := verlet3d.NewSphere(head.Center, head.Radius)

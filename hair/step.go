@@ -303,6 +303,21 @@ func (h *Hair) prepare(lo, hi int) {
 		clear(h.lamS[a:b])
 	}
 	clear(h.lamB[a:b])
+	if h.set.StyleStiffness != 0 {
+		// The style targets: the rest shape at this substep's head pose,
+		// the same for every pass.
+		m := h.cur.m
+		m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+		cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
+		rest, tg := h.rest[a:b], h.target[a:b]
+		tg = tg[:len(rest)]
+		for k := range rest {
+			r, t := &rest[k], &tg[k]
+			t[0] = m0*r[0] + m3*r[1] + m6*r[2] + cx
+			t[1] = m1*r[0] + m4*r[1] + m7*r[2] + cy
+			t[2] = m2*r[0] + m5*r[1] + m8*r[2] + cz
+		}
+	}
 	// The XPBD denominators 1/(w_a + w_b + α/h²); 0 marks a link between
 	// two pinned particles, or no link (the root has no stretch link, the
 	// first two particles no bend link). They change only when a particle
@@ -472,19 +487,16 @@ func (h *Hair) links(lo, hi int) {
 }
 
 // pull moves the particles of strands lo..hi-1 toward their style targets
-// (the rest shape at the head's pose of this substep) and out of the head
-// sphere. The World's head contacts do the latter too, but doing it here
-// gives the next pass's links a valid start. Scalars in locals, because Go
-// reloads anything read through a pointer after a store.
+// (placed by prepare) and out of the head sphere. The World's head contacts
+// do the latter too, but doing it here gives the next pass's links a valid
+// start.
 func (h *Hair) pull(lo, hi int) {
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
-	pos, inv, rest := h.pos[base:base+n], h.inv[base:base+n], h.rest[:n]
+	pos, inv, target := h.pos[base:base+n], h.inv[base:base+n], h.target[:n]
 	style := h.set.StyleStiffness != 0
 	si := h.styleIter[:per]
-	m := h.cur.m
-	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
 	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
 	minR := h.head.Radius + h.set.Radius
 	minR2 := minR * minR
@@ -492,7 +504,7 @@ func (h *Hair) pull(lo, hi int) {
 		o := i * per
 		st := pos[o : o+per]
 		ws := inv[o : o+per]
-		rs := rest[o : o+per]
+		ts := target[o : o+per]
 		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
 		for j := 1; j < len(st); j++ {
@@ -509,14 +521,11 @@ func (h *Hair) pull(lo, hi int) {
 				px, py, pz = rx+lx*k, ry+ly*k, rz+lz*k
 			}
 			if style {
-				r := &rs[j]
+				t := &ts[j]
 				s := si[j]
-				tx := m0*r[0] + m3*r[1] + m6*r[2] + cx
-				ty := m1*r[0] + m4*r[1] + m7*r[2] + cy
-				tz := m2*r[0] + m5*r[1] + m8*r[2] + cz
-				px += s * (tx - px)
-				py += s * (ty - py)
-				pz += s * (tz - pz)
+				px += s * (t[0] - px)
+				py += s * (t[1] - py)
+				pz += s * (t[2] - pz)
 			}
 			dx, dy, dz := px-cx, py-cy, pz-cz
 			if d2 := dx*dx + dy*dy + dz*dz; d2 < minR2 && d2 > 1e-18 {
