@@ -86,10 +86,11 @@ func (h *Hair) carry(lo, hi int) {
 		if inv[i] == 0 {
 			continue
 		}
-		x, y, z := pos[i][0]-ax, pos[i][1]-ay, pos[i][2]-az
-		pos[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
-		x, y, z = prev[i][0]-ax, prev[i][1]-ay, prev[i][2]-az
-		prev[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
+		p, q := &pos[i], &prev[i]
+		x, y, z := p[0]-ax, p[1]-ay, p[2]-az
+		p[0], p[1], p[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
+		x, y, z = q[0]-ax, q[1]-ay, q[2]-az
+		q[0], q[1], q[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
 	}
 }
 
@@ -208,6 +209,7 @@ func (h *Hair) drag(lo, hi int) {
 	segs := h.set.Segments
 	inv := 1 / float32(segs)
 	t := h.t
+	var buf [maxSegments + 1]mgl32.Vec3 // the accelerations of one strand
 	for i := lo; i < hi; i++ {
 		o := i * per
 		var va, dv mgl32.Vec3
@@ -215,25 +217,34 @@ func (h *Hair) drag(lo, hi int) {
 			va = h.wind.Velocity(pos[o], t)
 			dv = h.wind.Velocity(pos[o+segs], t).Sub(va).Mul(inv)
 		}
-		var carry mgl32.Vec3 // the previous segment's half for this particle
+		// The previous segment's half for this particle.
+		var hx, hy, hz float32
 		// Velocity of the segment's first end, carried along the strand.
-		x0, p0 := pos[o], prev[o]
+		x0, p0 := &pos[o], &prev[o]
 		v0x, v0y, v0z := (x0[0]-p0[0])*invH, (x0[1]-p0[1])*invH, (x0[2]-p0[2])*invH
 		for j := 0; j < segs; j++ {
-			x1, p1 := pos[o+j+1], prev[o+j+1]
+			x1, p1 := &pos[o+j+1], &prev[o+j+1]
 			v1x, v1y, v1z := (x1[0]-p1[0])*invH, (x1[1]-p1[1])*invH, (x1[2]-p1[2])*invH
 			k := float32(j) + 0.5
 			rx := va[0] + dv[0]*k - 0.5*(v0x+v1x)
 			ry := va[1] + dv[1]*k - 0.5*(v0y+v1y)
 			rz := va[2] + dv[2]*k - 0.5*(v0z+v1z)
-			a := mgl32.Vec3{rx * c, ry * c, rz * c}
+			ax, ay, az := rx*c, ry*c, rz*c
 			if j > 0 { // the root is pinned: no force moves it
-				w.AddAcceleration(verlet3d.Particle(base+o+j), carry.Add(a))
+				b := &buf[j]
+				b[0], b[1], b[2] = hx+ax, hy+ay, hz+az
 			}
-			carry = a
-			x0, v0x, v0y, v0z = x1, v1x, v1y, v1z
+			hx, hy, hz = ax, ay, az
+			v0x, v0y, v0z = v1x, v1y, v1z
 		}
-		w.AddAcceleration(verlet3d.Particle(base+o+segs), carry)
+		b := &buf[segs]
+		b[0], b[1], b[2] = hx, hy, hz
+		// Handed to the World in a second loop: a Vec3 argument is copied
+		// with wide loads, which stall on the narrow stores that just
+		// built it (store forwarding fails); from buf they are long done.
+		for j := 1; j <= segs; j++ {
+			w.AddAcceleration(verlet3d.Particle(base+o+j), buf[j])
+		}
 	}
 }
 
