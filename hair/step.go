@@ -643,7 +643,14 @@ func (h *Hair) headContact(lo, hi int) {
 	base := int(h.base)
 	n := h.set.Strands * per
 	pos, prev, inv := h.pos[base:base+n], h.prev[base:base+n], h.inv[base:base+n]
-	c := h.cur.c
+	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
+	// This substep's head frame (to local) and the previous one's (back to
+	// world), as frame.toLocal and frame.apply compute them, in scalars.
+	m := h.cur.m
+	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+	e := h.prevCur.m
+	e0, e1, e2, e3, e4, e5, e6, e7, e8 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8]
+	ex, ey, ez := h.prevCur.c[0], h.prevCur.c[1], h.prevCur.c[2]
 	minR := h.head.Radius + h.set.Radius
 	touch := minR + 0.1*h.w.Config().ContactMargin
 	touch2 := touch * touch
@@ -652,8 +659,9 @@ func (h *Hair) headContact(lo, hi int) {
 		if inv[o] == 0 {
 			continue
 		}
-		p := pos[o]
-		dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
+		p := &pos[o]
+		px, py, pz := p[0], p[1], p[2]
+		dx, dy, dz := px-cx, py-cy, pz-cz
 		d2 := dx*dx + dy*dy + dz*dz
 		if d2 >= touch2 || d2 < 1e-18 {
 			continue
@@ -661,20 +669,27 @@ func (h *Hair) headContact(lo, hi int) {
 		d := float32(math.Sqrt(float64(d2)))
 		nx, ny, nz := dx/d, dy/d, dz/d
 		if d < minR {
-			p = mgl32.Vec3{c[0] + nx*minR, c[1] + ny*minR, c[2] + nz*minR}
-			pos[o] = p
+			px, py, pz = cx+nx*minR, cy+ny*minR, cz+nz*minR
+			p[0], p[1], p[2] = px, py, pz
 		}
 		if mu == 0 {
 			continue
 		}
 		// Where the scalp under p was one substep ago: motion relative to
 		// it is sliding.
-		was := h.prevCur.apply(h.cur.toLocal(p))
-		q := prev[o]
-		vx, vy, vz := was[0]-q[0], was[1]-q[1], was[2]-q[2]
+		lx, ly, lz := px-cx, py-cy, pz-cz
+		ux := m0*lx + m1*ly + m2*lz
+		uy := m3*lx + m4*ly + m5*lz
+		uz := m6*lx + m7*ly + m8*lz
+		wx := e0*ux + e3*uy + e6*uz + ex
+		wy := e1*ux + e4*uy + e7*uz + ey
+		wz := e2*ux + e5*uy + e8*uz + ez
+		q := &prev[o]
+		qx, qy, qz := q[0], q[1], q[2]
+		vx, vy, vz := wx-qx, wy-qy, wz-qz
 		vn := vx*nx + vy*ny + vz*nz
 		tx, ty, tz := vx-vn*nx, vy-vn*ny, vz-vn*nz
-		prev[o] = mgl32.Vec3{q[0] + mu*tx, q[1] + mu*ty, q[2] + mu*tz}
+		q[0], q[1], q[2] = qx+mu*tx, qy+mu*ty, qz+mu*tz
 	}
 }
 
