@@ -23,7 +23,9 @@
 // collider contacts in a substep) it runs a substep's passes and head
 // contact block by block in one World.Parallel call, with the same result
 // as pass by pass; otherwise it makes one call per World iteration, so
-// that colliders and other constraint sets act between its passes.
+// that colliders and other constraint sets act between its passes. (A
+// ConstraintSet of the game's own that owns no particles but moves the
+// hair's then acts after the hair's passes of a substep, not between them.)
 //
 // The head moves with SetHead: roots are pinned and follow the head
 // transform exactly at every substep, and the head's verlet3d.Sphere
