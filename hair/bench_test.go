@@ -56,6 +56,38 @@ func BenchmarkHair2000x16Workers1(b *testing.B) { benchHair(b, 2000, 16, 1) }
 func BenchmarkHair2000x16Workers2(b *testing.B) { benchHair(b, 2000, 16, 2) }
 func BenchmarkHair500x12Workers1(b *testing.B)  { benchHair(b, 500, 12, 1) }
 
+// benchHairShoulders is benchHair's 2,000 x 16 frame with a neck and two
+// shoulder capsules in the World: strands resting on them make collider
+// contacts every substep, so the hair takes its pass-by-pass path (one
+// World.Parallel call per iteration, the World's contacts between passes)
+// instead of solving a whole substep in one call.
+func benchHairShoulders(b *testing.B, workers int) {
+	benchHairFrames(b, 2000, 16, workers, func(h *hair.Hair) func() {
+		w := h.World()
+		c := h.Head().Center
+		var cs []verlet3d.Collider
+		for _, k := range [][3]mgl32.Vec3{
+			{{0, -0.1, 0}, {0, -0.22, 0}, {0.055}},
+			{{-0.05, -0.24, 0}, {-0.2, -0.26, 0}, {0.065}},
+			{{0.05, -0.24, 0}, {0.2, -0.26, 0}, {0.065}},
+		} {
+			cp, err := verlet3d.NewCapsule(c.Add(k[0]), c.Add(k[1]), k[2][0])
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := w.AddCollider(cp, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+				b.Fatal(err)
+			}
+			cs = append(cs, cp)
+		}
+		h.Drape(cs...)
+		return func() {}
+	})
+}
+
+func BenchmarkHair2000x16ShouldersWorkers1(b *testing.B) { benchHairShoulders(b, 1) }
+func BenchmarkHair2000x16ShouldersWorkers2(b *testing.B) { benchHairShoulders(b, 2) }
+
 // BenchmarkWorldFloor34000 is what the core alone costs for the same
 // particle count (2000 x 17) with one sphere collider and nothing else: a
 // floor under BenchmarkHair2000x16 that the hair package cannot go below.

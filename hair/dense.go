@@ -51,11 +51,17 @@ type Dense struct {
 
 	pos, tan []mgl32.Vec3
 
+	// delta holds the guides' segment vectors during Update: index
+	// g·(Segments+1)+j is guide g's particle j minus particle j-1.
+	delta []mgl32.Vec3
+
 	// Per-Update state shared with the workers.
-	f     frame
-	minR2 float32
-	minR  float32
-	updFn func(lo, hi int)
+	gp      []mgl32.Vec3 // the guides' particles
+	deltaFn func(lo, hi int)
+	f       frame
+	minR2   float32
+	minR    float32
+	updFn   func(lo, hi int)
 }
 
 // NewDense makes perGuide render strands for every strand of h (perGuide 1
@@ -82,6 +88,10 @@ func NewDense(h *Hair, perGuide int, seed uint64) (*Dense, error) {
 	d.tan = make([]mgl32.Vec3, d.n*d.per)
 	d.place(seed)
 	d.updFn = d.update
+	d.deltaFn = d.deltas
+	if perGuide > 1 {
+		d.delta = make([]mgl32.Vec3, ng*d.per)
+	}
 	d.Update()
 	return d, nil
 }
@@ -252,61 +262,87 @@ func (d *Dense) Update() {
 	d.f = h.end.frame()
 	d.minR = h.end.Radius + h.set.Radius
 	d.minR2 = d.minR * d.minR
+	first, n := h.Particles()
+	d.gp = h.w.Positions()[first : int(first)+n]
+	if d.perGuide > 1 {
+		h.w.Parallel(h.set.Strands, d.deltaFn)
+	}
 	h.w.Parallel(d.n, d.updFn)
+	d.gp = nil
+}
+
+// deltas fills the segment vectors of guides [lo, hi): every render strand
+// blends three guides' segments, so each is computed once, not once per
+// render strand that uses it.
+func (d *Dense) deltas(lo, hi int) {
+	per := d.per
+	gp, dl := d.gp, d.delta
+	for o := lo * per; o < hi*per; o += per {
+		g, e := gp[o:o+per], dl[o:o+per]
+		for j := 1; j < len(g); j++ {
+			a, b, t := &g[j-1], &g[j], &e[j]
+			t[0], t[1], t[2] = b[0]-a[0], b[1]-a[1], b[2]-a[2]
+		}
+	}
 }
 
 // update fills render strands [lo, hi).
 func (d *Dense) update(lo, hi int) {
 	per := d.per
-	first, n := d.h.Particles()
-	gp := d.h.w.Positions()[first : int(first)+n]
+	gp, dl := d.gp, d.delta
 	f := &d.f
 	c := f.c
 	cx, cy, cz, minR2 := c[0], c[1], c[2], d.minR2
 	seg := float32(per - 1)
 	for s := lo; s < hi; s++ {
 		out := d.pos[s*per : (s+1)*per]
+		tan := d.tan[s*per : (s+1)*per]
 		gs, ws := d.guide[s], d.weight[s]
-		g0 := gp[int(gs[0])*per : int(gs[0])*per+per]
 		if ws[0] == 1 {
-			copy(out, g0)
-		} else {
-			g1 := gp[int(gs[1])*per : int(gs[1])*per+per]
-			g2 := gp[int(gs[2])*per : int(gs[2])*per+per]
-			w0, w1, w2 := ws[0], ws[1], ws[2]
-			// The root on the scalp, and the volume offset as a small
-			// turn of every segment, both rotated into world space once.
-			root := f.apply(d.root[s])
-			off := f.apply(d.offset[s]).Sub(c).Mul(1 / seg)
-			l := d.seg[s]
-			out[0] = root
-			px, py, pz := root[0], root[1], root[2]
-			g0, g1, g2 = g0[:per], g1[:per], g2[:per]
-			out = out[:per]
-			for j := 1; j < per; j++ {
-				a0, a1, b0, b1, e0, e1 := &g0[j-1], &g0[j], &g1[j-1], &g1[j], &g2[j-1], &g2[j]
-				vx := off[0] + w0*(a1[0]-a0[0]) + w1*(b1[0]-b0[0]) + w2*(e1[0]-e0[0])
-				vy := off[1] + w0*(a1[1]-a0[1]) + w1*(b1[1]-b0[1]) + w2*(e1[1]-e0[1])
-				vz := off[2] + w0*(a1[2]-a0[2]) + w1*(b1[2]-b0[2]) + w2*(e1[2]-e0[2])
-				l2 := vx*vx + vy*vy + vz*vz
-				if !(l2 > 1e-20) { // guides folded against each other
-					vx, vy, vz = a1[0]-a0[0], a1[1]-a0[1], a1[2]-a0[2]
-					l2 = vx*vx + vy*vy + vz*vz
-					if !(l2 > 1e-20) {
-						vx, vy, vz, l2 = 0, -1, 0, 1
-					}
-				}
-				k := l * invSqrt(l2)
-				qx, qy, qz := px+vx*k, py+vy*k, pz+vz*k
-				if x, y, z := qx-cx, qy-cy, qz-cz; x*x+y*y+z*z < minR2 {
-					q := d.pushOut(s, mgl32.Vec3{px, py, pz}, mgl32.Vec3{qx, qy, qz}, l)
-					qx, qy, qz = q[0], q[1], q[2]
-				}
-				out[j] = mgl32.Vec3{qx, qy, qz}
-				px, py, pz = qx, qy, qz
-			}
+			copy(out, gp[int(gs[0])*per:int(gs[0])*per+per])
+			tangents(out, tan)
+			continue
 		}
-		tangents(out, d.tan[s*per:(s+1)*per])
+		g0 := dl[int(gs[0])*per : int(gs[0])*per+per]
+		g1 := dl[int(gs[1])*per : int(gs[1])*per+per]
+		g2 := dl[int(gs[2])*per : int(gs[2])*per+per]
+		w0, w1, w2 := ws[0], ws[1], ws[2]
+		// The root on the scalp, and the volume offset as a small
+		// turn of every segment, both rotated into world space once.
+		root := f.apply(d.root[s])
+		off := f.apply(d.offset[s]).Sub(c).Mul(1 / seg)
+		ox, oy, oz := off[0], off[1], off[2]
+		l := d.seg[s]
+		px, py, pz := root[0], root[1], root[2]
+		// Scalar stores: copying a Vec3 just built stalls (see drag).
+		r := &out[0]
+		r[0], r[1], r[2] = px, py, pz
+		g0, g1, g2 = g0[:per], g1[:per], g2[:per]
+		out, tan = out[:per], tan[:per]
+		for j := 1; j < per; j++ {
+			a, b, e := &g0[j], &g1[j], &g2[j]
+			vx := ox + w0*a[0] + w1*b[0] + w2*e[0]
+			vy := oy + w0*a[1] + w1*b[1] + w2*e[1]
+			vz := oz + w0*a[2] + w1*b[2] + w2*e[2]
+			l2 := vx*vx + vy*vy + vz*vz
+			if !(l2 > 1e-20) { // guides folded against each other
+				vx, vy, vz = a[0], a[1], a[2]
+				l2 = vx*vx + vy*vy + vz*vz
+				if !(l2 > 1e-20) {
+					vx, vy, vz, l2 = 0, -1, 0, 1
+				}
+			}
+			k := l * invSqrt(l2)
+			qx, qy, qz := px+vx*k, py+vy*k, pz+vz*k
+			if x, y, z := qx-cx, qy-cy, qz-cz; x*x+y*y+z*z < minR2 {
+				q := d.pushOut(s, mgl32.Vec3{px, py, pz}, mgl32.Vec3{qx, qy, qz}, l)
+				qx, qy, qz = q[0], q[1], q[2]
+			}
+			q := &out[j]
+			q[0], q[1], q[2] = qx, qy, qz
+			px, py, pz = qx, qy, qz
+		}
+		tangents(out, tan)
 	}
 }
 

@@ -18,7 +18,14 @@
 // solves them strand by strand from root to tip (several strands side by
 // side, and split between Config.Workers goroutines), which converges in a
 // few passes; a follow-the-leader sweep at the end of each substep removes
-// any stretch left over. WorldConfig gives a World tuned for that.
+// any stretch left over. WorldConfig gives a World tuned for that. When the
+// hair is alone in its World (no other particles, links, tethers or
+// collider contacts in a substep) it runs a substep's passes and head
+// contact block by block in one World.Parallel call, with the same result
+// as pass by pass; otherwise it makes one call per World iteration, so
+// that colliders and other constraint sets act between its passes. (A
+// ConstraintSet of the game's own that owns no particles but moves the
+// hair's then acts after the hair's passes of a substep, not between them.)
 //
 // The head moves with SetHead: roots are pinned and follow the head
 // transform exactly at every substep, and the head's verlet3d.Sphere

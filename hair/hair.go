@@ -46,13 +46,14 @@ type Hair struct {
 	restSeg   []float32 // rest segment length per strand, m
 
 	// Strand constraints, solved per strand by the ConstraintSet.
-	bendRest   []float32 // rest distance from particle j-2 to j, by particle
-	segInv     []float32 // 1/restSeg
-	lamS, lamB []float32 // XPBD multipliers of stretch and bend, by particle
-	kS, kB     []float32 // XPBD denominators 1/(w_a+w_b+α/h²)
-	kAS, kAB   float32   // the α/h² kS and kB were made with (-1: none yet)
-	invSeen    []float32 // inverse masses kS and kB were made with
-	bendInv    []float32 // 1/bendRest
+	bendRest   []float32    // rest distance from particle j-2 to j, by particle
+	segInv     []float32    // 1/restSeg
+	lamS, lamB []float32    // XPBD multipliers of stretch and bend, by particle
+	kS, kB     []float32    // XPBD denominators 1/(w_a+w_b+α/h²)
+	kAS, kAB   float32      // the α/h² kS and kB were made with (-1: none yet)
+	invSeen    []float32    // inverse masses kS and kB were made with
+	bendInv    []float32    // 1/bendRest
+	target     []mgl32.Vec3 // style targets of this substep, by particle
 	// Per-substep solver state shared with the workers.
 	pos       []mgl32.Vec3
 	prev      []mgl32.Vec3
@@ -64,8 +65,13 @@ type Hair struct {
 	dragScale float32 // drag runs once per step: Substeps times stronger
 	still     bool    // the wind is still air
 	hooks     hooks
+	carrying  bool // this substep carries the strands with the head
+	dragging  bool // this substep adds the step's air drag
+	iters     int  // solver passes per substep
+	pending   bool // this substep's prepare has not run yet
+	fused     bool // this substep's solve and finish ran at Prepare
 	// Method values bound once, so dispatching them does not allocate.
-	passFn, prepFn, dragFn, finFn, carryFn func(lo, hi int)
+	passFn, wholeFn, applyFn, finFn func(lo, hi int)
 
 	// The carried part of the head's motion in this substep (setCarry).
 	carryM             mgl32.Mat3
@@ -125,6 +131,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	h.kS = make([]float32, n)
 	h.kB = make([]float32, n)
 	h.invSeen = make([]float32, n)
+	h.target = make([]mgl32.Vec3, n)
 	h.kAS, h.kAB = -1, -1
 	h.bindPasses()
 	sph, err := verlet3d.NewSphere(head.Center, head.Radius)

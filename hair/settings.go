@@ -120,6 +120,9 @@ func WorldConfig() verlet3d.Config {
 	return c
 }
 
+// maxSegments is the most Segments a strand may have.
+const maxSegments = 256
+
 // DefaultSettings returns a shoulder-length side-parted style.
 func DefaultSettings() Settings {
 	return Settings{
@@ -164,8 +167,8 @@ func (s Settings) Validate() error {
 	if s.Group == 0 || s.Group == math.MaxUint32 {
 		return fmt.Errorf("hair: Settings.Group = %#x, want some bits but not all", s.Group)
 	}
-	if s.Segments < 1 || s.Segments > 256 {
-		return fmt.Errorf("hair: Settings.Segments = %d, want 1..256", s.Segments)
+	if s.Segments < 1 || s.Segments > maxSegments {
+		return fmt.Errorf("hair: Settings.Segments = %d, want 1..%d", s.Segments, maxSegments)
 	}
 	if n := int64(s.Strands) * int64(s.Segments+1); n > 1<<22 {
 		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)

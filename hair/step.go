@@ -15,12 +15,13 @@ import (
 //     TeleportDistance in one step carries them all the way); on the first
 //     substep of a step, add the step's air drag per segment.
 //  2. The World integrates and builds collider contacts.
-//  3. prepare (constraint set): reset the XPBD multipliers.
+//  3. prepare (constraint set): reset the XPBD multipliers, and place the
+//     style targets (the rest shape at the head's pose of the substep).
 //  4. solve, once per World iteration: one pass over every strand, root to
-//     tip: stretch links, bend links, style pull toward the rest shape at
-//     the head's pose, the leash (no particle farther from its root than
-//     the strand's length up to it), head sphere. On the last pass a
-//     follow-the-leader sweep fixes any segment length left over.
+//     tip: stretch links, bend links, style pull toward the targets, the
+//     leash (no particle farther from its root than the strand's length up
+//     to it), head sphere. On the last pass a follow-the-leader sweep fixes
+//     any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
 //  6. finish: a strand the solver could not hold (non-finite, or far past
@@ -31,13 +32,23 @@ import (
 //
 // Strands are independent, so with Config.Workers > 1 each phase splits the
 // strands between goroutines; the result is bit-identical to one worker.
+// Every World.Parallel call is a dispatch and a wait for the slowest
+// worker, so the phases share calls: the head's carry, the roots and the
+// drag are one call; prepare runs inside the first pass's call.
+//
+// When nothing but the hair can touch its particles in a substep (the World
+// holds only the hair's particles, no links or tethers, and no collider
+// contact this substep), steps 3 to 6 run in one call at Prepare: each
+// block of strands does all its passes and its finish while it is in the
+// cache, and the World's Solve and Finish calls find nothing left to do.
+// Strands are independent and nothing else acts between the passes, so
+// this gives bit-identical results to the pass-by-pass order.
 
 func (h *Hair) bindPasses() {
 	h.passFn = h.pass
-	h.prepFn = h.prepare
-	h.dragFn = h.drag
+	h.wholeFn = h.whole
+	h.applyFn = h.applyRange
 	h.finFn = h.finish
-	h.carryFn = h.carry
 }
 
 // setCarry makes the part of the head's motion from the previous substep's
@@ -75,10 +86,11 @@ func (h *Hair) carry(lo, hi int) {
 		if inv[i] == 0 {
 			continue
 		}
-		x, y, z := pos[i][0]-ax, pos[i][1]-ay, pos[i][2]-az
-		pos[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
-		x, y, z = prev[i][0]-ax, prev[i][1]-ay, prev[i][2]-az
-		prev[i] = mgl32.Vec3{bx + m0*x + m3*y + m6*z, by + m1*x + m4*y + m7*z, bz + m2*x + m5*y + m8*z}
+		p, q := &pos[i], &prev[i]
+		x, y, z := p[0]-ax, p[1]-ay, p[2]-az
+		p[0], p[1], p[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
+		x, y, z = q[0]-ax, q[1]-ay, q[2]-az
+		q[0], q[1], q[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
 	}
 }
 
@@ -134,26 +146,36 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
-	if (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur {
+	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
+	if h.carrying {
 		h.setCarry()
-		h.bind(w)
-		h.run(h.carryFn)
-	}
-
-	pos := w.Positions()
-	for i := 0; i < h.set.Strands; i++ {
-		p := int(h.base) + i*h.per
-		pos[p] = h.cur.apply(h.rest[i*h.per])
 	}
 	// Air drag once per step, on its first substep, scaled by the
 	// substep count: the same velocity change per step at a fraction of
 	// the cost. Air varies slowly next to a 1/60 s step.
-	if h.set.WindDrag > 0 && s.First() {
-		h.bind(w)
+	h.dragging = h.set.WindDrag > 0 && s.First()
+	if h.dragging {
 		h.t = float32(s.Time)
 		h.still = h.wind == (verlet3d.Wind{})
 		h.dragScale = float32(s.Count)
-		h.run(h.dragFn)
+	}
+	h.bind(w)
+	h.run(h.applyFn)
+}
+
+// applyRange is apply's work on strands lo..hi-1: the carry, the roots
+// onto the scalp, then the drag (which reads the roots' motion).
+func (h *Hair) applyRange(lo, hi int) {
+	if h.carrying {
+		h.carry(lo, hi)
+	}
+	base := int(h.base)
+	pos := h.pos
+	for i := lo; i < hi; i++ {
+		pos[base+i*h.per] = h.cur.apply(h.rest[i*h.per])
+	}
+	if h.dragging {
+		h.drag(lo, hi)
 	}
 }
 
@@ -187,6 +209,7 @@ func (h *Hair) drag(lo, hi int) {
 	segs := h.set.Segments
 	inv := 1 / float32(segs)
 	t := h.t
+	var buf [maxSegments + 1]mgl32.Vec3 // the accelerations of one strand
 	for i := lo; i < hi; i++ {
 		o := i * per
 		var va, dv mgl32.Vec3
@@ -194,29 +217,40 @@ func (h *Hair) drag(lo, hi int) {
 			va = h.wind.Velocity(pos[o], t)
 			dv = h.wind.Velocity(pos[o+segs], t).Sub(va).Mul(inv)
 		}
-		var carry mgl32.Vec3 // the previous segment's half for this particle
+		// The previous segment's half for this particle.
+		var hx, hy, hz float32
 		// Velocity of the segment's first end, carried along the strand.
-		x0, p0 := pos[o], prev[o]
+		x0, p0 := &pos[o], &prev[o]
 		v0x, v0y, v0z := (x0[0]-p0[0])*invH, (x0[1]-p0[1])*invH, (x0[2]-p0[2])*invH
 		for j := 0; j < segs; j++ {
-			x1, p1 := pos[o+j+1], prev[o+j+1]
+			x1, p1 := &pos[o+j+1], &prev[o+j+1]
 			v1x, v1y, v1z := (x1[0]-p1[0])*invH, (x1[1]-p1[1])*invH, (x1[2]-p1[2])*invH
 			k := float32(j) + 0.5
 			rx := va[0] + dv[0]*k - 0.5*(v0x+v1x)
 			ry := va[1] + dv[1]*k - 0.5*(v0y+v1y)
 			rz := va[2] + dv[2]*k - 0.5*(v0z+v1z)
-			a := mgl32.Vec3{rx * c, ry * c, rz * c}
+			ax, ay, az := rx*c, ry*c, rz*c
 			if j > 0 { // the root is pinned: no force moves it
-				w.AddAcceleration(verlet3d.Particle(base+o+j), carry.Add(a))
+				b := &buf[j]
+				b[0], b[1], b[2] = hx+ax, hy+ay, hz+az
 			}
-			carry = a
-			x0, v0x, v0y, v0z = x1, v1x, v1y, v1z
+			hx, hy, hz = ax, ay, az
+			v0x, v0y, v0z = v1x, v1y, v1z
 		}
-		w.AddAcceleration(verlet3d.Particle(base+o+segs), carry)
+		b := &buf[segs]
+		b[0], b[1], b[2] = hx, hy, hz
+		// Handed to the World in a second loop: a Vec3 argument is copied
+		// with wide loads, which stall on the narrow stores that just
+		// built it (store forwarding fails); from buf they are long done.
+		for j := 1; j <= segs; j++ {
+			w.AddAcceleration(verlet3d.Particle(base+o+j), buf[j])
+		}
 	}
 }
 
-// prepareSubstep resets the multipliers.
+// prepareSubstep resets the multipliers and places the style targets: at
+// once with the whole substep's solve when the hair is alone (see the top
+// of this file), otherwise in the first pass's call.
 func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
 	n := s.Iterations
 	if n != h.styleN {
@@ -228,9 +262,50 @@ func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
 		h.styleN = n
 	}
 	h.bind(w)
-	h.run(h.prepFn)
+	h.iters = n
+	h.fused = h.alone(w)
+	h.pending = true
+	if h.fused {
+		h.run(h.wholeFn)
+		h.prepared()
+	}
+}
+
+// alone reports whether nothing but the hair acts on its particles during
+// this substep's solve: the World holds no other particles (so no other
+// component's constraints), no links or tethers, and the collider contacts
+// built for this substep are none.
+func (h *Hair) alone(w *verlet3d.World) bool {
+	return h.base == 0 && w.NumParticles() == h.set.Strands*h.per &&
+		w.NumLinks() == 0 && w.NumTethers() == 0 && w.Stats().Contacts == 0
+}
+
+// prepared records that this substep's prepare ran.
+func (h *Hair) prepared() {
+	h.pending = false
 	h.kAS = h.set.StretchCompliance * h.invH2
 	h.kAB = h.set.BendCompliance * h.invH2
+}
+
+// whole is the substep's solve and finish of strands lo..hi-1 in one go,
+// block by block (see the top of this file).
+func (h *Hair) whole(lo, hi int) {
+	ftl := h.set.StretchCompliance == 0
+	for b := lo; b < hi; b += block {
+		e := b + block
+		if e > hi {
+			e = hi
+		}
+		h.prepare(b, e)
+		for it := 0; it < h.iters; it++ {
+			h.links(b, e)
+			h.pull(b, e)
+			if ftl && it == h.iters-1 {
+				h.followLeader(b, e)
+			}
+		}
+		h.finish(b, e)
+	}
 }
 
 func (h *Hair) prepare(lo, hi int) {
@@ -239,6 +314,21 @@ func (h *Hair) prepare(lo, hi int) {
 		clear(h.lamS[a:b])
 	}
 	clear(h.lamB[a:b])
+	if h.set.StyleStiffness != 0 {
+		// The style targets: the rest shape at this substep's head pose,
+		// the same for every pass.
+		m := h.cur.m
+		m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+		cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
+		rest, tg := h.rest[a:b], h.target[a:b]
+		tg = tg[:len(rest)]
+		for k := range rest {
+			r, t := &rest[k], &tg[k]
+			t[0] = m0*r[0] + m3*r[1] + m6*r[2] + cx
+			t[1] = m1*r[0] + m4*r[1] + m7*r[2] + cy
+			t[2] = m2*r[0] + m5*r[1] + m8*r[2] + cz
+		}
+	}
 	// The XPBD denominators 1/(w_a + w_b + α/h²); 0 marks a link between
 	// two pinned particles, or no link (the root has no stretch link, the
 	// first two particles no bend link). They change only when a particle
@@ -278,9 +368,15 @@ func (h *Hair) prepare(lo, hi int) {
 
 // solvePass is one pass over every strand.
 func (h *Hair) solvePass(w *verlet3d.World, s verlet3d.Substep) {
+	if h.fused {
+		return
+	}
 	h.last = s.LastIteration()
 	h.bind(w)
 	h.run(h.passFn)
+	if h.pending {
+		h.prepared()
+	}
 }
 
 // block is how many strands a pass advances side by side. A strand is a
@@ -297,6 +393,9 @@ func (h *Hair) pass(lo, hi int) {
 		e := b + block
 		if e > hi {
 			e = hi
+		}
+		if h.pending {
+			h.prepare(b, e)
 		}
 		h.links(b, e)
 		h.pull(b, e)
@@ -316,8 +415,11 @@ func (h *Hair) pass(lo, hi int) {
 // same value to first order. Stretch links always stay near r; a bend link
 // folded far from it (d² off r² by more than half) uses the exact form,
 // since the approximate one is too weak to unfold it. The XPBD denominators
-// 1/(w_a + w_b + α/h²) are computed once per substep by Prepare. The updates
-// are written out in scalars because as functions they would not inline.
+// 1/(w_a + w_b + α/h²) are computed once per substep by Prepare.
+//
+// The updates are written out in scalar locals, read and written through
+// pointers: as functions they would not inline, and a Vec3 local lives in
+// memory (Go keeps arrays out of registers), which doubled the instructions.
 func (h *Hair) links(lo, hi int) {
 	per := h.per
 	base := int(h.base)
@@ -333,12 +435,16 @@ func (h *Hair) links(lo, hi int) {
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
 			o := i*per + j
-			a, b := pos[o-1], pos[o]
-			wa, wb := inv[o-1], inv[o]
+			pb := &pos[o]
+			bx, by, bz := pb[0], pb[1], pb[2]
+			wb := inv[o]
 			// Stretch link j-1 -> j.
 			if k := kS[o]; k != 0 {
+				pa := &pos[o-1]
+				ax, ay, az := pa[0], pa[1], pa[2]
+				wa := inv[o-1]
 				r, ir := restSeg[i], segInv[i]
-				dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+				dx, dy, dz := bx-ax, by-ay, bz-az
 				d2 := dx*dx + dy*dy + dz*dz
 				r2 := r * r
 				// The square-root-free form overshoots far from rest (by
@@ -358,16 +464,16 @@ func (h *Hair) links(lo, hi int) {
 				}
 				s := dl * g
 				ka, kb := wa*s, wb*s
-				a = mgl32.Vec3{a[0] - ka*dx, a[1] - ka*dy, a[2] - ka*dz}
-				b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
-				pos[o-1] = a
+				pa[0], pa[1], pa[2] = ax-ka*dx, ay-ka*dy, az-ka*dz
+				bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
 			}
 			// Bend link j-2 -> j: a soft distance-2 link.
 			if k := kB[o]; k != 0 {
-				c := pos[o-2]
+				pc := &pos[o-2]
+				cx, cy, cz := pc[0], pc[1], pc[2]
 				wc := inv[o-2]
 				r, ir := bendRest[o], bendInv[o]
-				dx, dy, dz := b[0]-c[0], b[1]-c[1], b[2]-c[2]
+				dx, dy, dz := bx-cx, by-cy, bz-cz
 				d2 := dx*dx + dy*dy + dz*dz
 				r2 := r * r
 				var C, g float32 // constraint value and 1/|gradient direction|
@@ -382,65 +488,62 @@ func (h *Hair) links(lo, hi int) {
 					lamB[o] += dl
 					s := dl * g
 					kc, kb := wc*s, wb*s
-					pos[o-2] = mgl32.Vec3{c[0] - kc*dx, c[1] - kc*dy, c[2] - kc*dz}
-					b = mgl32.Vec3{b[0] + kb*dx, b[1] + kb*dy, b[2] + kb*dz}
+					pc[0], pc[1], pc[2] = cx-kc*dx, cy-kc*dy, cz-kc*dz
+					bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
 				}
 			}
-			pos[o] = b
+			pb[0], pb[1], pb[2] = bx, by, bz
 		}
 	}
 }
 
 // pull moves the particles of strands lo..hi-1 toward their style targets
-// (the rest shape at the head's pose of this substep) and out of the head
-// sphere. The World's head contacts do the latter too, but doing it here
-// gives the next pass's links a valid start. Scalars in locals, because Go
-// reloads anything read through a pointer after a store.
+// (placed by prepare) and out of the head sphere. The World's head contacts
+// do the latter too, but doing it here gives the next pass's links a valid
+// start.
 func (h *Hair) pull(lo, hi int) {
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
-	pos, inv, rest := h.pos[base:base+n], h.inv[base:base+n], h.rest[:n]
+	pos, inv, target := h.pos[base:base+n], h.inv[base:base+n], h.target[:n]
 	style := h.set.StyleStiffness != 0
 	si := h.styleIter[:per]
-	m := h.cur.m
-	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
 	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
 	minR := h.head.Radius + h.set.Radius
 	minR2 := minR * minR
 	for i := lo; i < hi; i++ {
 		o := i * per
-		root := pos[o]
+		st := pos[o : o+per]
+		ws := inv[o : o+per]
+		ts := target[o : o+per]
+		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
-		for j := 1; j < per; j++ {
-			if inv[o+j] == 0 {
+		for j := 1; j < len(st); j++ {
+			if ws[j] == 0 {
 				continue
 			}
-			p := pos[o+j]
+			p := &st[j]
 			px, py, pz := p[0], p[1], p[2]
 			// The leash: no particle farther from its root than the
 			// strand's length up to it, however far the head moved.
-			lx, ly, lz := px-root[0], py-root[1], pz-root[2]
+			lx, ly, lz := px-rx, py-ry, pz-rz
 			if l2, m := lx*lx+ly*ly+lz*lz, float32(j)*seg; l2 > m*m {
 				k := m / float32(math.Sqrt(float64(l2)))
-				px, py, pz = root[0]+lx*k, root[1]+ly*k, root[2]+lz*k
+				px, py, pz = rx+lx*k, ry+ly*k, rz+lz*k
 			}
 			if style {
-				r := rest[o+j]
+				t := &ts[j]
 				s := si[j]
-				tx := m0*r[0] + m3*r[1] + m6*r[2] + cx
-				ty := m1*r[0] + m4*r[1] + m7*r[2] + cy
-				tz := m2*r[0] + m5*r[1] + m8*r[2] + cz
-				px += s * (tx - px)
-				py += s * (ty - py)
-				pz += s * (tz - pz)
+				px += s * (t[0] - px)
+				py += s * (t[1] - py)
+				pz += s * (t[2] - pz)
 			}
 			dx, dy, dz := px-cx, py-cy, pz-cz
 			if d2 := dx*dx + dy*dy + dz*dz; d2 < minR2 && d2 > 1e-18 {
 				k := minR / float32(math.Sqrt(float64(d2)))
 				px, py, pz = cx+dx*k, cy+dy*k, cz+dz*k
 			}
-			pos[o+j] = mgl32.Vec3{px, py, pz}
+			p[0], p[1], p[2] = px, py, pz
 		}
 	}
 }
@@ -454,22 +557,27 @@ func (h *Hair) pull(lo, hi int) {
 func (h *Hair) followLeader(lo, hi int) {
 	per := h.per
 	base := int(h.base)
-	pos, inv := h.pos, h.inv
+	n := h.set.Strands * per
+	pos, inv := h.pos[base:base+n], h.inv[base:base+n]
+	restSeg := h.restSeg[:h.set.Strands]
+	// Strand by strand each particle waits for its parent's result: the
+	// strands go side by side, particle j of all of them, then j+1.
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
-			p := base + i*per + j
-			if inv[p] == 0 {
+			o := i*per + j
+			if inv[o] == 0 {
 				continue
 			}
-			seg := h.restSeg[i]
-			a, b := pos[p-1], &pos[p]
-			dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+			seg := restSeg[i]
+			pa, pb := &pos[o-1], &pos[o]
+			ax, ay, az := pa[0], pa[1], pa[2]
+			dx, dy, dz := pb[0]-ax, pb[1]-ay, pb[2]-az
 			l2 := dx*dx + dy*dy + dz*dz
 			if l2 <= seg*seg && l2 >= 0.9025*seg*seg {
 				continue
 			}
 			k := seg / sqrt32(l2)
-			b[0], b[1], b[2] = a[0]+dx*k, a[1]+dy*k, a[2]+dz*k
+			pb[0], pb[1], pb[2] = ax+dx*k, ay+dy*k, az+dz*k
 		}
 	}
 }
@@ -480,6 +588,9 @@ func (h *Hair) followLeader(lo, hi int) {
 // with the head. On the last substep, strands the solver could not hold
 // are recovered first.
 func (h *Hair) finishSubstep(w *verlet3d.World, _ verlet3d.Substep) {
+	if h.fused {
+		return
+	}
 	h.bind(w)
 	h.run(h.finFn)
 }
@@ -532,7 +643,14 @@ func (h *Hair) headContact(lo, hi int) {
 	base := int(h.base)
 	n := h.set.Strands * per
 	pos, prev, inv := h.pos[base:base+n], h.prev[base:base+n], h.inv[base:base+n]
-	c := h.cur.c
+	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
+	// This substep's head frame (to local) and the previous one's (back to
+	// world), as frame.toLocal and frame.apply compute them, in scalars.
+	m := h.cur.m
+	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
+	e := h.prevCur.m
+	e0, e1, e2, e3, e4, e5, e6, e7, e8 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8]
+	ex, ey, ez := h.prevCur.c[0], h.prevCur.c[1], h.prevCur.c[2]
 	minR := h.head.Radius + h.set.Radius
 	touch := minR + 0.1*h.w.Config().ContactMargin
 	touch2 := touch * touch
@@ -541,8 +659,9 @@ func (h *Hair) headContact(lo, hi int) {
 		if inv[o] == 0 {
 			continue
 		}
-		p := pos[o]
-		dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
+		p := &pos[o]
+		px, py, pz := p[0], p[1], p[2]
+		dx, dy, dz := px-cx, py-cy, pz-cz
 		d2 := dx*dx + dy*dy + dz*dz
 		if d2 >= touch2 || d2 < 1e-18 {
 			continue
@@ -550,20 +669,27 @@ func (h *Hair) headContact(lo, hi int) {
 		d := float32(math.Sqrt(float64(d2)))
 		nx, ny, nz := dx/d, dy/d, dz/d
 		if d < minR {
-			p = mgl32.Vec3{c[0] + nx*minR, c[1] + ny*minR, c[2] + nz*minR}
-			pos[o] = p
+			px, py, pz = cx+nx*minR, cy+ny*minR, cz+nz*minR
+			p[0], p[1], p[2] = px, py, pz
 		}
 		if mu == 0 {
 			continue
 		}
 		// Where the scalp under p was one substep ago: motion relative to
 		// it is sliding.
-		was := h.prevCur.apply(h.cur.toLocal(p))
-		q := prev[o]
-		vx, vy, vz := was[0]-q[0], was[1]-q[1], was[2]-q[2]
+		lx, ly, lz := px-cx, py-cy, pz-cz
+		ux := m0*lx + m1*ly + m2*lz
+		uy := m3*lx + m4*ly + m5*lz
+		uz := m6*lx + m7*ly + m8*lz
+		wx := e0*ux + e3*uy + e6*uz + ex
+		wy := e1*ux + e4*uy + e7*uz + ey
+		wz := e2*ux + e5*uy + e8*uz + ez
+		q := &prev[o]
+		qx, qy, qz := q[0], q[1], q[2]
+		vx, vy, vz := wx-qx, wy-qy, wz-qz
 		vn := vx*nx + vy*ny + vz*nz
 		tx, ty, tz := vx-vn*nx, vy-vn*ny, vz-vn*nz
-		prev[o] = mgl32.Vec3{q[0] + mu*tx, q[1] + mu*ty, q[2] + mu*tz}
+		q[0], q[1], q[2] = qx+mu*tx, qy+mu*ty, qz+mu*tz
 	}
 }
 
