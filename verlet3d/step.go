@@ -136,13 +136,19 @@ func (w *World) applyForces(s Substep) {
 	if !w.accGravity {
 		return
 	}
-	g := w.gravity.Acceleration
-	for i := range w.acc {
-		w.acc[i] = g
-	}
+	w.particles(w.gravityJob)
 	w.accUsed = len(w.fields) > 0
 	for _, f := range w.fields {
 		f.Apply(w, s)
+	}
+}
+
+// gravityRange sets the acceleration of particles [lo, hi) to gravity.
+func (w *World) gravityRange(_, lo, hi int) {
+	g := w.gravity.Acceleration
+	acc := w.acc[lo:hi]
+	for i := range acc {
+		acc[i] = g
 	}
 }
 

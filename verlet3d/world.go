@@ -68,6 +68,7 @@ type World struct {
 	// allocate, with their per-worker tallies.
 	integrateJob func(id, lo, hi int)
 	guardJob     func(id, lo, hi int)
+	gravityJob   func(id, lo, hi int)
 	tally        []workerTally
 	blocks       []particleBlock // the collision broad phase's boxes, see buildBlocks
 	// accUsed is set when anything but gravity may have written acc since
@@ -136,7 +137,7 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{cfg: cfg}
-	w.integrateJob, w.guardJob = w.integrateRange, w.guardRange
+	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
