@@ -191,38 +191,63 @@ func (b *particleBlock) apart(lo, hi mgl32.Vec3) bool {
 // collider whose Bounds miss a block's box cannot touch its particles, so
 // collide and clampOutside skip the block with one test.
 func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
-	pos := w.pos
-	n := (len(pos) + blockSize - 1) / blockSize
+	n := (len(w.pos) + blockSize - 1) / blockSize
 	if cap(w.blocks) < n {
 		w.blocks = make([]particleBlock, n)
 	}
 	w.blocks = w.blocks[:n]
+	w.blockPrev, w.blockMargin = prev, margin
+	w.Parallel(n, w.blocksJob)
+	w.blockPrev = nil
+}
+
+// blocksRange builds the boxes of blocks [lo, hi) (see buildBlocks). The
+// comparisons are written out: the min and max builtins order NaNs and
+// cost several times more.
+func (w *World) blocksRange(lo, hi int) {
+	pos, prev, radius, margin := w.pos, w.blockPrev, w.radius, w.blockMargin
 	inf := float32(math.Inf(1))
-	for b := range w.blocks {
-		lo, hi := mgl32.Vec3{inf, inf, inf}, mgl32.Vec3{-inf, -inf, -inf}
+	for b := lo; b < hi; b++ {
+		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
+		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
+		grow := func(ps []mgl32.Vec3) {
+			for i := range ps {
+				p := &ps[i]
+				x0, x1 = min2(x0, p[0]), max2(x1, p[0])
+				y0, y1 = min2(y0, p[1]), max2(y1, p[1])
+				z0, z1 = min2(z0, p[2]), max2(z1, p[2])
+			}
+		}
+		grow(pos[start:end])
+		if prev != nil {
+			grow(prev[start:end])
+		}
 		var r float32
-		end := min(len(pos), (b+1)*blockSize)
-		for i := b * blockSize; i < end; i++ {
-			p := pos[i]
-			for k := 0; k < 3; k++ {
-				lo[k] = min(lo[k], p[k])
-				hi[k] = max(hi[k], p[k])
-			}
-			if prev != nil {
-				q := prev[i]
-				for k := 0; k < 3; k++ {
-					lo[k] = min(lo[k], q[k])
-					hi[k] = max(hi[k], q[k])
-				}
-			}
-			r = max(r, w.radius[i])
+		for _, ri := range radius[start:end] {
+			r = max2(r, ri)
 		}
 		g := r + margin
 		w.blocks[b] = particleBlock{
-			lo: mgl32.Vec3{lo[0] - g, lo[1] - g, lo[2] - g},
-			hi: mgl32.Vec3{hi[0] + g, hi[1] + g, hi[2] + g},
+			lo: mgl32.Vec3{x0 - g, y0 - g, z0 - g},
+			hi: mgl32.Vec3{x1 + g, y1 + g, z1 + g},
 		}
 	}
+}
+
+// min2 and max2 are min and max for numbers known not to be NaN (the
+// guard keeps positions finite), without the builtins' NaN ordering.
+func min2(a, b float32) float32 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+func max2(a, b float32) float32 {
+	if b > a {
+		return b
+	}
+	return a
 }
 
 // sweep is the continuous collision test of a particle of radius r that

@@ -71,6 +71,10 @@ type World struct {
 	gravityJob   func(id, lo, hi int)
 	tally        []workerTally
 	blocks       []particleBlock // the collision broad phase's boxes, see buildBlocks
+	// buildBlocks' inputs for blocksJob.
+	blockPrev   []mgl32.Vec3
+	blockMargin float32
+	blocksJob   func(lo, hi int)
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
@@ -138,6 +142,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg}
 	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
+	w.blocksJob = w.blocksRange
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
