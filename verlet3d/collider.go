@@ -137,9 +137,9 @@ func (w *World) collide(first bool) {
 			// The box around the substep's path, grown by radius and margin.
 			p, a := pos[i], prev[i]
 			r := w.radius[i] + margin
-			if min(p[0], a[0])-r > hi[0] || max(p[0], a[0])+r < lo[0] ||
-				min(p[1], a[1])-r > hi[1] || max(p[1], a[1])+r < lo[1] ||
-				min(p[2], a[2])-r > hi[2] || max(p[2], a[2])+r < lo[2] {
+			if min2(p[0], a[0])-r > hi[0] || max2(p[0], a[0])+r < lo[0] ||
+				min2(p[1], a[1])-r > hi[1] || max2(p[1], a[1])+r < lo[1] ||
+				min2(p[2], a[2])-r > hi[2] || max2(p[2], a[2])+r < lo[2] {
 				continue
 			}
 			s, n := e.c.Closest(p)
