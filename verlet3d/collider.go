@@ -127,7 +127,7 @@ func (w *World) collide(first bool) {
 		}
 		moving := e.moving
 		for i := 0; i < len(pos); i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi) {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi, e.s.Mask) {
 				i += blockSize - 1 // the loop adds the last one
 				continue
 			}
@@ -176,11 +176,14 @@ const blockSize = 64
 // when built from prev), grown by the largest radius and the margin.
 type particleBlock struct {
 	lo, hi mgl32.Vec3
+	groups uint32 // the collision groups of its free particles, ORed
 }
 
-// apart reports whether the block's box misses the box [lo, hi].
-func (b *particleBlock) apart(lo, hi mgl32.Vec3) bool {
-	return b.lo[0] > hi[0] || b.hi[0] < lo[0] ||
+// apart reports whether the block's box misses the box [lo, hi], or none
+// of its free particles is in a group of mask.
+func (b *particleBlock) apart(lo, hi mgl32.Vec3, mask uint32) bool {
+	return b.groups&mask == 0 ||
+		b.lo[0] > hi[0] || b.hi[0] < lo[0] ||
 		b.lo[1] > hi[1] || b.hi[1] < lo[1] ||
 		b.lo[2] > hi[2] || b.hi[2] < lo[2]
 }
@@ -206,6 +209,7 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 // cost several times more.
 func (w *World) blocksRange(lo, hi int) {
 	pos, prev, radius, margin := w.pos, w.blockPrev, w.radius, w.blockMargin
+	invMass, group := w.invMass, w.group
 	inf := float32(math.Inf(1))
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
@@ -226,10 +230,17 @@ func (w *World) blocksRange(lo, hi int) {
 		for _, ri := range radius[start:end] {
 			r = max2(r, ri)
 		}
+		var groups uint32
+		for i := start; i < end; i++ {
+			if invMass[i] != 0 {
+				groups |= group[i]
+			}
+		}
 		g := r + margin
 		w.blocks[b] = particleBlock{
-			lo: mgl32.Vec3{x0 - g, y0 - g, z0 - g},
-			hi: mgl32.Vec3{x1 + g, y1 + g, z1 + g},
+			lo:     mgl32.Vec3{x0 - g, y0 - g, z0 - g},
+			hi:     mgl32.Vec3{x1 + g, y1 + g, z1 + g},
+			groups: groups,
 		}
 	}
 }
@@ -336,7 +347,7 @@ func (w *World) clampOutside() {
 	for _, e := range w.colliders {
 		lo, hi := e.c.Bounds()
 		for i := 0; i < len(w.pos); i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi) {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi, e.s.Mask) {
 				i += blockSize - 1 // the loop adds the last one
 				continue
 			}
