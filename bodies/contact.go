@@ -60,12 +60,13 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	}
 	n0 := len(s.contacts)
 	for i := range s.cubes {
-		for _, col := range s.colliders {
-			s.cubeCollider(int32(i), col, pos, inv)
+		for ci := range s.colliders {
+			s.cubeCollider(int32(i), int32(ci), pos, inv)
 		}
 	}
 	n1 := len(s.contacts)
 	s.nRigid = n1
+	s.buildIslands()
 	s.particles(pos, prev, inv, w.Radii())
 	s.stats.CubeContacts = n0
 	s.stats.ColliderContacts = n1 - n0
@@ -222,8 +223,9 @@ func clamp01(x float32) float32 {
 // the System's own friction, and the face point facing the collider when
 // the collider pokes into the cube between its corners (a small sphere on
 // a face).
-func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv []float32) {
+func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32) {
 	cb := &s.cubes[ic]
+	col := s.colliders[ci]
 	if cb.held {
 		return
 	}
@@ -244,6 +246,12 @@ func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv [
 		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu}
 		c.a[0], c.wa[0] = p, 1
 		s.contacts = append(s.contacts, c)
+	}
+	if _, ok := col.c.(*verlet3d.Plane); ok {
+		// A plane touches a face only where it touches the face's corners,
+		// which have contacts of their own: a face point would add nothing
+		// but a fifth contact sharing the load of four.
+		return
 	}
 	sp, n := col.c.Closest(cb.c)
 	l := cb.local(sp)

@@ -91,6 +91,20 @@ type System struct {
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
+
+	// Islands (island.go), rebuilt by every Prepare.
+	islands       []island
+	parent        []int32 // union-find forest over cubes
+	islandOf      []int32 // island of a root cube, -1 for none yet
+	contactIsland []int32 // island of each rigid contact
+	sorted        []contact
+	rows          []row // solver rows of contacts[:nRigid], same order
+
+	// The Solve call's island job (bound once: World.Parallel takes a
+	// func value, and a method value made per call would allocate).
+	islandJob func(lo, hi int)
+	passes    int          // passes for this Solve call
+	pos       []mgl32.Vec3 // World.Positions during the island job
 	hooks     hooks
 }
 
@@ -110,6 +124,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	}
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
+	sys.islandJob = sys.solveIslands
 	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }
