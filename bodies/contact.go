@@ -23,22 +23,11 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		return
 	}
 	s.maxWidth = 0
+	s.h, s.pos = h, pos
+	w.Parallel(len(s.cubes), s.cubeJob)
+	s.pos = nil
 	for i := range s.cubes {
 		cb := &s.cubes[i]
-		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
-		for _, p := range cb.p {
-			cb.held = cb.held || inv[p] == 0
-		}
-		cb.pred = false
-		if cb.rigid && !cb.held {
-			s.predict(cb, pos, prev, h)
-		}
-		s.frame(cb, pos)
-		var cp mgl32.Vec3
-		for _, p := range cb.p {
-			cp = cp.Add(prev[p])
-		}
-		cb.cPrev = cp.Mul(1.0 / 8)
 		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
 			s.maxWidth = wd
 		}
@@ -80,6 +69,32 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	}
 }
 
+// prepareCubes is the per-cube work of Prepare for cubes [lo, hi), on
+// World.Parallel: each touches only its own cube and particles.
+func (s *System) prepareCubes(lo, hi int) {
+	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
+	for i := lo; i < hi; i++ {
+		cb := &s.cubes[i]
+		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
+		for _, p := range cb.p {
+			cb.held = cb.held || inv[p] == 0
+		}
+		cb.pred = false
+		if cb.rigid && !cb.held {
+			s.predict(cb, pos, prev, s.h)
+			// predict placed the particles at the rotation it found.
+			s.placed(cb, pos)
+		} else {
+			s.frame(cb, pos)
+		}
+		var cp mgl32.Vec3
+		for _, p := range cb.p {
+			cp = cp.Add(prev[p])
+		}
+		cb.cPrev = cp.Mul(1.0 / 8)
+	}
+}
+
 // frame refreshes cb's centre, axes, rotation and bounds from pos.
 func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 	a, c := moment(pos, &cb.p)
@@ -89,6 +104,25 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 		q, _ = polarRotation(a, faceAverage(a), 64)
 	}
 	cb.q = q
+	s.setFrame(cb, pos, c)
+}
+
+// placed is frame for a cube whose particles predict has just placed
+// rigidly at the rotation cb.q: only the centre is read back.
+func (s *System) placed(cb *cube, pos []mgl32.Vec3) {
+	var c [3]float64
+	for _, p := range cb.p {
+		x := pos[p]
+		c[0] += float64(x[0])
+		c[1] += float64(x[1])
+		c[2] += float64(x[2])
+	}
+	s.setFrame(cb, pos, [3]float64{c[0] / 8, c[1] / 8, c[2] / 8})
+}
+
+// setFrame sets cb's centre to c and its axes and bounds from cb.q and pos.
+func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64) {
+	q := cb.q
 	cb.c = mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])}
 	r := q.mat()
 	for k := 0; k < 3; k++ {

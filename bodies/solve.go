@@ -378,11 +378,9 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	for i := range s.cubes {
-		if cb := &s.cubes[i]; cb.pred {
-			s.carry(cb, pos, prev, h)
-		}
-	}
+	s.h, s.pos = h, pos
+	w.Parallel(len(s.cubes), s.carryJob)
+	s.pos = nil
 	e := s.set.Restitution
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
 	// quiet.
@@ -403,10 +401,26 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 		}
 	}
 	// Publish the transforms once per step, after its last substep.
-	if !sub.Last() {
-		return
+	if sub.Last() {
+		w.Parallel(len(s.cubes), s.publishJob)
 	}
-	for i := range s.cubes {
+}
+
+// carryCubes is carry for the predicted cubes of [lo, hi), on
+// World.Parallel.
+func (s *System) carryCubes(lo, hi int) {
+	pos, prev := s.pos, s.w.PrevPositions()
+	for i := lo; i < hi; i++ {
+		if cb := &s.cubes[i]; cb.pred {
+			s.carry(cb, pos, prev, s.h)
+		}
+	}
+}
+
+// publishCubes refreshes the published transforms of cubes [lo, hi).
+func (s *System) publishCubes(lo, hi int) {
+	pos := s.w.Positions()
+	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
 		s.frame(cb, pos)
 		cb.pos, cb.quat = cb.com(pos), cb.q.quat()

@@ -102,10 +102,14 @@ type System struct {
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
-	islandJob func(lo, hi int)
-	passes    int          // passes for this Solve call
-	pos       []mgl32.Vec3 // World.Positions during the island job
-	hooks     hooks
+	islandJob  func(lo, hi int)
+	passes     int     // passes for this Solve call
+	h          float32 // substep length during Prepare, s
+	cubeJob    func(lo, hi int)
+	carryJob   func(lo, hi int)
+	publishJob func(lo, hi int)
+	pos        []mgl32.Vec3 // World.Positions during the island job
+	hooks      hooks
 }
 
 type colliderRef struct {
@@ -125,6 +129,9 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslands
+	sys.cubeJob = sys.prepareCubes
+	sys.carryJob = sys.carryCubes
+	sys.publishJob = sys.publishCubes
 	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }
