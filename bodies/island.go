@@ -5,15 +5,15 @@ package bodies
 // Cubes that touch, directly or through other cubes, form an island; the
 // ground, colliders and held cubes (which the solve does not move) join
 // nothing. Islands share no movable body, so each is solved on its own:
-// its contacts sit together in System.contacts, in the order they were
-// made, and its passes end as soon as its own contacts stop moving and
+// its contacts' rows sit together in System.rows, in the order the
+// contacts were made, and its passes end as soon as its own contacts stop moving and
 // sliding, so a cube that came to rest costs two passes per solver
 // iteration while a tumbling pile next to it takes all of Settings.Passes.
 // The result of an island does not depend on the others, nor on the
 // order or the goroutine that solves them (World.Parallel), which is what
 // makes the solve the same for any worker count.
 
-// island is a range of System.contacts[:nRigid].
+// island is a range of System.rows.
 type island struct {
 	lo, hi int32
 	pass   int32 // passes since Prepare, for the alternating order
@@ -28,9 +28,10 @@ func (s *System) find(i int32) int32 {
 	return i
 }
 
-// buildIslands groups contacts[:nRigid] by island (a stable counting
-// sort: within an island, contacts keep the order they were made in) and
-// fills s.islands, numbered in the order of their first contact.
+// buildIslands makes the rows of contacts[:nRigid] grouped by island (a
+// stable counting sort: within an island, rows keep the order their
+// contacts were made in) and fills s.islands, numbered in the order of
+// their first contact.
 func (s *System) buildIslands() {
 	n := len(s.cubes)
 	s.islands = s.islands[:0]
@@ -91,24 +92,16 @@ func (s *System) buildIslands() {
 		s.islands[i] = island{lo: at, hi: at}
 		at += cnt
 	}
-	if cap(s.sorted) < len(cs) {
-		s.sorted = make([]contact, len(cs), cap(s.contacts))
-	}
-	s.sorted = s.sorted[:len(cs)]
-	for k := range cs {
-		is := &s.islands[s.contactIsland[k]]
-		s.sorted[is.hi] = cs[k]
-		is.hi++
-	}
-	copy(cs, s.sorted)
 	if cap(s.rows) < len(cs) {
 		s.rows = make([]row, len(cs), cap(s.contacts))
 	}
 	s.rows = s.rows[:len(cs)]
 	for k := range cs {
 		c := &cs[k]
+		is := &s.islands[s.contactIsland[k]]
 		t1, t2 := tangents(c.n)
-		s.rows[k] = row{n: c.n, t1: t1, t2: t2, mu: c.mu}
+		s.rows[is.hi] = row{ci: int32(k), n: c.n, t1: t1, t2: t2, mu: c.mu}
+		is.hi++
 	}
 }
 
@@ -119,14 +112,13 @@ func (s *System) solveIslands(lo, hi int) {
 	pos := s.pos
 	for i := lo; i < hi; i++ {
 		is := &s.islands[i]
-		cs := s.contacts[is.lo:is.hi]
 		rows := s.rows[is.lo:is.hi]
 		for k := range rows {
-			s.setup(&rows[k], &cs[k], pos)
+			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
 		}
 		s.solveIsland(is, s.passes)
 		for k := range rows {
-			cs[k].pn = rows[k].pn
+			s.contacts[rows[k].ci].pn = rows[k].pn
 		}
 	}
 }

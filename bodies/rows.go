@@ -25,6 +25,7 @@ import (
 // exact answer for one contact where a step along the sliding direction
 // alone (the former solver) leaves a sideways part for the next pass.
 type row struct {
+	ci     int32 // its contact in System.contacts
 	ia, ib int32 // System.rig of side A and side B (the last is the ground)
 
 	n, t1, t2    mgl32.Vec3 // normal (from B to A) and tangents
@@ -34,6 +35,7 @@ type row struct {
 	c0       float32 // separation along n beyond the one to keep, at zero correction, m
 	s1, s2   float32 // sliding along t1, t2 since the substep began, at zero correction, m
 	wn       float32 // effective inverse mass along n, 1/kg
+	iwn      float32 // 1/wn, kg (0 when wn is)
 	k11, k12 float32 // effective inverse mass in the tangent plane, 1/kg
 	k22      float32
 	i11, i12 float32 // its inverse, kg
@@ -102,7 +104,10 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	r.k11 = m + dot(r.at1, r.at1)*a.invI + dot(r.bt1, r.bt1)*b.invI
 	r.k22 = m + dot(r.at2, r.at2)*a.invI + dot(r.bt2, r.bt2)*b.invI
 	r.k12 = dot(r.at1, r.at2)*a.invI + dot(r.bt1, r.bt2)*b.invI
-	r.i11, r.i12, r.i22 = 0, 0, 0
+	r.i11, r.i12, r.i22, r.iwn = 0, 0, 0, 0
+	if r.wn > 0 {
+		r.iwn = 1 / r.wn
+	}
 	if det := r.k11*r.k22 - r.k12*r.k12; det > 0 && r.wn > 0 {
 		inv := 1 / det
 		r.i11, r.i12, r.i22 = r.k22*inv, -r.k12*inv, r.k11*inv
@@ -144,7 +149,7 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 			r.n[0]*(a.dc[0]-b.dc[0]) + r.n[1]*(a.dc[1]-b.dc[1]) + r.n[2]*(a.dc[2]-b.dc[2]) +
 			r.an[0]*a.th[0] + r.an[1]*a.th[1] + r.an[2]*a.th[2] -
 			(r.bn[0]*b.th[0] + r.bn[1]*b.th[1] + r.bn[2]*b.th[2])
-		pn := r.pn - C/r.wn
+		pn := r.pn - C*r.iwn
 		if pn < 0 {
 			pn = 0
 		}
@@ -152,7 +157,9 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 		if d == 0 {
 			continue
 		}
-		moved = max(moved, abs(d)*r.wn)
+		if m := abs(d) * r.wn; m > moved {
+			moved = m
+		}
 		r.pn = pn
 		if a.invM != 0 {
 			m, i := d*a.invM, d*a.invI
@@ -236,7 +243,9 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		r.p1, r.p2 = p1, p2
 		// How far the correction moves the points: K·d.
 		m1, m2 := r.k11*d1+r.k12*d2, r.k12*d1+r.k22*d2
-		slid2 = max(slid2, m1*m1+m2*m2)
+		if m := m1*m1 + m2*m2; m > slid2 {
+			slid2 = m
+		}
 		px := r.t1[0]*d1 + r.t2[0]*d2
 		py := r.t1[1]*d1 + r.t2[1]*d2
 		pz := r.t1[2]*d1 + r.t2[2]*d2
