@@ -97,7 +97,7 @@ type System struct {
 	parent        []int32 // union-find forest over cubes
 	islandOf      []int32 // island of a root cube, -1 for none yet
 	contactIsland []int32 // island of each rigid contact
-	rows          []row // solver rows of contacts[:nRigid], by island
+	rows          []row   // solver rows of contacts[:nRigid], by island
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
