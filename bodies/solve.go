@@ -273,7 +273,16 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// their links.
 	s.normals(s.contacts[rigid:], false, pos, inv)
 	s.friction(s.contacts[rigid:], false, pos, prev, inv)
-	for i := range s.cubes {
+	s.pos = pos
+	w.Parallel(len(s.cubes), s.moveJob)
+	s.pos = nil
+}
+
+// moveCubes moves the particles of cubes [lo, hi) by their corrections of
+// the Solve call, on World.Parallel.
+func (s *System) moveCubes(lo, hi int) {
+	pos := s.pos
+	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
 		if cb.dc == (mgl32.Vec3{}) && cb.th == (mgl32.Vec3{}) {
 			continue

@@ -105,6 +105,7 @@ type System struct {
 	passes     int     // passes for this Solve call
 	h          float32 // substep length during Prepare, s
 	cubeJob    func(lo, hi int)
+	moveJob    func(lo, hi int)
 	carryJob   func(lo, hi int)
 	publishJob func(lo, hi int)
 	pos        []mgl32.Vec3 // World.Positions during the island job
@@ -129,6 +130,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslands
 	sys.cubeJob = sys.prepareCubes
+	sys.moveJob = sys.moveCubes
 	sys.carryJob = sys.carryCubes
 	sys.publishJob = sys.publishCubes
 	w.AddConstraintSet(sys.hooks)
