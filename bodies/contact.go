@@ -33,7 +33,69 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		}
 	}
 	s.sweep()
-	for ii, i := range s.order {
+	// Cube pairs and cube-collider contacts, in World.Parallel ranges;
+	// each range fills a slot of its own, and the slots are joined in the
+	// order of their ranges, so the contacts come out in the same order
+	// for any worker count: cube pairs by the sweep order, then colliders
+	// by cube.
+	if len(s.slots) < w.Config().Workers {
+		s.slots = make([]genSlot, w.Config().Workers)
+	}
+	s.nslots.Store(0)
+	s.pos = pos
+	w.Parallel(len(s.cubes), s.genJob)
+	s.pos = nil
+	slots := s.slots[:s.nslots.Load()]
+	sortSlots(slots)
+	for i := range slots {
+		s.contacts = append(s.contacts, slots[i].pairs...)
+		s.stats.Pairs += slots[i].npairs
+	}
+	n0 := len(s.contacts)
+	for i := range slots {
+		s.contacts = append(s.contacts, slots[i].cols...)
+	}
+	n1 := len(s.contacts)
+	s.nRigid = n1
+	s.buildIslands()
+	s.particles(pos, prev, inv, w.Radii())
+	s.stats.CubeContacts = n0
+	s.stats.ColliderContacts = n1 - n0
+	s.stats.ParticleContacts = len(s.contacts) - n1
+	// Where the contact points of the particles were at the start of the
+	// substep, for friction (the cubes' contacts got theirs in generate).
+	for k := n1; k < len(s.contacts); k++ {
+		s.contacts[k].start(pos, prev)
+	}
+}
+
+// genSlot holds the contacts one range of generate made.
+type genSlot struct {
+	lo          int
+	pairs, cols []contact
+	npairs      int
+}
+
+// sortSlots orders the slots by their range (insertion sort: a slot per
+// worker).
+func sortSlots(sl []genSlot) {
+	for i := 1; i < len(sl); i++ {
+		for j := i; j > 0 && sl[j].lo < sl[j-1].lo; j-- {
+			sl[j], sl[j-1] = sl[j-1], sl[j]
+		}
+	}
+}
+
+// generate is the contact job of Prepare for [lo, hi): the pairs of the
+// cubes at places lo..hi-1 of the sweep order with the cubes after them,
+// and the collider contacts of cubes lo..hi-1. It claims a slot of its own
+// and touches nothing else.
+func (s *System) generate(lo, hi int) {
+	sl := &s.slots[s.nslots.Add(1)-1]
+	sl.lo, sl.pairs, sl.cols, sl.npairs = lo, sl.pairs[:0], sl.cols[:0], 0
+	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
+	for ii := lo; ii < hi; ii++ {
+		i := s.order[ii]
 		a := &s.cubes[i]
 		for _, j := range s.order[ii+1:] {
 			b := &s.cubes[j]
@@ -43,30 +105,28 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 			if b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
 				continue
 			}
-			s.stats.Pairs++
-			s.cubePair(i, j, pos, inv)
+			sl.npairs++
+			s.cubePair(i, j, pos, inv, &sl.pairs)
 		}
 	}
-	n0 := len(s.contacts)
-	for i := range s.cubes {
+	for i := lo; i < hi; i++ {
 		for ci := range s.colliders {
-			s.cubeCollider(int32(i), int32(ci), pos, inv)
+			s.cubeCollider(int32(i), int32(ci), pos, inv, &sl.cols)
 		}
 	}
-	n1 := len(s.contacts)
-	s.nRigid = n1
-	s.buildIslands()
-	s.particles(pos, prev, inv, w.Radii())
-	s.stats.CubeContacts = n0
-	s.stats.ColliderContacts = n1 - n0
-	s.stats.ParticleContacts = len(s.contacts) - n1
-	// Where the contact points were at the start of the substep, for
-	// friction, and how fast they approach, for restitution.
-	for k := range s.contacts {
-		c := &s.contacts[k]
-		c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
-		c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
+	for k := range sl.pairs {
+		sl.pairs[k].start(pos, prev)
 	}
+	for k := range sl.cols {
+		sl.cols[k].start(pos, prev)
+	}
+}
+
+// start records where the points of c were at the start of the substep,
+// for friction, and how fast they approach, for restitution.
+func (c *contact) start(pos, prev []mgl32.Vec3) {
+	c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
+	c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
 }
 
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi), on
@@ -253,11 +313,11 @@ func clamp01(x float32) float32 {
 	return x
 }
 
-// cubeCollider adds contacts between cb and a collider: its corners, with
+// cubeCollider appends to buf the contacts between cube ic and collider ci: its corners, with
 // the System's own friction, and the face point facing the collider when
 // the collider pokes into the cube between its corners (a small sphere on
 // a face).
-func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32) {
+func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32, buf *[]contact) {
 	cb := &s.cubes[ic]
 	col := s.colliders[ci]
 	if cb.held {
@@ -289,7 +349,7 @@ func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32) {
 		}
 		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu}
 		c.a[0], c.wa[0] = p, 1
-		s.contacts = append(s.contacts, c)
+		*buf = append(*buf, c)
 	}
 	if plane {
 		// A plane touches a face only where it touches the face's corners,
@@ -311,7 +371,7 @@ func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32) {
 	for i := 0; i < 4; i++ {
 		c.a[i], c.wa[i] = cb.p[idx[i]], wt[i]
 	}
-	s.contacts = append(s.contacts, c)
+	*buf = append(*buf, c)
 }
 
 // particles adds contacts between cube faces and every particle that is not

@@ -5,6 +5,7 @@ import (
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+	"sync/atomic"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -106,6 +107,9 @@ type System struct {
 	h          float32 // substep length during Prepare, s
 	cubeJob    func(lo, hi int)
 	moveJob    func(lo, hi int)
+	genJob     func(lo, hi int)
+	slots      []genSlot    // contacts made by the ranges of generate
+	nslots     atomic.Int32 // slots claimed
 	carryJob   func(lo, hi int)
 	publishJob func(lo, hi int)
 	pos        []mgl32.Vec3 // World.Positions during the island job
@@ -131,6 +135,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys.islandJob = sys.solveIslands
 	sys.cubeJob = sys.prepareCubes
 	sys.moveJob = sys.moveCubes
+	sys.genJob = sys.generate
 	sys.carryJob = sys.carryCubes
 	sys.publishJob = sys.publishCubes
 	w.AddConstraintSet(sys.hooks)
