@@ -1,5 +1,7 @@
 package bodies
 
+import "github.com/go-gl/mathgl/mgl32"
+
 // Islands.
 //
 // Cubes that touch, directly or through other cubes, form an island; the
@@ -15,8 +17,9 @@ package bodies
 
 // island is a range of System.rows.
 type island struct {
-	lo, hi int32
-	pass   int32 // passes since Prepare, for the alternating order
+	lo, hi   int32 // its rows: System.rows[lo:hi]
+	clo, chi int32 // its movable cubes: System.islandCubes[clo:chi]
+	pass     int32 // passes since Prepare, for the alternating order
 }
 
 // find returns the root of cube i in the union-find forest s.parent.
@@ -103,6 +106,36 @@ func (s *System) buildIslands() {
 		s.rows[is.hi] = row{ci: int32(k), n: c.n, t1: t1, t2: t2, mu: c.mu}
 		is.hi++
 	}
+	// The movable cubes of every island, in index order.
+	for i := range s.cubes {
+		if s.cubes[i].held {
+			continue
+		}
+		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
+			s.islands[id].chi++
+		}
+	}
+	at = 0
+	for i := range s.islands {
+		is := &s.islands[i]
+		cnt := is.chi
+		is.clo, is.chi = at, at
+		at += cnt
+	}
+	if cap(s.islandCubes) < int(at) {
+		s.islandCubes = make([]int32, at, len(s.cubes))
+	}
+	s.islandCubes = s.islandCubes[:at]
+	for i := range s.cubes {
+		if s.cubes[i].held {
+			continue
+		}
+		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
+			is := &s.islands[id]
+			s.islandCubes[is.chi] = int32(i)
+			is.chi++
+		}
+	}
 }
 
 // solveIslands is the island job of a Solve call: for islands [lo, hi),
@@ -119,6 +152,15 @@ func (s *System) solveIslands(lo, hi int) {
 		s.solveIsland(is, s.passes)
 		for k := range rows {
 			s.contacts[rows[k].ci].pn = rows[k].pn
+		}
+		if s.moveInIsland {
+			for _, c := range s.islandCubes[is.clo:is.chi] {
+				cb, r := &s.cubes[c], &s.rig[c]
+				cb.dc, cb.th = r.dc, r.th
+				if r.dc != (mgl32.Vec3{}) || r.th != (mgl32.Vec3{}) {
+					rigidMove(cb, pos, cb.ctr0, r.dc, r.th)
+				}
+			}
 		}
 	}
 }

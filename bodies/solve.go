@@ -263,9 +263,14 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// creeps 6.4% of its size in 10 s with one).
 	it, its := sub.Iteration, max(sub.Iterations, 1)
 	s.passes = max((it+1)*s.set.Passes/its-it*s.set.Passes/its, min(2, s.set.Passes))
-	s.pos = pos
+	// Without contacts of other particles, which move cubes too, each
+	// island moves its own cubes at the end of its job.
+	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)
 	w.Parallel(len(s.islands), s.islandJob)
 	s.pos = nil
+	if s.moveInIsland {
+		return
+	}
 	for i := range s.cubes {
 		s.cubes[i].dc, s.cubes[i].th = s.rig[i].dc, s.rig[i].th
 	}

@@ -98,22 +98,25 @@ type System struct {
 	parent        []int32 // union-find forest over cubes
 	islandOf      []int32 // island of a root cube, -1 for none yet
 	contactIsland []int32 // island of each rigid contact
+	islandCubes   []int32 // movable cubes by island
 	rows          []row   // solver rows of contacts[:nRigid], by island
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
-	islandJob  func(lo, hi int)
-	passes     int     // passes for this Solve call
-	h          float32 // substep length during Prepare, s
-	cubeJob    func(lo, hi int)
-	moveJob    func(lo, hi int)
-	genJob     func(lo, hi int)
-	slots      []genSlot    // contacts made by the ranges of generate
-	nslots     atomic.Int32 // slots claimed
-	carryJob   func(lo, hi int)
-	publishJob func(lo, hi int)
-	pos        []mgl32.Vec3 // World.Positions during the island job
-	hooks      hooks
+	islandJob func(lo, hi int)
+	passes    int     // passes for this Solve call
+	h         float32 // substep length during Prepare, s
+	cubeJob   func(lo, hi int)
+	moveJob   func(lo, hi int)
+	// moveInIsland: the island job moves its cubes (no particle contacts).
+	moveInIsland bool
+	genJob       func(lo, hi int)
+	slots        []genSlot    // contacts made by the ranges of generate
+	nslots       atomic.Int32 // slots claimed
+	carryJob     func(lo, hi int)
+	publishJob   func(lo, hi int)
+	pos          []mgl32.Vec3 // World.Positions during the island job
+	hooks        hooks
 }
 
 type colliderRef struct {
