@@ -41,6 +41,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	if len(s.slots) < w.Config().Workers {
 		s.slots = make([]genSlot, w.Config().Workers)
 	}
+	s.reserve()
 	s.nslots.Store(0)
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.genJob)
@@ -66,6 +67,28 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	// substep, for friction (the cubes' contacts got theirs in generate).
 	for k := n1; k < len(s.contacts); k++ {
 		s.contacts[k].start(pos, prev)
+	}
+}
+
+// reserve gives the contact slices room for a few contacts per cube and
+// collider before the first substep needs it: slices that grew one
+// append at a time would allocate in the first frames of every scene.
+func (s *System) reserve() {
+	want := len(s.cubes) * (4*len(s.colliders) + 8)
+	if cap(s.contacts) < want {
+		s.contacts = make([]contact, 0, want)
+	}
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if cap(sl.pairs) < want/2 {
+			sl.pairs = make([]contact, 0, want/2)
+		}
+		if cap(sl.cols) < want {
+			sl.cols = make([]contact, 0, want)
+		}
+	}
+	if cap(s.islands) < len(s.cubes) {
+		s.islands = make([]island, 0, len(s.cubes))
 	}
 }
 

@@ -68,7 +68,7 @@ func (s *System) buildIslands() {
 		}
 	}
 	if cap(s.contactIsland) < len(cs) {
-		s.contactIsland = make([]int32, len(cs), cap(s.contacts))
+		s.contactIsland = make([]int32, len(cs), max(cap(s.contacts), 2*len(cs)))
 	}
 	s.contactIsland = s.contactIsland[:len(cs)]
 	for k := range cs {
@@ -96,7 +96,7 @@ func (s *System) buildIslands() {
 		at += cnt
 	}
 	if cap(s.rows) < len(cs) {
-		s.rows = make([]row, len(cs), cap(s.contacts))
+		s.rows = make([]row, len(cs), max(cap(s.contacts), 2*len(cs)))
 	}
 	s.rows = s.rows[:len(cs)]
 	for k := range cs {

@@ -91,19 +91,29 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	} else {
 		pb = c.fixed
 	}
-	a, b := &s.rig[r.ia], &s.rig[r.ib]
+	a := &s.rig[r.ia]
 	n, t1, t2 := c.n, r.t1, r.t2
 	r.an, r.at1, r.at2 = cross(ra, n), cross(ra, t1), cross(ra, t2)
-	r.bn, r.bt1, r.bt2 = cross(rb, n), cross(rb, t1), cross(rb, t2)
 	d := pa.Sub(pb)
 	r.c0 = dot(d, n) - c.r
 	sl := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
 	r.s1, r.s2 = dot(sl, t1), dot(sl, t2)
-	m := a.invM + b.invM
-	r.wn = m + dot(r.an, r.an)*a.invI + dot(r.bn, r.bn)*b.invI
-	r.k11 = m + dot(r.at1, r.at1)*a.invI + dot(r.bt1, r.bt1)*b.invI
-	r.k22 = m + dot(r.at2, r.at2)*a.invI + dot(r.bt2, r.bt2)*b.invI
-	r.k12 = dot(r.at1, r.at2)*a.invI + dot(r.bt1, r.bt2)*b.invI
+	m := a.invM
+	r.wn = m + dot(r.an, r.an)*a.invI
+	r.k11 = m + dot(r.at1, r.at1)*a.invI
+	r.k22 = m + dot(r.at2, r.at2)*a.invI
+	r.k12 = dot(r.at1, r.at2) * a.invI
+	if c.cb >= 0 {
+		b := &s.rig[r.ib]
+		r.bn, r.bt1, r.bt2 = cross(rb, n), cross(rb, t1), cross(rb, t2)
+		r.wn += b.invM + dot(r.bn, r.bn)*b.invI
+		r.k11 += b.invM + dot(r.bt1, r.bt1)*b.invI
+		r.k22 += b.invM + dot(r.bt2, r.bt2)*b.invI
+		r.k12 += dot(r.bt1, r.bt2) * b.invI
+	} else {
+		// A fixed point: no arm, no mass.
+		r.bn, r.bt1, r.bt2 = mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}
+	}
 	r.i11, r.i12, r.i22, r.iwn = 0, 0, 0, 0
 	if r.wn > 0 {
 		r.iwn = 1 / r.wn

@@ -392,7 +392,10 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	s.h, s.pos = h, pos
+	// After the step's last substep the same job publishes the transforms
+	// (from the positions, which carry, the particle contacts and bounce
+	// below leave as they are for cube particles).
+	s.h, s.pos, s.publish = h, pos, sub.Last()
 	w.Parallel(len(s.cubes), s.carryJob)
 	s.pos = nil
 	e := s.set.Restitution
@@ -414,30 +417,22 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			s.bounce(c, e, pos, prev, inv)
 		}
 	}
-	// Publish the transforms once per step, after its last substep.
-	if sub.Last() {
-		w.Parallel(len(s.cubes), s.publishJob)
-	}
 }
 
 // carryCubes is carry for the predicted cubes of [lo, hi), on
-// World.Parallel.
+// World.Parallel, and after a step's last substep the published
+// transforms.
 func (s *System) carryCubes(lo, hi int) {
 	pos, prev := s.pos, s.w.PrevPositions()
 	for i := lo; i < hi; i++ {
-		if cb := &s.cubes[i]; cb.pred {
+		cb := &s.cubes[i]
+		if cb.pred {
 			s.carry(cb, pos, prev, s.h)
 		}
-	}
-}
-
-// publishCubes refreshes the published transforms of cubes [lo, hi).
-func (s *System) publishCubes(lo, hi int) {
-	pos := s.w.Positions()
-	for i := lo; i < hi; i++ {
-		cb := &s.cubes[i]
-		s.frame(cb, pos)
-		cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+		if s.publish {
+			s.frame(cb, pos)
+			cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+		}
 	}
 }
 
