@@ -139,6 +139,18 @@ func (s *System) solveIsland(is *island, passes int) {
 	}
 }
 
+// jdot returns how far the corrections of bodies a and b move a row's
+// points apart along direction d, with arms ra = rA × d and rb = rB × d:
+// d·(dcA - dcB) + ra·thA - rb·thB, summed as a tree.
+func jdot(d, ra, rb *mgl32.Vec3, a, b *rigid) float32 {
+	x := d[0]*(a.dc[0]-b.dc[0]) + d[1]*(a.dc[1]-b.dc[1])
+	y := d[2]*(a.dc[2]-b.dc[2]) + ra[0]*a.th[0]
+	z := ra[1]*a.th[1] + ra[2]*a.th[2]
+	u := rb[0]*b.th[0] + rb[1]*b.th[1]
+	v := rb[2] * b.th[2]
+	return ((x + y) + z) - (u + v)
+}
+
 // rowNormals pushes the points of every row apart along its normal as far
 // as the accumulated normal impulse (kept >= 0) allows. It returns the
 // largest distance a row moved its points, m.
@@ -155,10 +167,9 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 			continue
 		}
 		a, b := &rig[r.ia], &rig[r.ib]
-		C := r.c0 +
-			r.n[0]*(a.dc[0]-b.dc[0]) + r.n[1]*(a.dc[1]-b.dc[1]) + r.n[2]*(a.dc[2]-b.dc[2]) +
-			r.an[0]*a.th[0] + r.an[1]*a.th[1] + r.an[2]*a.th[2] -
-			(r.bn[0]*b.th[0] + r.bn[1]*b.th[1] + r.bn[2]*b.th[2])
+		// The sums are trees, not chains: the next row of the same cube
+		// waits for this one, so latency is what a pass costs.
+		C := r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
 		pn := r.pn - C*r.iwn
 		if pn < 0 {
 			pn = 0
@@ -214,13 +225,8 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		a, b := &rig[r.ia], &rig[r.ib]
 		var p1, p2 float32
 		if r.pn > 0 {
-			dx, dy, dz := a.dc[0]-b.dc[0], a.dc[1]-b.dc[1], a.dc[2]-b.dc[2]
-			s1 := r.s1 + r.t1[0]*dx + r.t1[1]*dy + r.t1[2]*dz +
-				r.at1[0]*a.th[0] + r.at1[1]*a.th[1] + r.at1[2]*a.th[2] -
-				(r.bt1[0]*b.th[0] + r.bt1[1]*b.th[1] + r.bt1[2]*b.th[2])
-			s2 := r.s2 + r.t2[0]*dx + r.t2[1]*dy + r.t2[2]*dz +
-				r.at2[0]*a.th[0] + r.at2[1]*a.th[1] + r.at2[2]*a.th[2] -
-				(r.bt2[0]*b.th[0] + r.bt2[1]*b.th[1] + r.bt2[2]*b.th[2])
+			s1 := r.s1 + jdot(&r.t1, &r.at1, &r.bt1, a, b)
+			s2 := r.s2 + jdot(&r.t2, &r.at2, &r.bt2, a, b)
 			p1 = r.p1 - (r.i11*s1 + r.i12*s2)
 			p2 = r.p2 - (r.i12*s1 + r.i22*s2)
 			if lt2, lim := p1*p1+p2*p2, r.mu*r.pn; lt2 > lim*lim {
