@@ -39,18 +39,20 @@ func (s *System) find(i int32) int32 {
 // their first contact.
 func (s *System) buildIslands() {
 	n := len(s.cubes)
-	s.islands = s.islands[:0]
+	s.islands, s.islandCubes = s.islands[:0], s.islandCubes[:0]
 	if s.nRigid == 0 {
 		return
 	}
 	if cap(s.parent) < n {
 		s.parent = make([]int32, n)
 		s.islandOf = make([]int32, n)
+		s.slotOf = make([]int32, n)
 	}
-	s.parent, s.islandOf = s.parent[:n], s.islandOf[:n]
+	s.parent, s.islandOf, s.slotOf = s.parent[:n], s.islandOf[:n], s.slotOf[:n]
 	for i := range s.parent {
 		s.parent[i] = int32(i)
 		s.islandOf[i] = -1
+		s.slotOf[i] = -1
 	}
 	cs := s.contacts[:s.nRigid]
 	for k := range cs {
@@ -135,6 +137,7 @@ func (s *System) buildIslands() {
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
 			is := &s.islands[id]
 			s.islandCubes[is.chi] = int32(i)
+			s.slotOf[i] = is.chi
 			is.chi++
 		}
 	}
@@ -156,8 +159,8 @@ func (s *System) solveIslands(lo, hi int) {
 			s.contacts[rows[k].ci].pn = rows[k].pn
 		}
 		if s.moveInIsland {
-			for _, c := range s.islandCubes[is.clo:is.chi] {
-				cb, r := &s.cubes[c], &s.rig[c]
+			for k := is.clo; k < is.chi; k++ {
+				cb, r := &s.cubes[s.islandCubes[k]], &s.rig[k]
 				cb.dc, cb.th = r.dc, r.th
 				if r.dc != (mgl32.Vec3{}) || r.th != (mgl32.Vec3{}) {
 					rigidMove(cb, pos, cb.ctr0, r.dc, r.th)

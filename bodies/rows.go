@@ -26,7 +26,7 @@ import (
 // alone (the former solver) leaves a sideways part for the next pass.
 type row struct {
 	ci     int32 // its contact in System.contacts
-	ia, ib int32 // System.rig of side A and side B (the last is the ground)
+	ia, ib int32 // System.rig of side A and side B (the last is the ground, and held cubes)
 
 	n, t1, t2    mgl32.Vec3 // normal (from B to A) and tangents
 	an, at1, at2 mgl32.Vec3 // rA × n, rA × t1, rA × t2
@@ -76,18 +76,22 @@ func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 // when the Solve call began; the impulses (pn, p1, p2) carry over from
 // the substep's earlier Solve calls.
 func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
-	ground := int32(len(s.cubes))
+	ground := int32(len(s.islandCubes))
 	r.ia, r.ib = ground, ground
 	var pa, pb, ra, rb mgl32.Vec3
 	if c.ca >= 0 {
 		pa = c.pointA(pos)
 		ra = pa.Sub(s.cubes[c.ca].ctr0)
-		r.ia = c.ca
+		if k := s.slotOf[c.ca]; k >= 0 {
+			r.ia = k
+		}
 	}
 	if c.cb >= 0 {
 		pb = c.pointB(pos)
 		rb = pb.Sub(s.cubes[c.cb].ctr0)
-		r.ib = c.cb
+		if k := s.slotOf[c.cb]; k >= 0 {
+			r.ib = k
+		}
 	} else {
 		pb = c.fixed
 	}

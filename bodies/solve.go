@@ -229,20 +229,22 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 		return
 	}
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	ground := int32(len(s.cubes))
-	if cap(s.rig) < len(s.cubes)+1 {
-		s.rig = make([]rigid, len(s.cubes)+1)
-	}
-	s.rig = s.rig[:len(s.cubes)+1]
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		cb.ctr0 = cb.com(pos)
 		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
-		r := rigid{invM: cb.invM, invI: cb.invI}
-		if cb.held {
-			r.invM, r.invI = 0, 0
-		}
-		s.rig[i] = r
+	}
+	// The solve state of the islands' cubes, island after island (so that
+	// two workers never write the same cache line but where their ranges
+	// meet), and the immovable ground last.
+	ground := len(s.islandCubes)
+	if cap(s.rig) < ground+1 {
+		s.rig = make([]rigid, ground+1, len(s.cubes)+1)
+	}
+	s.rig = s.rig[:ground+1]
+	for k, c := range s.islandCubes {
+		cb := &s.cubes[c]
+		s.rig[k] = rigid{invM: cb.invM, invI: cb.invI}
 	}
 	s.rig[ground] = rigid{}
 	rigid := s.nRigid
@@ -271,8 +273,8 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	if s.moveInIsland {
 		return
 	}
-	for i := range s.cubes {
-		s.cubes[i].dc, s.cubes[i].th = s.rig[i].dc, s.rig[i].th
+	for k, c := range s.islandCubes {
+		s.cubes[c].dc, s.cubes[c].th = s.rig[k].dc, s.rig[k].th
 	}
 	// Cloth and hair: one pass per iteration is as much as the World gives
 	// their links.

@@ -102,6 +102,7 @@ type System struct {
 	islandOf      []int32 // island of a root cube, -1 for none yet
 	contactIsland []int32 // island of each rigid contact
 	islandCubes   []int32 // movable cubes by island
+	slotOf        []int32 // by cube: its place in islandCubes and rig, -1 for none
 	rows          []row   // solver rows of contacts[:nRigid], by island
 
 	// The Solve call's island job (bound once: World.Parallel takes a
