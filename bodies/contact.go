@@ -97,6 +97,7 @@ type genSlot struct {
 	lo          int
 	pairs, cols []contact
 	npairs      int
+	_           [64]byte // every append writes a slice header: no two slots on one cache line
 }
 
 // sortSlots orders the slots by their range (insertion sort: a slot per
