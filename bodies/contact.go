@@ -24,7 +24,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	}
 	s.maxWidth = 0
 	s.h, s.pos = h, pos
-	w.Parallel(len(s.cubes), s.cubeJob)
+	s.prepareCubes(0, len(s.cubes))
 	s.pos = nil
 	for i := range s.cubes {
 		cb := &s.cubes[i]
@@ -33,18 +33,18 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		}
 	}
 	s.sweep()
-	// Cube pairs and cube-collider contacts, in World.Parallel ranges;
-	// each range fills a slot of its own, and the slots are joined in the
-	// order of their ranges, so the contacts come out in the same order
-	// for any worker count: cube pairs by the sweep order, then colliders
-	// by cube.
+	// Cube pairs and cube-collider contacts. generate is a range job that
+	// fills a slot of its own, the slots joined in the order of their
+	// ranges, so that it could run on World.Parallel with the contacts in
+	// the same order for any worker count (cube pairs by the sweep order,
+	// then colliders by cube); it runs inline, see parallelism in doc.go.
 	if len(s.slots) < w.Config().Workers {
 		s.slots = make([]genSlot, w.Config().Workers)
 	}
 	s.reserve()
 	s.nslots.Store(0)
 	s.pos = pos
-	w.Parallel(len(s.cubes), s.genJob)
+	s.generate(0, len(s.cubes))
 	s.pos = nil
 	slots := s.slots[:s.nslots.Load()]
 	sortSlots(slots)
@@ -153,8 +153,8 @@ func (c *contact) start(pos, prev []mgl32.Vec3) {
 	c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
 }
 
-// prepareCubes is the per-cube work of Prepare for cubes [lo, hi), on
-// World.Parallel: each touches only its own cube and particles.
+// prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
+// touches only its own cube and particles (a range job; run inline).
 func (s *System) prepareCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {

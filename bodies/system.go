@@ -110,15 +110,12 @@ type System struct {
 	islandJob func(lo, hi int)
 	passes    int     // passes for this Solve call
 	h         float32 // substep length during Prepare, s
-	cubeJob   func(lo, hi int)
 	moveJob   func(lo, hi int)
 	// moveInIsland: the island job moves its cubes (no particle contacts).
 	moveInIsland bool
-	genJob       func(lo, hi int)
 	slots        []genSlot    // contacts made by the ranges of generate
 	nslots       atomic.Int32 // slots claimed
-	carryJob     func(lo, hi int)
-	publish      bool         // carryJob publishes the transforms too
+	publish      bool         // carryCubes publishes the transforms too
 	pos          []mgl32.Vec3 // World.Positions during the island job
 	hooks        hooks
 }
@@ -140,10 +137,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslands
-	sys.cubeJob = sys.prepareCubes
 	sys.moveJob = sys.moveCubes
-	sys.genJob = sys.generate
-	sys.carryJob = sys.carryCubes
 	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }
