@@ -23,28 +23,103 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		return
 	}
 	s.maxWidth = 0
+	s.h, s.pos = h, pos
+	s.prepareCubes(0, len(s.cubes))
+	s.pos = nil
 	for i := range s.cubes {
 		cb := &s.cubes[i]
-		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
-		for _, p := range cb.p {
-			cb.held = cb.held || inv[p] == 0
-		}
-		cb.pred = false
-		if cb.rigid && !cb.held {
-			s.predict(cb, pos, prev, h)
-		}
-		s.frame(cb, pos)
-		var cp mgl32.Vec3
-		for _, p := range cb.p {
-			cp = cp.Add(prev[p])
-		}
-		cb.cPrev = cp.Mul(1.0 / 8)
 		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
 			s.maxWidth = wd
 		}
 	}
 	s.sweep()
-	for ii, i := range s.order {
+	// Cube pairs and cube-collider contacts. generate is a range job that
+	// fills a slot of its own, the slots joined in the order of their
+	// ranges, so that it could run on World.Parallel with the contacts in
+	// the same order for any worker count (cube pairs by the sweep order,
+	// then colliders by cube); it runs inline, see parallelism in doc.go.
+	if len(s.slots) < w.Config().Workers {
+		s.slots = make([]genSlot, w.Config().Workers)
+	}
+	s.reserve()
+	s.nslots.Store(0)
+	s.pos = pos
+	s.generate(0, len(s.cubes))
+	s.pos = nil
+	slots := s.slots[:s.nslots.Load()]
+	sortSlots(slots)
+	for i := range slots {
+		s.contacts = append(s.contacts, slots[i].pairs...)
+		s.stats.Pairs += slots[i].npairs
+	}
+	n0 := len(s.contacts)
+	for i := range slots {
+		s.contacts = append(s.contacts, slots[i].cols...)
+	}
+	n1 := len(s.contacts)
+	s.nRigid = n1
+	s.buildIslands()
+	s.particles(pos, prev, inv, w.Radii())
+	s.stats.CubeContacts = n0
+	s.stats.ColliderContacts = n1 - n0
+	s.stats.ParticleContacts = len(s.contacts) - n1
+	// Where the contact points of the particles were at the start of the
+	// substep, for friction (the cubes' contacts got theirs in generate).
+	for k := n1; k < len(s.contacts); k++ {
+		s.contacts[k].start(pos, prev)
+	}
+}
+
+// reserve gives the contact slices room for a few contacts per cube and
+// collider before the first substep needs it: slices that grew one
+// append at a time would allocate in the first frames of every scene.
+func (s *System) reserve() {
+	want := len(s.cubes) * (4*len(s.colliders) + 8)
+	if cap(s.contacts) < want {
+		s.contacts = make([]contact, 0, want)
+	}
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if cap(sl.pairs) < want/2 {
+			sl.pairs = make([]contact, 0, want/2)
+		}
+		if cap(sl.cols) < want {
+			sl.cols = make([]contact, 0, want)
+		}
+	}
+	if cap(s.islands) < len(s.cubes) {
+		s.islands = make([]island, 0, len(s.cubes))
+	}
+}
+
+// genSlot holds the contacts one range of generate made.
+type genSlot struct {
+	lo          int
+	pairs, cols []contact
+	npairs      int
+	_           [64]byte // every append writes a slice header: no two slots on one cache line
+}
+
+// sortSlots orders the slots by their range (insertion sort: a slot per
+// worker).
+func sortSlots(sl []genSlot) {
+	for i := 1; i < len(sl); i++ {
+		for j := i; j > 0 && sl[j].lo < sl[j-1].lo; j-- {
+			sl[j], sl[j-1] = sl[j-1], sl[j]
+		}
+	}
+}
+
+// generate is the contact job of Prepare for [lo, hi): the pairs of the
+// cubes at places lo..hi-1 of the sweep order with the cubes after them,
+// and the collider contacts of cubes lo..hi-1. It claims a slot of its own
+// and touches nothing else.
+func (s *System) generate(lo, hi int) {
+	sl := &s.slots[s.nslots.Add(1)-1]
+	sl.lo, sl.pairs, sl.cols, sl.npairs = lo, sl.pairs[:0], sl.cols[:0], 0
+	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
+	for ii := lo; ii < hi; ii++ {
+		i := s.order[ii]
 		a := &s.cubes[i]
 		for _, j := range s.order[ii+1:] {
 			b := &s.cubes[j]
@@ -54,28 +129,53 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 			if b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
 				continue
 			}
-			s.stats.Pairs++
-			s.cubePair(i, j, pos, inv)
+			sl.npairs++
+			s.cubePair(i, j, pos, inv, &sl.pairs)
 		}
 	}
-	n0 := len(s.contacts)
-	for i := range s.cubes {
-		for _, col := range s.colliders {
-			s.cubeCollider(int32(i), col, pos, inv)
+	for i := lo; i < hi; i++ {
+		for ci := range s.colliders {
+			s.cubeCollider(int32(i), int32(ci), pos, inv, &sl.cols)
 		}
 	}
-	n1 := len(s.contacts)
-	s.nRigid = n1
-	s.particles(pos, prev, inv, w.Radii())
-	s.stats.CubeContacts = n0
-	s.stats.ColliderContacts = n1 - n0
-	s.stats.ParticleContacts = len(s.contacts) - n1
-	// Where the contact points were at the start of the substep, for
-	// friction, and how fast they approach, for restitution.
-	for k := range s.contacts {
-		c := &s.contacts[k]
-		c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
-		c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
+	for k := range sl.pairs {
+		sl.pairs[k].start(pos, prev)
+	}
+	for k := range sl.cols {
+		sl.cols[k].start(pos, prev)
+	}
+}
+
+// start records where the points of c were at the start of the substep,
+// for friction, and how fast they approach, for restitution.
+func (c *contact) start(pos, prev []mgl32.Vec3) {
+	c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
+	c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
+}
+
+// prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
+// touches only its own cube and particles (a range job; run inline).
+func (s *System) prepareCubes(lo, hi int) {
+	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
+	for i := lo; i < hi; i++ {
+		cb := &s.cubes[i]
+		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
+		for _, p := range cb.p {
+			cb.held = cb.held || inv[p] == 0
+		}
+		cb.pred = false
+		if cb.rigid && !cb.held {
+			s.predict(cb, pos, prev, s.h)
+			// predict placed the particles at the rotation it found.
+			s.placed(cb, pos)
+		} else {
+			s.frame(cb, pos)
+		}
+		var cp mgl32.Vec3
+		for _, p := range cb.p {
+			cp = cp.Add(prev[p])
+		}
+		cb.cPrev = cp.Mul(1.0 / 8)
 	}
 }
 
@@ -88,6 +188,25 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 		q, _ = polarRotation(a, faceAverage(a), 64)
 	}
 	cb.q = q
+	s.setFrame(cb, pos, c)
+}
+
+// placed is frame for a cube whose particles predict has just placed
+// rigidly at the rotation cb.q: only the centre is read back.
+func (s *System) placed(cb *cube, pos []mgl32.Vec3) {
+	var c [3]float64
+	for _, p := range cb.p {
+		x := pos[p]
+		c[0] += float64(x[0])
+		c[1] += float64(x[1])
+		c[2] += float64(x[2])
+	}
+	s.setFrame(cb, pos, [3]float64{c[0] / 8, c[1] / 8, c[2] / 8})
+}
+
+// setFrame sets cb's centre to c and its axes and bounds from cb.q and pos.
+func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64) {
+	q := cb.q
 	cb.c = mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])}
 	r := q.mat()
 	for k := 0; k < 3; k++ {
@@ -218,18 +337,29 @@ func clamp01(x float32) float32 {
 	return x
 }
 
-// cubeCollider adds contacts between cb and a collider: its corners, with
+// cubeCollider appends to buf the contacts between cube ic and collider ci: its corners, with
 // the System's own friction, and the face point facing the collider when
 // the collider pokes into the cube between its corners (a small sphere on
 // a face).
-func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv []float32) {
+func (s *System) cubeCollider(ic, ci int32, pos []mgl32.Vec3, inv []float32, buf *[]contact) {
 	cb := &s.cubes[ic]
+	col := s.colliders[ci]
 	if cb.held {
 		return
 	}
 	lo, hi := col.c.Bounds()
 	if cb.lo[0] > hi[0] || cb.hi[0] < lo[0] || cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
 		return
+	}
+	pl, plane := col.c.(*verlet3d.Plane)
+	if plane {
+		// A cube whose corners are all clearly beyond the margin (the
+		// common case: it flies, or rests on another) needs no look at
+		// each corner. The corners lie within √3·half of the centre; the
+		// slack covers a cube squashed by contacts.
+		if d := cb.c.Sub(pl.Point).Dot(pl.Normal); d > 1.8*cb.half+s.margin {
+			return
+		}
 	}
 	mu := col.mu
 	for _, p := range cb.p {
@@ -243,7 +373,13 @@ func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv [
 		}
 		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu}
 		c.a[0], c.wa[0] = p, 1
-		s.contacts = append(s.contacts, c)
+		*buf = append(*buf, c)
+	}
+	if plane {
+		// A plane touches a face only where it touches the face's corners,
+		// which have contacts of their own: a face point would add nothing
+		// but a fifth contact sharing the load of four.
+		return
 	}
 	sp, n := col.c.Closest(cb.c)
 	l := cb.local(sp)
@@ -259,7 +395,7 @@ func (s *System) cubeCollider(ic int32, col colliderRef, pos []mgl32.Vec3, inv [
 	for i := 0; i < 4; i++ {
 		c.a[i], c.wa[i] = cb.p[idx[i]], wt[i]
 	}
-	s.contacts = append(s.contacts, c)
+	*buf = append(*buf, c)
 }
 
 // particles adds contacts between cube faces and every particle that is not

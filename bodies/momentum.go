@@ -110,9 +110,10 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	c1 := [3]float64{c0[0] + P[0]/M, c0[1] + P[1]/M, c0[2] + P[2]/M}
 	rm := q.mat()
 	ax := cb.halfAxes(&rm)
+	offs := offsets(&ax)
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
-		r := offset(i, &ax)
+		r := offs[i]
 		pos[p] = mgl32.Vec3{float32(c1[0] + r[0]), float32(c1[1] + r[1]), float32(c1[2] + r[2])}
 		cb.dpred[i] = pos[p].Sub(prev[p])
 	}
@@ -127,13 +128,14 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	hd := float64(h)
 	rm := cb.qPred.mat()
 	ax := cb.halfAxes(&rm)
+	offs := offsets(&ax)
 	var dP, dL, c1 [3]float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
 		dd := pos[p].Sub(prev[p]).Sub(cb.dpred[i])
 		d := [3]float64{float64(dd[0]), float64(dd[1]), float64(dd[2])}
-		r := offset(i, &ax)
+		r := offs[i]
 		dP[0] += m * d[0]
 		dP[1] += m * d[1]
 		dP[2] += m * d[2]
@@ -201,21 +203,21 @@ func (cb *cube) halfAxes(rm *mat3d) (ax mat3d) {
 	return ax
 }
 
-// offset returns where particle i of a cube sits from its centre, given
-// the cube's halfAxes.
-func offset(i int, ax *mat3d) [3]float64 {
-	if i == 8 {
-		return [3]float64{}
-	}
-	var r [3]float64
+// offsets returns where the 9 particles of a cube (the corners, then the
+// centre) sit from its centre, given the cube's halfAxes.
+func offsets(ax *mat3d) (o [9][3]float64) {
 	for k := 0; k < 3; k++ {
-		if i>>uint(k)&1 == 1 {
-			r[0], r[1], r[2] = r[0]+ax[k][0], r[1]+ax[k][1], r[2]+ax[k][2]
-		} else {
-			r[0], r[1], r[2] = r[0]-ax[k][0], r[1]-ax[k][1], r[2]-ax[k][2]
-		}
+		e0, e1, e2 := ax[0][k], ax[1][k], ax[2][k]
+		o[0][k] = -e0 - e1 - e2
+		o[1][k] = e0 - e1 - e2
+		o[2][k] = -e0 + e1 - e2
+		o[3][k] = e0 + e1 - e2
+		o[4][k] = -e0 - e1 + e2
+		o[5][k] = e0 - e1 + e2
+		o[6][k] = -e0 + e1 + e2
+		o[7][k] = e0 + e1 + e2
 	}
-	return r
+	return o
 }
 
 // solve3d solves m·x = b by Cramer's rule; a singular m gives 0.

@@ -28,8 +28,9 @@ import (
 // corner resting exactly on a corner belongs to both a top face and a side
 // face, and choosing per corner can pick the side and let the stack sink.
 
-// cubePair adds the contacts between cubes ia and ib, whose bounds overlap.
-func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32) {
+// cubePair appends to buf the contacts between cubes ia and ib, whose
+// bounds overlap.
+func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]contact) {
 	a, b := &s.cubes[ia], &s.cubes[ib]
 	if a.held && b.held {
 		return
@@ -82,7 +83,7 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32) {
 		if en.Dot(d) < 0 {
 			en = en.Mul(-1)
 		}
-		if s.edgeContact(ia, ib, ei, ej, en, pos) {
+		if s.edgeContact(ia, ib, ei, ej, en, pos, buf) {
 			return
 		}
 	}
@@ -92,13 +93,13 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32) {
 		if n.Dot(d) > 0 {
 			n = n.Mul(-1)
 		}
-		s.faceContacts(ia, ib, faceAxis, n, pos, inv)
+		s.faceContacts(ia, ib, faceAxis, n, pos, inv, buf)
 	} else {
 		n := b.axis[faceAxis]
 		if n.Dot(d) < 0 {
 			n = n.Mul(-1)
 		}
-		s.faceContacts(ib, ia, faceAxis, n, pos, inv)
+		s.faceContacts(ib, ia, faceAxis, n, pos, inv, buf)
 	}
 }
 
@@ -119,10 +120,10 @@ func faceCycle(axis int, sign float32) [4]uint8 {
 	return [4]uint8{uint8(base), uint8(base | u), uint8(base | u | v), uint8(base | v)}
 }
 
-// faceContacts adds the contacts of the incident cube inc against face
+// faceContacts appends to buf the contacts of the incident cube inc against face
 // (k, n) of the reference cube ref; n is the face's outward normal, pointing
 // toward inc. Side A of every contact is inc, side B is ref.
-func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32.Vec3, inv []float32) {
+func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32.Vec3, inv []float32, buf *[]contact) {
 	ref, inc := &s.cubes[iref], &s.cubes[iinc]
 	m := s.margin
 	h := ref.half
@@ -174,7 +175,7 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 			for i := 0; i < 4; i++ {
 				c.b[i], c.wb[i] = ref.p[idx[i]], wt[i]
 			}
-			s.contacts = append(s.contacts, c)
+			*buf = append(*buf, c)
 		}
 	}
 	// Corners of the reference face lying over the incident face.
@@ -199,16 +200,16 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 			c.a[i], c.wa[i] = inc.p[idx[i]], wt[i]
 		}
 		c.b[0], c.wb[0] = ref.p[cr], 1
-		s.contacts = append(s.contacts, c)
+		*buf = append(*buf, c)
 	}
 	_ = inv
 }
 
-// edgeContact adds the contact between the edge of cube ia along its axis i
+// edgeContact appends to buf the contact between the edge of cube ia along its axis i
 // and the edge of cube ib along its axis j that support the two cubes along
 // n (from ib to ia). It reports false when the closest points of the two
 // edges are not inside both, so that a face axis should be used instead.
-func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.Vec3) bool {
+func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.Vec3, buf *[]contact) bool {
 	a, b := &s.cubes[ia], &s.cubes[ib]
 	c0, d0 := 0, 0
 	for k := 0; k < 3; k++ {
@@ -230,7 +231,7 @@ func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.V
 	c.a[0], c.a[1], c.wa[0], c.wa[1] = a.p[c0], a.p[c1], 1-sa, sa
 	c.b[0], c.b[1], c.wb[0], c.wb[1] = b.p[d0], b.p[d1], 1-tb, tb
 	if c.pointA(pos).Sub(c.pointB(pos)).Dot(n) < s.margin {
-		s.contacts = append(s.contacts, c)
+		*buf = append(*buf, c)
 	}
 	return true
 }

@@ -37,10 +37,9 @@ type contact struct {
 	paPrev, pbPrev mgl32.Vec3 // the points at the start of the substep
 	vn0            float32    // relative normal displacement at creation (< 0: approaching), m
 
-	// Solver state. pa0/pb0 are the points when the current Solve call
-	// began and ra/rb their offsets from their cube's centre of mass; ia/ib
-	// index System.rig (the last entry is the immovable ground).
-	ia, ib   int32
+	// Solver state of a contact with another particle (rigid contacts
+	// have rows, rows.go). pa0/pb0 are the points when the current Solve
+	// call began and ra/rb their offsets from their cube's centre of mass.
 	pa0, pb0 mgl32.Vec3
 	ra, rb   mgl32.Vec3
 	wn       float32    // generalised inverse mass along n
@@ -139,14 +138,6 @@ func sideW(cb *cube, r, d mgl32.Vec3) float32 {
 	return cb.invM + (x*x+y*y+z*z)*cb.invI
 }
 
-// sideW2 returns |r×d|².
-func sideW2(r, d mgl32.Vec3) float32 {
-	x := r[1]*d[2] - r[2]*d[1]
-	y := r[2]*d[0] - r[0]*d[2]
-	z := r[0]*d[1] - r[1]*d[0]
-	return x*x + y*y + z*z
-}
-
 // kick adds the rigid response to impulse P at offset r (sign ±1) to the
 // cube's pending correction.
 func kick(cb *cube, r, P mgl32.Vec3, sign float32) {
@@ -220,7 +211,8 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 }
 
 // solve is the System's ConstraintSet.Solve: Settings.Passes passes over the
-// contacts between cubes and against colliders, then one over the contacts
+// contacts between cubes and against colliders, island by island (island.go)
+// on World.Parallel, through their rows (rows.go), then one over the contacts
 // with other particles. Each pass first pushes every contact's points
 // apart along its normal, then cancels their sliding since the start of
 // the substep as far as Coulomb's cone allows: position-level friction
@@ -237,71 +229,67 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 		return
 	}
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	ground := int32(len(s.cubes))
-	if cap(s.rig) < len(s.cubes)+1 {
-		s.rig = make([]rigid, len(s.cubes)+1)
-	}
-	s.rig = s.rig[:len(s.cubes)+1]
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		cb.ctr0 = cb.com(pos)
 		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
-		r := rigid{invM: cb.invM, invI: cb.invI}
-		if cb.held {
-			r.invM, r.invI = 0, 0
-		}
-		s.rig[i] = r
+	}
+	// The solve state of the islands' cubes, island after island (so that
+	// two workers never write the same cache line but where their ranges
+	// meet), and the immovable ground last.
+	ground := len(s.islandCubes)
+	if cap(s.rig) < ground+1 {
+		s.rig = make([]rigid, ground+1, len(s.cubes)+1)
+	}
+	s.rig = s.rig[:ground+1]
+	for k, c := range s.islandCubes {
+		cb := &s.cubes[c]
+		s.rig[k] = rigid{invM: cb.invM, invI: cb.invI}
 	}
 	s.rig[ground] = rigid{}
-	for k := range s.contacts {
+	rigid := s.nRigid
+	for k := rigid; k < len(s.contacts); k++ {
 		c := &s.contacts[k]
-		c.ia, c.ib = ground, ground
-		if c.ca >= 0 {
-			c.pa0 = c.pointA(pos)
-			c.ra = c.pa0.Sub(s.cubes[c.ca].ctr0)
-			c.ia = c.ca
-		}
 		if c.cb >= 0 {
 			c.pb0 = c.pointB(pos)
 			c.rb = c.pb0.Sub(s.cubes[c.cb].ctr0)
-			c.ib = c.cb
 		} else if c.nb == 0 {
 			c.pb0, c.rb = c.fixed, mgl32.Vec3{}
 		}
-		if c.ia != ground || c.ib != ground {
-			// Rigid sides: 1/M + |r×n|²/I each.
-			a, b := &s.rig[c.ia], &s.rig[c.ib]
-			c.wn = a.invM + b.invM + sideW2(c.ra, c.n)*a.invI + sideW2(c.rb, c.n)*b.invI
-		}
-		if c.ca < 0 || (c.cb < 0 && c.nb > 0) {
-			ca, cb, _, _ := s.sides(c, pos)
-			c.wn = c.mass(ca, cb, c.n, inv)
-		}
+		ca, cb, _, _ := s.sides(c, pos)
+		c.wn = c.mass(ca, cb, c.n, inv)
 	}
 	// Settings.Passes sweeps per substep, spread over the World's
 	// iterations, at least two in each (with 10 iterations, as many as
 	// before Passes counted per substep: a hollow twisted stack of five
 	// creeps 6.4% of its size in 10 s with one).
 	it, its := sub.Iteration, max(sub.Iterations, 1)
-	passes := max((it+1)*s.set.Passes/its-it*s.set.Passes/its, min(2, s.set.Passes))
-	rigid := s.nRigid
-	cs := s.contacts[:rigid]
-	for r := 0; r < passes; r++ {
-		s.pass++
-		moved := s.rigidNormals(cs, s.pass&1 == 0)
-		slid := s.rigidFriction(cs, s.pass&1 == 0)
-		if moved < convergedMove && slid < convergedSlide {
-			break // the rest of the passes would change nothing that counts
-		}
+	s.passes = max((it+1)*s.set.Passes/its-it*s.set.Passes/its, min(2, s.set.Passes))
+	// Without contacts of other particles, which move cubes too, each
+	// island moves its own cubes at the end of its job.
+	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)
+	w.Parallel(len(s.islands), s.islandJob)
+	s.pos = nil
+	if s.moveInIsland {
+		return
 	}
-	for i := range s.cubes {
-		s.cubes[i].dc, s.cubes[i].th = s.rig[i].dc, s.rig[i].th
+	for k, c := range s.islandCubes {
+		s.cubes[c].dc, s.cubes[c].th = s.rig[k].dc, s.rig[k].th
 	}
 	// Cloth and hair: one pass per iteration is as much as the World gives
 	// their links.
 	s.normals(s.contacts[rigid:], false, pos, inv)
 	s.friction(s.contacts[rigid:], false, pos, prev, inv)
-	for i := range s.cubes {
+	s.pos = pos
+	w.Parallel(len(s.cubes), s.moveJob)
+	s.pos = nil
+}
+
+// moveCubes moves the particles of cubes [lo, hi) by their corrections of
+// the Solve call, on World.Parallel.
+func (s *System) moveCubes(lo, hi int) {
+	pos := s.pos
+	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
 		if cb.dc == (mgl32.Vec3{}) && cb.th == (mgl32.Vec3{}) {
 			continue
@@ -330,117 +318,6 @@ const (
 	convergedMove  = 5e-7
 	convergedSlide = 2e-8
 )
-
-// rigidNormals is normals for contacts whose sides are both cubes or a
-// cube and a fixed point: one branch-free loop. It returns the largest
-// distance a contact moved its points apart, m.
-func (s *System) rigidNormals(cs []contact, rev bool) (moved float32) {
-	rig := s.rig
-	n := len(cs)
-	for kk := 0; kk < n; kk++ {
-		k := kk
-		if rev {
-			k = n - 1 - kk
-		}
-		c := &cs[k]
-		a, b := &rig[c.ia], &rig[c.ib]
-		ra, rb, nn := &c.ra, &c.rb, &c.n
-		// pa - pb with both points moved by their bodies' pending
-		// corrections.
-		dx := c.pa0[0] + a.dc[0] + a.th[1]*ra[2] - a.th[2]*ra[1] - (c.pb0[0] + b.dc[0] + b.th[1]*rb[2] - b.th[2]*rb[1])
-		dy := c.pa0[1] + a.dc[1] + a.th[2]*ra[0] - a.th[0]*ra[2] - (c.pb0[1] + b.dc[1] + b.th[2]*rb[0] - b.th[0]*rb[2])
-		dz := c.pa0[2] + a.dc[2] + a.th[0]*ra[1] - a.th[1]*ra[0] - (c.pb0[2] + b.dc[2] + b.th[0]*rb[1] - b.th[1]*rb[0])
-		C := dx*nn[0] + dy*nn[1] + dz*nn[2] - c.r
-		if c.wn <= 0 {
-			continue
-		}
-		pn := c.pn - C/c.wn
-		if pn < 0 {
-			pn = 0
-		}
-		if d := pn - c.pn; d != 0 {
-			moved = max(moved, abs(d)*c.wn)
-			c.pn = pn
-			rigidKick(a, ra, nn[0]*d, nn[1]*d, nn[2]*d)
-			rigidKick(b, rb, -nn[0]*d, -nn[1]*d, -nn[2]*d)
-		}
-	}
-	return moved
-}
-
-// rigidKick adds the response of body r to impulse (px, py, pz) at offset
-// o.
-func rigidKick(r *rigid, o *mgl32.Vec3, px, py, pz float32) {
-	m, i := r.invM, r.invI
-	r.dc[0] += px * m
-	r.dc[1] += py * m
-	r.dc[2] += pz * m
-	r.th[0] += (o[1]*pz - o[2]*py) * i
-	r.th[1] += (o[2]*px - o[0]*pz) * i
-	r.th[2] += (o[0]*py - o[1]*px) * i
-}
-
-// rigidFriction is friction for the contacts of rigidNormals. It returns
-// the largest sliding it found, m.
-func (s *System) rigidFriction(cs []contact, rev bool) (slid float32) {
-	rig := s.rig
-	n := len(cs)
-	for kk := 0; kk < n; kk++ {
-		k := kk
-		if rev {
-			k = n - 1 - kk
-		}
-		c := &cs[k]
-		if c.mu == 0 || (c.pn <= 0 && c.pt == (mgl32.Vec3{})) {
-			continue
-		}
-		a, b := &rig[c.ia], &rig[c.ib]
-		ra, rb, nn := &c.ra, &c.rb, &c.n
-		var pt mgl32.Vec3
-		if c.pn > 0 {
-			// Relative motion of the contact points since the substep
-			// began.
-			dx := c.pa0[0] + a.dc[0] + a.th[1]*ra[2] - a.th[2]*ra[1] - c.paPrev[0] - (c.pb0[0] + b.dc[0] + b.th[1]*rb[2] - b.th[2]*rb[1] - c.pbPrev[0])
-			dy := c.pa0[1] + a.dc[1] + a.th[2]*ra[0] - a.th[0]*ra[2] - c.paPrev[1] - (c.pb0[1] + b.dc[1] + b.th[2]*rb[0] - b.th[0]*rb[2] - c.pbPrev[1])
-			dz := c.pa0[2] + a.dc[2] + a.th[0]*ra[1] - a.th[1]*ra[0] - c.paPrev[2] - (c.pb0[2] + b.dc[2] + b.th[0]*rb[1] - b.th[1]*rb[0] - c.pbPrev[2])
-			dn := dx*nn[0] + dy*nn[1] + dz*nn[2]
-			tx, ty, tz := dx-nn[0]*dn, dy-nn[1]*dn, dz-nn[2]*dn
-			pt = c.pt
-			if l2 := tx*tx + ty*ty + tz*tz; l2 > 1e-24 {
-				l := float32(math.Sqrt(float64(l2)))
-				slid = max(slid, l)
-				ux, uy, uz := tx/l, ty/l, tz/l
-				// Generalised inverse mass along the sliding direction.
-				w := a.invM + b.invM
-				cx, cy, cz := ra[1]*uz-ra[2]*uy, ra[2]*ux-ra[0]*uz, ra[0]*uy-ra[1]*ux
-				w += (cx*cx + cy*cy + cz*cz) * a.invI
-				cx, cy, cz = rb[1]*uz-rb[2]*uy, rb[2]*ux-rb[0]*uz, rb[0]*uy-rb[1]*ux
-				w += (cx*cx + cy*cy + cz*cz) * b.invI
-				if w > 0 {
-					k := l / w
-					pt[0] -= ux * k
-					pt[1] -= uy * k
-					pt[2] -= uz * k
-				}
-			}
-			if lt2, lim := pt[0]*pt[0]+pt[1]*pt[1]+pt[2]*pt[2], c.mu*c.pn; lt2 > lim*lim {
-				f := lim / float32(math.Sqrt(float64(lt2)))
-				pt[0] *= f
-				pt[1] *= f
-				pt[2] *= f
-			}
-		}
-		// pt is zero when the contact lifted off: the friction held so
-		// far is let go.
-		if pt != c.pt {
-			dx, dy, dz := pt[0]-c.pt[0], pt[1]-c.pt[1], pt[2]-c.pt[2]
-			c.pt = pt
-			rigidKick(a, ra, dx, dy, dz)
-			rigidKick(b, rb, -dx, -dy, -dz)
-		}
-	}
-	return slid
-}
 
 func (s *System) normals(cs []contact, rev bool, pos []mgl32.Vec3, inv []float32) {
 	n := len(cs)
@@ -517,11 +394,12 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	for i := range s.cubes {
-		if cb := &s.cubes[i]; cb.pred {
-			s.carry(cb, pos, prev, h)
-		}
-	}
+	// After the step's last substep the same job publishes the transforms
+	// (from the positions, which carry, the particle contacts and bounce
+	// below leave as they are for cube particles).
+	s.h, s.pos, s.publish = h, pos, sub.Last()
+	s.carryCubes(0, len(s.cubes))
+	s.pos = nil
 	e := s.set.Restitution
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
 	// quiet.
@@ -541,14 +419,21 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			s.bounce(c, e, pos, prev, inv)
 		}
 	}
-	// Publish the transforms once per step, after its last substep.
-	if !sub.Last() {
-		return
-	}
-	for i := range s.cubes {
+}
+
+// carryCubes is carry for the predicted cubes of [lo, hi), and after a
+// step's last substep the published transforms (a range job; run inline).
+func (s *System) carryCubes(lo, hi int) {
+	pos, prev := s.pos, s.w.PrevPositions()
+	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
-		s.frame(cb, pos)
-		cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+		if cb.pred {
+			s.carry(cb, pos, prev, s.h)
+		}
+		if s.publish {
+			s.frame(cb, pos)
+			cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+		}
 	}
 }
 

@@ -1,0 +1,171 @@
+package bodies
+
+import "github.com/go-gl/mathgl/mgl32"
+
+// Islands.
+//
+// Cubes that touch, directly or through other cubes, form an island; the
+// ground, colliders and held cubes (which the solve does not move) join
+// nothing. Islands share no movable body, so each is solved on its own:
+// its contacts' rows sit together in System.rows, in the order the
+// contacts were made, and its passes end as soon as its own contacts stop
+// moving and sliding (convergedMove, convergedSlide), whatever the rest of
+// the World does. (Measured in the cubes100 benchmark scene, Gauss-Seidel
+// over four corners rarely gets there within Settings.Passes: a resting
+// cube's corners still trade a few 1e-8 m per pass. The bounds are what
+// keeps creep out, so they stay.) The result of an island does not depend on the others, nor on the
+// order or the goroutine that solves them (World.Parallel), which is what
+// makes the solve the same for any worker count.
+
+// island is a range of System.rows.
+type island struct {
+	lo, hi   int32 // its rows: System.rows[lo:hi]
+	clo, chi int32 // its movable cubes: System.islandCubes[clo:chi]
+	pass     int32 // passes since Prepare, for the alternating order
+}
+
+// find returns the root of cube i in the union-find forest s.parent.
+func (s *System) find(i int32) int32 {
+	for s.parent[i] != i {
+		s.parent[i] = s.parent[s.parent[i]]
+		i = s.parent[i]
+	}
+	return i
+}
+
+// buildIslands makes the rows of contacts[:nRigid] grouped by island (a
+// stable counting sort: within an island, rows keep the order their
+// contacts were made in) and fills s.islands, numbered in the order of
+// their first contact.
+func (s *System) buildIslands() {
+	n := len(s.cubes)
+	s.islands, s.islandCubes = s.islands[:0], s.islandCubes[:0]
+	if s.nRigid == 0 {
+		return
+	}
+	if cap(s.parent) < n {
+		s.parent = make([]int32, n)
+		s.islandOf = make([]int32, n)
+		s.slotOf = make([]int32, n)
+	}
+	s.parent, s.islandOf, s.slotOf = s.parent[:n], s.islandOf[:n], s.slotOf[:n]
+	for i := range s.parent {
+		s.parent[i] = int32(i)
+		s.islandOf[i] = -1
+		s.slotOf[i] = -1
+	}
+	cs := s.contacts[:s.nRigid]
+	for k := range cs {
+		c := &cs[k]
+		if c.ca < 0 || c.cb < 0 || s.cubes[c.ca].held || s.cubes[c.cb].held {
+			continue
+		}
+		a, b := s.find(c.ca), s.find(c.cb)
+		if a != b {
+			// The smaller index becomes the root: the forest depends on
+			// the contacts only.
+			if a < b {
+				s.parent[b] = a
+			} else {
+				s.parent[a] = b
+			}
+		}
+	}
+	if cap(s.contactIsland) < len(cs) {
+		s.contactIsland = make([]int32, len(cs), max(cap(s.contacts), 2*len(cs)))
+	}
+	s.contactIsland = s.contactIsland[:len(cs)]
+	for k := range cs {
+		c := &cs[k]
+		// The movable side names the island (a contact always has one).
+		m := c.ca
+		if m < 0 || s.cubes[m].held {
+			m = c.cb
+		}
+		r := s.find(m)
+		id := s.islandOf[r]
+		if id < 0 {
+			id = int32(len(s.islands))
+			s.islandOf[r] = id
+			s.islands = append(s.islands, island{})
+		}
+		s.contactIsland[k] = id
+		s.islands[id].hi++ // count for now
+	}
+	// Offsets, then the stable scatter.
+	var at int32
+	for i := range s.islands {
+		cnt := s.islands[i].hi
+		s.islands[i] = island{lo: at, hi: at}
+		at += cnt
+	}
+	if cap(s.rows) < len(cs) {
+		s.rows = make([]row, len(cs), max(cap(s.contacts), 2*len(cs)))
+	}
+	s.rows = s.rows[:len(cs)]
+	for k := range cs {
+		c := &cs[k]
+		is := &s.islands[s.contactIsland[k]]
+		t1, t2 := tangents(c.n)
+		s.rows[is.hi] = row{ci: int32(k), n: c.n, t1: t1, t2: t2, mu: c.mu}
+		is.hi++
+	}
+	// The movable cubes of every island, in index order.
+	for i := range s.cubes {
+		if s.cubes[i].held {
+			continue
+		}
+		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
+			s.islands[id].chi++
+		}
+	}
+	at = 0
+	for i := range s.islands {
+		is := &s.islands[i]
+		cnt := is.chi
+		is.clo, is.chi = at, at
+		at += cnt
+	}
+	if cap(s.islandCubes) < int(at) {
+		s.islandCubes = make([]int32, at, len(s.cubes))
+	}
+	s.islandCubes = s.islandCubes[:at]
+	for i := range s.cubes {
+		if s.cubes[i].held {
+			continue
+		}
+		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
+			is := &s.islands[id]
+			s.islandCubes[is.chi] = int32(i)
+			s.slotOf[i] = is.chi
+			is.chi++
+		}
+	}
+}
+
+// solveIslands is the island job of a Solve call: for islands [lo, hi),
+// the rows' geometry from the current positions, then the passes. It
+// touches only the rows, contacts and cubes of its own islands.
+func (s *System) solveIslands(lo, hi int) {
+	pos := s.pos
+	for i := lo; i < hi; i++ {
+		is := &s.islands[i]
+		rows := s.rows[is.lo:is.hi]
+		for k := range rows {
+			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
+		}
+		s.solveIsland(is, s.passes)
+		for k := range rows {
+			s.contacts[rows[k].ci].pn = rows[k].pn
+		}
+		if s.moveInIsland {
+			for k := is.clo; k < is.chi; k++ {
+				cb, r := &s.cubes[s.islandCubes[k]], &s.rig[k]
+				cb.dc, cb.th = r.dc, r.th
+				if r.dc != (mgl32.Vec3{}) || r.th != (mgl32.Vec3{}) {
+					rigidMove(cb, pos, cb.ctr0, r.dc, r.th)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,292 @@
+package bodies
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The solver rows of the contacts between rigid sides (cube against cube,
+// cube against a collider).
+//
+// During a Solve call a cube's pending correction is a translation dc and
+// a small turn th about its centre of mass (rigid), so a contact point at
+// offset r moves by dc + th × r, and along a unit direction d by
+// d·dc + (r × d)·th: a fixed linear function of the two bodies'
+// corrections. A row keeps, for the normal n and two tangents t1, t2, the
+// arms r × d of both sides and the value at zero correction, so a pass
+// costs a few dozen multiply-adds per contact and never subtracts two
+// positions (whose float32 rounding, 2e-7 m three metres from the origin,
+// would hide the convergence the passes look for).
+//
+// Friction is solved in the tangent plane at once: the impulse that
+// cancels the sliding is K⁻¹·s with K the 2x2 effective mass of the
+// contact in the plane, then clamped to Coulomb's cone mu·pn. This is the
+// exact answer for one contact where a step along the sliding direction
+// alone (the former solver) leaves a sideways part for the next pass.
+type row struct {
+	ci     int32 // its contact in System.contacts
+	ia, ib int32 // System.rig of side A and side B (the last is the ground, and held cubes)
+
+	n, t1, t2    mgl32.Vec3 // normal (from B to A) and tangents
+	an, at1, at2 mgl32.Vec3 // rA × n, rA × t1, rA × t2
+	bn, bt1, bt2 mgl32.Vec3 // rB × n, ...
+
+	c0       float32 // separation along n beyond the one to keep, at zero correction, m
+	s1, s2   float32 // sliding along t1, t2 since the substep began, at zero correction, m
+	wn       float32 // effective inverse mass along n, 1/kg
+	iwn      float32 // 1/wn, kg (0 when wn is)
+	k11, k12 float32 // effective inverse mass in the tangent plane, 1/kg
+	k22      float32
+	i11, i12 float32 // its inverse, kg
+	i22      float32
+	mu       float32
+	pn       float32 // normal impulse this substep, kg·m, >= 0
+	p1, p2   float32 // tangential impulse this substep, |p| <= mu·pn
+}
+
+// tangents returns two unit vectors perpendicular to the unit n and to
+// each other.
+func tangents(n mgl32.Vec3) (t1, t2 mgl32.Vec3) {
+	// Cross n with the world axis it is least aligned with.
+	ax, ay, az := abs(n[0]), abs(n[1]), abs(n[2])
+	var e mgl32.Vec3
+	switch {
+	case ax <= ay && ax <= az:
+		e = mgl32.Vec3{1, 0, 0}
+	case ay <= az:
+		e = mgl32.Vec3{0, 1, 0}
+	default:
+		e = mgl32.Vec3{0, 0, 1}
+	}
+	t1 = n.Cross(e).Normalize()
+	t2 = n.Cross(t1)
+	return t1, t2
+}
+
+func cross(a, b mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+
+// setup fills the geometry of row r for contact c from the positions
+// when the Solve call began; the impulses (pn, p1, p2) carry over from
+// the substep's earlier Solve calls.
+func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
+	ground := int32(len(s.islandCubes))
+	r.ia, r.ib = ground, ground
+	var pa, pb, ra, rb mgl32.Vec3
+	if c.ca >= 0 {
+		pa = c.pointA(pos)
+		ra = pa.Sub(s.cubes[c.ca].ctr0)
+		if k := s.slotOf[c.ca]; k >= 0 {
+			r.ia = k
+		}
+	}
+	if c.cb >= 0 {
+		pb = c.pointB(pos)
+		rb = pb.Sub(s.cubes[c.cb].ctr0)
+		if k := s.slotOf[c.cb]; k >= 0 {
+			r.ib = k
+		}
+	} else {
+		pb = c.fixed
+	}
+	a := &s.rig[r.ia]
+	n, t1, t2 := c.n, r.t1, r.t2
+	r.an, r.at1, r.at2 = cross(ra, n), cross(ra, t1), cross(ra, t2)
+	d := pa.Sub(pb)
+	r.c0 = dot(d, n) - c.r
+	sl := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
+	r.s1, r.s2 = dot(sl, t1), dot(sl, t2)
+	m := a.invM
+	r.wn = m + dot(r.an, r.an)*a.invI
+	r.k11 = m + dot(r.at1, r.at1)*a.invI
+	r.k22 = m + dot(r.at2, r.at2)*a.invI
+	r.k12 = dot(r.at1, r.at2) * a.invI
+	if c.cb >= 0 {
+		b := &s.rig[r.ib]
+		r.bn, r.bt1, r.bt2 = cross(rb, n), cross(rb, t1), cross(rb, t2)
+		r.wn += b.invM + dot(r.bn, r.bn)*b.invI
+		r.k11 += b.invM + dot(r.bt1, r.bt1)*b.invI
+		r.k22 += b.invM + dot(r.bt2, r.bt2)*b.invI
+		r.k12 += dot(r.bt1, r.bt2) * b.invI
+	} else {
+		// A fixed point: no arm, no mass.
+		r.bn, r.bt1, r.bt2 = mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}
+	}
+	r.i11, r.i12, r.i22, r.iwn = 0, 0, 0, 0
+	if r.wn > 0 {
+		r.iwn = 1 / r.wn
+	}
+	if det := r.k11*r.k22 - r.k12*r.k12; det > 0 && r.wn > 0 {
+		inv := 1 / det
+		r.i11, r.i12, r.i22 = r.k22*inv, -r.k12*inv, r.k11*inv
+	}
+}
+
+// solveIsland runs up to passes passes over the rows of island is, fewer
+// once they converge.
+func (s *System) solveIsland(is *island, passes int) {
+	rows := s.rows[is.lo:is.hi]
+	for p := 0; p < passes; p++ {
+		is.pass++
+		rev := is.pass&1 == 0
+		moved := s.rowNormals(rows, rev)
+		slid := s.rowFriction(rows, rev)
+		if moved < convergedMove && slid < convergedSlide {
+			return // the rest of the passes would change nothing that counts
+		}
+	}
+}
+
+// jdot returns how far the corrections of bodies a and b move a row's
+// points apart along direction d, with arms ra = rA × d and rb = rB × d:
+// d·(dcA - dcB) + ra·thA - rb·thB, summed as a tree.
+func jdot(d, ra, rb *mgl32.Vec3, a, b *rigid) float32 {
+	x := d[0]*(a.dc[0]-b.dc[0]) + d[1]*(a.dc[1]-b.dc[1])
+	y := d[2]*(a.dc[2]-b.dc[2]) + ra[0]*a.th[0]
+	z := ra[1]*a.th[1] + ra[2]*a.th[2]
+	u := rb[0]*b.th[0] + rb[1]*b.th[1]
+	v := rb[2] * b.th[2]
+	return ((x + y) + z) - (u + v)
+}
+
+// rowNormals pushes the points of every row apart along its normal as far
+// as the accumulated normal impulse (kept >= 0) allows. It returns the
+// largest distance a row moved its points, m.
+func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
+	rig := s.rig
+	n := len(rows)
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		r := &rows[k]
+		if r.wn <= 0 {
+			continue
+		}
+		a, b := &rig[r.ia], &rig[r.ib]
+		// The sums are trees, not chains: the next row of the same cube
+		// waits for this one, so latency is what a pass costs.
+		C := r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
+		pn := r.pn - C*r.iwn
+		if pn < 0 {
+			pn = 0
+		}
+		d := pn - r.pn
+		if d == 0 {
+			continue
+		}
+		if m := abs(d) * r.wn; m > moved {
+			moved = m
+		}
+		r.pn = pn
+		if a.invM != 0 {
+			m, i := d*a.invM, d*a.invI
+			a.dc[0] += r.n[0] * m
+			a.dc[1] += r.n[1] * m
+			a.dc[2] += r.n[2] * m
+			a.th[0] += r.an[0] * i
+			a.th[1] += r.an[1] * i
+			a.th[2] += r.an[2] * i
+		}
+		if b.invM != 0 {
+			m, i := d*b.invM, d*b.invI
+			b.dc[0] -= r.n[0] * m
+			b.dc[1] -= r.n[1] * m
+			b.dc[2] -= r.n[2] * m
+			b.th[0] -= r.bn[0] * i
+			b.th[1] -= r.bn[1] * i
+			b.th[2] -= r.bn[2] * i
+		}
+	}
+	return moved
+}
+
+// rowFriction cancels the sliding of every row since the substep began
+// within Coulomb's cone (position-level static friction; kinetic beyond
+// it), on the tangential impulse accumulated over the substep. It returns
+// the largest distance a row's correction moved its points, m: a row
+// sliding at the cone whose impulse no longer changes is done.
+func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
+	rig := s.rig
+	n := len(rows)
+	var slid2 float32
+	for kk := 0; kk < n; kk++ {
+		k := kk
+		if rev {
+			k = n - 1 - kk
+		}
+		r := &rows[k]
+		if r.mu == 0 || (r.pn <= 0 && r.p1 == 0 && r.p2 == 0) {
+			continue
+		}
+		a, b := &rig[r.ia], &rig[r.ib]
+		var p1, p2 float32
+		if r.pn > 0 {
+			s1 := r.s1 + jdot(&r.t1, &r.at1, &r.bt1, a, b)
+			s2 := r.s2 + jdot(&r.t2, &r.at2, &r.bt2, a, b)
+			p1 = r.p1 - (r.i11*s1 + r.i12*s2)
+			p2 = r.p2 - (r.i12*s1 + r.i22*s2)
+			if lt2, lim := p1*p1+p2*p2, r.mu*r.pn; lt2 > lim*lim {
+				// Kinetic: the cone cannot stop the sliding, so friction
+				// acts against it, along the sliding direction u (the
+				// impulse that stops the point is not parallel to the
+				// sliding when the contact turns the cube).
+				p1, p2 = r.p1, r.p2
+				if l2 := s1*s1 + s2*s2; l2 > 1e-24 {
+					l := float32(math.Sqrt(float64(l2)))
+					u1, u2 := s1/l, s2/l
+					if w := r.k11*u1*u1 + 2*r.k12*u1*u2 + r.k22*u2*u2; w > 0 {
+						p1 -= u1 * (l / w)
+						p2 -= u2 * (l / w)
+					}
+				}
+				if lt2 = p1*p1 + p2*p2; lt2 > lim*lim {
+					f := lim / float32(math.Sqrt(float64(lt2)))
+					p1 *= f
+					p2 *= f
+				}
+			}
+		}
+		// p is zero when the contact lifted off: the friction held so
+		// far is let go.
+		d1, d2 := p1-r.p1, p2-r.p2
+		if d1 == 0 && d2 == 0 {
+			continue
+		}
+		r.p1, r.p2 = p1, p2
+		// How far the correction moves the points: K·d.
+		m1, m2 := r.k11*d1+r.k12*d2, r.k12*d1+r.k22*d2
+		if m := m1*m1 + m2*m2; m > slid2 {
+			slid2 = m
+		}
+		px := r.t1[0]*d1 + r.t2[0]*d2
+		py := r.t1[1]*d1 + r.t2[1]*d2
+		pz := r.t1[2]*d1 + r.t2[2]*d2
+		if a.invM != 0 {
+			m, i := a.invM, a.invI
+			a.dc[0] += px * m
+			a.dc[1] += py * m
+			a.dc[2] += pz * m
+			a.th[0] += (r.at1[0]*d1 + r.at2[0]*d2) * i
+			a.th[1] += (r.at1[1]*d1 + r.at2[1]*d2) * i
+			a.th[2] += (r.at1[2]*d1 + r.at2[2]*d2) * i
+		}
+		if b.invM != 0 {
+			m, i := b.invM, b.invI
+			b.dc[0] -= px * m
+			b.dc[1] -= py * m
+			b.dc[2] -= pz * m
+			b.th[0] -= (r.bt1[0]*d1 + r.bt2[0]*d2) * i
+			b.th[1] -= (r.bt1[1]*d1 + r.bt2[1]*d2) * i
+			b.th[2] -= (r.bt1[2]*d1 + r.bt2[2]*d2) * i
+		}
+	}
+	return float32(math.Sqrt(float64(slid2)))
+}
