@@ -273,13 +273,22 @@ func (w *World) Radii() []float32 { return w.radius }
 // a ForceField; it has no effect on pinned and kinematic particles.
 func (w *World) AddForce(p Particle, f mgl32.Vec3) {
 	w.acc[p] = w.acc[p].Add(f.Mul(w.invMass[p]))
-	w.accUsed = true
+	w.markAccUsed()
 }
 
 // AddAcceleration adds an acceleration in m/s² to p for the current substep.
 func (w *World) AddAcceleration(p Particle, a mgl32.Vec3) {
 	w.acc[p] = w.acc[p].Add(a)
-	w.accUsed = true
+	w.markAccUsed()
+}
+
+// markAccUsed notes that acc holds more than gravity. From a ForceField the
+// flag is already set (applyForces sets it before the fields run), so the
+// fields' parallel jobs only read it: no write races.
+func (w *World) markAccUsed() {
+	if !w.accUsed {
+		w.accUsed = true
+	}
 }
 
 // Mass returns the mass of p in kg as added or last set, even while pinned.
