@@ -110,7 +110,7 @@ SHOTS := net:180:-scene net \
          cubes:300:-scene cubes
 shots: build
 	@mkdir -p assets/shots
-	@echo '$(SHOTS)' | sed 's/ \([a-z_]*:[0-9]*:\)/\n\1/g' | while IFS=: read -r name frames args; do \
+	@echo '$(SHOTS)' | sed 's/ \([a-z0-9_]*:[0-9]*:\)/\n\1/g' | while IFS=: read -r name frames args; do \
 	  $(XVFB) ./bin/demo $$args -frames $$frames -width 960 -height 540 -shot assets/shots/$$name.png 2>/dev/null \
 	    && echo "wrote assets/shots/$$name.png" || { echo "shot $$name failed"; exit 1; }; \
 	done
