@@ -70,8 +70,6 @@ func cross(a, b mgl32.Vec3) mgl32.Vec3 {
 
 func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
-func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
-
 // setup fills the geometry of row r for contact c from the positions
 // when the Solve call began; the impulses (pn, p1, p2) carry over from
 // the substep's earlier Solve calls.
