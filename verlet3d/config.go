@@ -37,8 +37,11 @@ type Config struct {
 	// frame does not snowball, 1..1000. Time beyond the cap is dropped.
 	// Default 4.
 	MaxStepsPerFrame int
-	// Workers is the number of goroutines that solve links. Results are
-	// bit-identical for any value. Default 1.
+	// Workers is the number of goroutines a step uses: link batches or
+	// regions, per-particle phases and components' World.Parallel work.
+	// Results are bit-identical for any value. 2 gives cloth 64 x 64 a
+	// 1.8x speed-up on 2 cores; small scenes (a cape) gain nothing.
+	// Default 1.
 	Workers int
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
 	// that no game motion should reach: thrown objects at 30-80 m/s, a
