@@ -214,17 +214,21 @@ func (w *World) blocksRange(lo, hi int) {
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
 		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
-		grow := func(ps []mgl32.Vec3) {
-			for i := range ps {
-				p := &ps[i]
+		// Written out twice rather than through a closure, which would
+		// keep the six bounds in memory instead of registers.
+		for i := start; i < end; i++ {
+			p := &pos[i]
+			x0, x1 = min2(x0, p[0]), max2(x1, p[0])
+			y0, y1 = min2(y0, p[1]), max2(y1, p[1])
+			z0, z1 = min2(z0, p[2]), max2(z1, p[2])
+		}
+		if prev != nil {
+			for i := start; i < end; i++ {
+				p := &prev[i]
 				x0, x1 = min2(x0, p[0]), max2(x1, p[0])
 				y0, y1 = min2(y0, p[1]), max2(y1, p[1])
 				z0, z1 = min2(z0, p[2]), max2(z1, p[2])
 			}
-		}
-		grow(pos[start:end])
-		if prev != nil {
-			grow(prev[start:end])
 		}
 		var r float32
 		for _, ri := range radius[start:end] {
