@@ -2,6 +2,7 @@ package verlet3d_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/checks"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
@@ -85,38 +86,23 @@ func TestBadArgumentsReturnErrors(t *testing.T) {
 	}
 }
 
-func mustPanic(t *testing.T, name, want string, f func()) {
-	t.Helper()
-	defer func() {
-		r := recover()
-		if r == nil {
-			t.Errorf("%s: no panic", name)
-			return
-		}
-		if msg, _ := r.(string); !strings.Contains(msg, want) {
-			t.Errorf("%s: panic %v, want one mentioning %q", name, r, want)
-		}
-	}()
-	f()
-}
-
 func TestStaleHandlesPanic(t *testing.T) {
 	w := newWorld(t, nil)
 	a := add(t, w, mgl32.Vec3{}, 1)
 	b := add(t, w, mgl32.Vec3{1, 0, 0}, 1)
 	l := link(t, w, a, b, verlet3d.LinkSettings{})
 	w.RemoveLink(l)
-	mustPanic(t, "position of unknown particle", "out of range", func() { w.Position(7) })
-	mustPanic(t, "negative handle", "out of range", func() { w.Pin(-1) })
-	mustPanic(t, "link to unknown particle", "out of range", func() { _, _ = w.AddLink(a, 99, verlet3d.LinkSettings{}) })
-	mustPanic(t, "removed link", "was removed", func() { w.LinkStrain(l) })
-	mustPanic(t, "unknown link", "out of range", func() { w.LinkRest(42) })
-	mustPanic(t, "NaN target", "not finite", func() { w.SetTarget(a, mgl32.Vec3{nan, 0, 0}) })
-	mustPanic(t, "negative frame time", "Advance", func() { w.Advance(-1) })
-	mustPanic(t, "nil collider", "nil", func() { _ = w.AddCollider(nil, verlet3d.ContactSettings{}) })
-	mustPanic(t, "typed nil collider", "nil", func() { _ = w.AddCollider((*verlet3d.Sphere)(nil), verlet3d.ContactSettings{}) })
-	mustPanic(t, "nil force field", "nil", func() { w.AddForceField(nil) })
-	mustPanic(t, "nil constraint set", "nil", func() { w.AddConstraintSet(nil) })
+	checks.ExpectPanic(t, "out of range", "position of unknown particle", func() { w.Position(7) })
+	checks.ExpectPanic(t, "out of range", "negative handle", func() { w.Pin(-1) })
+	checks.ExpectPanic(t, "out of range", "link to unknown particle", func() { _, _ = w.AddLink(a, 99, verlet3d.LinkSettings{}) })
+	checks.ExpectPanic(t, "was removed", "removed link", func() { w.LinkStrain(l) })
+	checks.ExpectPanic(t, "out of range", "unknown link", func() { w.LinkRest(42) })
+	checks.ExpectPanic(t, "not finite", "NaN target", func() { w.SetTarget(a, mgl32.Vec3{nan, 0, 0}) })
+	checks.ExpectPanic(t, "Advance", "negative frame time", func() { w.Advance(-1) })
+	checks.ExpectPanic(t, "nil", "nil collider", func() { _ = w.AddCollider(nil, verlet3d.ContactSettings{}) })
+	checks.ExpectPanic(t, "nil", "typed nil collider", func() { _ = w.AddCollider((*verlet3d.Sphere)(nil), verlet3d.ContactSettings{}) })
+	checks.ExpectPanic(t, "nil", "nil force field", func() { w.AddForceField(nil) })
+	checks.ExpectPanic(t, "nil", "nil constraint set", func() { w.AddConstraintSet(nil) })
 }
 
 // buildCloth makes an n x n grid of structural, shear and distance-2 bend

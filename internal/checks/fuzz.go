@@ -120,17 +120,18 @@ func MustName(t *testing.T, err error, what string, fields ...string) {
 	t.Fatalf("%s: error %q names none of %v", what, msg, fields)
 }
 
-// ExpectPanic runs f, which the docs say panics (a handle misuse), and
-// fails unless it does with a message naming pkg.
-func ExpectPanic(t *testing.T, pkg, what string, f func()) {
+// ExpectPanic runs f, which the docs say panics (a handle misuse, a
+// non-finite argument), and fails unless it does with a message containing
+// want (the package's name, or the words the docs promise).
+func ExpectPanic(t *testing.T, want, what string, f func()) {
 	t.Helper()
 	defer func() {
 		r := recover()
 		if r == nil {
 			t.Fatalf("%s: no panic, documented to panic", what)
 		}
-		if !strings.Contains(fmt.Sprint(r), pkg) {
-			t.Fatalf("%s: panic %v is not the documented one", what, r)
+		if !strings.Contains(fmt.Sprint(r), want) {
+			t.Fatalf("%s: panic %v does not mention %q", what, r, want)
 		}
 	}()
 	f()
