@@ -9,26 +9,7 @@ import (
 // Every colour batch must be free of shared particles, or parallel solving
 // would race and differ from serial solving.
 func TestColourBatchesShareNoParticle(t *testing.T) {
-	w, _ := NewWorld(DefaultConfig())
-	const n = 32
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			w.AddParticle(mgl32.Vec3{float32(c), 0, float32(r)}, 1)
-		}
-	}
-	at := func(r, c int) Particle { return Particle(r*n + c) }
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {0, 2}, {2, 0}} {
-				if r+d[0] < n && c+d[1] < n {
-					w.AddLink(at(r, c), at(r+d[0], c+d[1]), LinkSettings{})
-				}
-			}
-			if r+1 < n && c > 0 {
-				w.AddLink(at(r, c), at(r+1, c-1), LinkSettings{})
-			}
-		}
-	}
+	w := gridWorld(32)
 	ls := &w.links
 	ls.colour(w.NumParticles())
 	total := 0
@@ -55,26 +36,7 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 // its own range of particles (so regions can be solved at once), every
 // link is placed once, and the links between regions are few.
 func TestRegionsShareNoParticle(t *testing.T) {
-	w, _ := NewWorld(DefaultConfig())
-	const n = 64
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			w.AddParticle(mgl32.Vec3{float32(c), 0, float32(r)}, 1)
-		}
-	}
-	at := func(r, c int) Particle { return Particle(r*n + c) }
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {0, 2}, {2, 0}} {
-				if r+d[0] < n && c+d[1] < n {
-					w.AddLink(at(r, c), at(r+d[0], c+d[1]), LinkSettings{})
-				}
-			}
-			if r+1 < n && c > 0 {
-				w.AddLink(at(r, c), at(r+1, c-1), LinkSettings{})
-			}
-		}
-	}
+	w := gridWorld(64)
 	ls := &w.links
 	np := w.NumParticles()
 	ls.colour(np)
@@ -106,4 +68,29 @@ func TestRegionsShareNoParticle(t *testing.T) {
 	if tail > len(ls.hot)/20 {
 		t.Errorf("%d of %d links between regions: want under 5%%", tail, len(ls.hot))
 	}
+}
+
+// gridWorld is an n x n grid of particles with structural, shear and
+// distance-2 bend links: every particle touches 12 links.
+func gridWorld(n int) *World {
+	w, _ := NewWorld(DefaultConfig())
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			w.AddParticle(mgl32.Vec3{float32(c), 0, float32(r)}, 1)
+		}
+	}
+	at := func(r, c int) Particle { return Particle(r*n + c) }
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {0, 2}, {2, 0}} {
+				if r+d[0] < n && c+d[1] < n {
+					w.AddLink(at(r, c), at(r+d[0], c+d[1]), LinkSettings{})
+				}
+			}
+			if r+1 < n && c > 0 {
+				w.AddLink(at(r, c), at(r+1, c-1), LinkSettings{})
+			}
+		}
+	}
+	return w
 }

@@ -71,7 +71,7 @@ type linkStore struct {
 	breakable int
 	removed   int
 	colourOf  []uint64 // scratch for colouring: colours used per particle
-	// The inputs invDen was last computed for: World.massGen and 1/h².
+	// The inputs den was last computed for: World.massGen and 1/h².
 	// prepared is false when hot changed since.
 	prepared    bool
 	preparedGen uint64

@@ -392,8 +392,7 @@ func (w *World) Release(p Particle) {
 		case stateFree:
 			w.state[p] = stateFree
 			if w.mass[p] > 0 {
-				w.invMass[p] = 1 / w.mass[p]
-				w.massGen++
+				w.setInvMass(p, 1/w.mass[p])
 			}
 		case statePinned:
 			w.Pin(p)

@@ -305,10 +305,17 @@ func (w *World) SetMass(p Particle, mass float32) error {
 	if mass == 0 {
 		w.Pin(p)
 	} else if w.state[p] == stateFree {
-		w.invMass[p] = 1 / mass
-		w.massGen++
+		w.setInvMass(p, 1/mass)
 	}
 	return nil
+}
+
+// setInvMass is the one way to change an inverse mass after a particle
+// was added: it counts the change, so the link solver refreshes the
+// denominators it keeps (linkStore.prepare).
+func (w *World) setInvMass(p Particle, v float32) {
+	w.invMass[p] = v
+	w.massGen++
 }
 
 // SetRadius sets the collision radius of p in metres: colliders keep its
@@ -335,8 +342,7 @@ func (w *World) Pin(p Particle) {
 	w.Wake()
 	w.check(p)
 	w.state[p] = statePinned
-	w.invMass[p] = 0
-	w.massGen++
+	w.setInvMass(p, 0)
 	w.prev[p] = w.pos[p]
 }
 
@@ -349,8 +355,7 @@ func (w *World) Unpin(p Particle) {
 		return
 	}
 	w.state[p] = stateFree
-	w.invMass[p] = 1 / w.mass[p]
-	w.massGen++
+	w.setInvMass(p, 1/w.mass[p])
 }
 
 // Pinned reports whether p is pinned or kinematic (inverse mass 0).
@@ -368,8 +373,7 @@ func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
 	target = clampVec(target, MaxCoordinate)
 	if w.state[p] != stateKinematic {
 		w.state[p] = stateKinematic
-		w.invMass[p] = 0
-		w.massGen++
+		w.setInvMass(p, 0)
 	}
 	w.target[p] = target
 }
@@ -449,8 +453,7 @@ func (w *World) Reset() {
 		if w.state[i] == stateKinematic {
 			w.state[i] = stateFree
 			if w.mass[i] > 0 {
-				w.invMass[i] = 1 / w.mass[i]
-				w.massGen++
+				w.setInvMass(Particle(i), 1/w.mass[i])
 			} else {
 				w.state[i] = statePinned
 			}
