@@ -5,6 +5,7 @@ import (
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+	"strings"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -136,13 +137,9 @@ func (s *Settings) Validate() error {
 			return fmt.Errorf("cloth: Settings.%s = %v gives %v kg per particle, want [%g, %g] (verlet3d.MinMass, MaxMass)", field, v, pm, verlet3d.MinMass, verlet3d.MaxMass)
 		}
 	}
-	for _, sp := range []struct {
-		name string
-		v    float32
-	}{{"Structural", s.Structural.Compliance}, {"Shear", s.Shear.Compliance}, {"Bend", s.Bend.Compliance}} {
-		if !finite(sp.v) || sp.v < 0 || sp.v > verlet3d.MaxCompliance {
-			return fmt.Errorf("cloth: Settings.%s.Compliance = %v, want m/N in [0, %g]", sp.name, sp.v, float32(verlet3d.MaxCompliance))
-		}
+	if err := checkCompliance(func(kind string) string { return "Settings." + kind + ".Compliance" },
+		s.Structural.Compliance, s.Shear.Compliance, s.Bend.Compliance); err != nil {
+		return err
 	}
 	for _, r := range s.PinRows {
 		if r < 0 || r >= s.Rows {
@@ -611,19 +608,30 @@ func (g *Grid) PinWhere(f func(row, col int) bool) {
 // the grid.
 func (g *Grid) Pinned(row, col int) bool { return g.pinned[g.index(row, col)] }
 
+// checkCompliance returns an error for the first of the structural, shear
+// and bend compliances outside [0, verlet3d.MaxCompliance], its name made
+// by name from "Structural", "Shear" or "Bend".
+func checkCompliance(name func(kind string) string, structural, shear, bend float32) error {
+	for _, sp := range []struct {
+		kind string
+		v    float32
+	}{{"Structural", structural}, {"Shear", shear}, {"Bend", bend}} {
+		if !finite(sp.v) || sp.v < 0 || sp.v > verlet3d.MaxCompliance {
+			return fmt.Errorf("cloth: %s = %v, want m/N in [0, %g]", name(sp.kind), sp.v, float32(verlet3d.MaxCompliance))
+		}
+	}
+	return nil
+}
+
 // SetCompliance changes the compliance in m/N of the grid's structural,
 // shear and bend links live, as the Compliance fields of Settings would
 // have set them (kinds built Off stay off). Values outside [0,
 // verlet3d.MaxCompliance] return an error naming the field and change
 // nothing.
 func (g *Grid) SetCompliance(structural, shear, bend float32) error {
-	for _, sp := range []struct {
-		name string
-		v    float32
-	}{{"structural", structural}, {"shear", shear}, {"bend", bend}} {
-		if !finite(sp.v) || sp.v < 0 || sp.v > verlet3d.MaxCompliance {
-			return fmt.Errorf("cloth: SetCompliance: %s = %v, want m/N in [0, %g]", sp.name, sp.v, float32(verlet3d.MaxCompliance))
-		}
+	if err := checkCompliance(func(kind string) string { return "SetCompliance: " + strings.ToLower(kind) },
+		structural, shear, bend); err != nil {
+		return err
 	}
 	g.s.Structural.Compliance, g.s.Shear.Compliance, g.s.Bend.Compliance = structural, shear, bend
 	for _, l := range g.links {
