@@ -43,24 +43,39 @@ func tumblingSys(b testing.TB, n int, cfg verlet3d.Config) (*verlet3d.World, *bo
 // (landing, tumbling, piling up, settling), the scene rebuilt every 120
 // frames outside the timer.
 func benchCubes(b *testing.B, n int, cfg verlet3d.Config) {
+	timeFrames(b, func() *verlet3d.World { return tumbling(b, n, cfg) })
+}
+
+// timeFrames times one 1/60 s frame (one Step) per op of the World build
+// makes, rebuilt outside the timer every 120 frames (a scene's first two
+// seconds), and reports ms/frame and cpu-ms/frame: the CPU time of the
+// benchmark's own thread, steadier than wall time on a machine other jobs
+// keep busy (with 1 worker it is the cost of a frame; with 2 it leaves out
+// the other worker's share).
+func timeFrames(b *testing.B, build func() *verlet3d.World) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	var w *verlet3d.World
-	frames := 0
+	var cpu int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if frames%120 == 0 {
+		if i%120 == 0 {
 			b.StopTimer()
 			if w != nil {
 				w.Close()
 			}
-			w = tumbling(b, n, cfg)
+			w = build()
 			b.StartTimer()
 		}
+		t0 := threadCPU()
 		w.Step()
-		frames++
+		cpu += threadCPU() - t0
 	}
 	b.StopTimer()
+	w.Close()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/frame")
 }
 
 // config returns DefaultConfig with the given workers and iterations (0:
@@ -98,7 +113,6 @@ func BenchmarkCubes100OldDefaultWorkers2(b *testing.B) { benchCubes(b, 100, oldD
 // contacts: no cube-cube contacts, no rigid response, no friction cone.
 // The difference to benchCubes is what the bodies package costs.
 func benchSeed(b *testing.B, n, iterations int) {
-	b.ReportAllocs()
 	build := func() *verlet3d.World {
 		w, err := verlet3d.NewWorld(func() verlet3d.Config {
 			c := verlet3d.DefaultConfig()
@@ -141,18 +155,7 @@ func benchSeed(b *testing.B, n, iterations int) {
 		}
 		return w
 	}
-	var w *verlet3d.World
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%120 == 0 {
-			b.StopTimer()
-			w = build()
-			b.StartTimer()
-		}
-		w.Step()
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+	timeFrames(b, build)
 }
 
 func BenchmarkSeedCubes100(b *testing.B)      { benchSeed(b, 100, 10) }
@@ -163,11 +166,6 @@ func BenchmarkSeedCubes100Iter4(b *testing.B) { benchSeed(b, 100, 4) }
 // thrown and spun at random above a plane floor of friction 0.6, at
 // DefaultSettings.
 func sceneCubes(b testing.TB, cfg verlet3d.Config) *verlet3d.World {
-	w, _ := sceneCubesSys(b, cfg)
-	return w
-}
-
-func sceneCubesSys(b testing.TB, cfg verlet3d.Config) (*verlet3d.World, *bodies.System) {
 	w, s := newWorldWith(b, cfg)
 	floor(b, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	r := rand.New(rand.NewSource(7))
@@ -182,42 +180,13 @@ func sceneCubesSys(b testing.TB, cfg verlet3d.Config) (*verlet3d.World, *bodies.
 			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6),
 		})
 	}
-	return w, s
+	return w
 }
 
-// benchScene times the 120 frames of the cubes100 scene as the bench
-// table does (every frame of the first two seconds), rebuilding the scene
-// outside the timer every 120 frames.
-//
-// cpu-ms/frame is the CPU time of the benchmark's own thread per frame: on
-// a machine other jobs keep busy it is steadier than the wall time, and
-// with 1 worker it is the cost of a frame (with 2 it leaves out the other
-// worker's share).
+// benchScene times the cubes100 scene as the bench table does: every
+// frame of its first two seconds.
 func benchScene(b *testing.B, workers int) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ReportAllocs()
-	var w *verlet3d.World
-	frames := 0
-	var cpu int64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if frames%120 == 0 {
-			b.StopTimer()
-			if w != nil {
-				w.Close()
-			}
-			w = sceneCubes(b, config(workers, 0))
-			b.StartTimer()
-		}
-		t0 := threadCPU()
-		w.Step()
-		cpu += threadCPU() - t0
-		frames++
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
-	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/frame")
+	timeFrames(b, func() *verlet3d.World { return sceneCubes(b, config(workers, 0)) })
 }
 
 func BenchmarkScene100(b *testing.B)         { benchScene(b, 1) }

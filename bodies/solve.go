@@ -278,8 +278,8 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	}
 	// Cloth and hair: one pass per iteration is as much as the World gives
 	// their links.
-	s.normals(s.contacts[rigid:], false, pos, inv)
-	s.friction(s.contacts[rigid:], false, pos, prev, inv)
+	s.normals(s.contacts[rigid:], pos, inv)
+	s.friction(s.contacts[rigid:], pos, prev, inv)
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.moveJob)
 	s.pos = nil
@@ -319,13 +319,11 @@ const (
 	convergedSlide = 2e-8
 )
 
-func (s *System) normals(cs []contact, rev bool, pos []mgl32.Vec3, inv []float32) {
-	n := len(cs)
-	for kk := 0; kk < n; kk++ {
-		k := kk
-		if rev {
-			k = n - 1 - kk
-		}
+// normals is one pass, in order, over the contacts cs of cubes with other
+// particles (cloth, hair): each is pushed apart along its normal by its
+// accumulated impulse, kept >= 0.
+func (s *System) normals(cs []contact, pos []mgl32.Vec3, inv []float32) {
+	for k := range cs {
 		c := &cs[k]
 		if c.wn <= 0 {
 			continue
@@ -339,13 +337,9 @@ func (s *System) normals(cs []contact, rev bool, pos []mgl32.Vec3, inv []float32
 	}
 }
 
-func (s *System) friction(cs []contact, rev bool, pos, prev []mgl32.Vec3, inv []float32) {
-	n := len(cs)
-	for kk := 0; kk < n; kk++ {
-		k := kk
-		if rev {
-			k = n - 1 - kk
-		}
+// friction is one pass, in order, of friction over the same contacts.
+func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
+	for k := range cs {
 		c := &cs[k]
 		if c.mu == 0 || (c.pn <= 0 && c.pt == (mgl32.Vec3{})) {
 			continue
