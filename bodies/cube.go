@@ -3,7 +3,6 @@ package bodies
 import (
 	"fmt"
 	"github.com/drape3d/drape/internal/vecmath"
-	"math"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -158,9 +157,7 @@ func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uin
 	return idx, w
 }
 
-func finite(f float32) bool {
-	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
-}
+func finite(f float32) bool { return vecmath.Finite32(f) }
 
 // inCoordinateRange reports whether a cube centred at p keeps its corners
 // within verlet3d.MaxCoordinate (with room for a 1 km cube).

@@ -924,6 +924,4 @@ func grow(dst []mgl32.Vec3, n int) []mgl32.Vec3 {
 	return dst[:n]
 }
 
-func finite(f float32) bool {
-	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
-}
+func finite(f float32) bool { return vecmath.Finite32(f) }
