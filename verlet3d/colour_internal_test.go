@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -94,3 +95,57 @@ func gridWorld(n int) *World {
 	}
 	return w
 }
+
+// The serial tail is reordered by level (levelOrder) for speed, which must
+// not change a single bit of the result: one pass over the reordered links
+// and one over the same links in handle order, from the same jumbled start,
+// end with identical positions. And the reordering must pay: far fewer
+// neighbours in the tail share a particle than in handle order.
+func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
+	w := gridWorld(12)
+	ls := &w.links
+	np := w.NumParticles()
+	for i := range w.pos {
+		f := float32(i)
+		w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
+	}
+	w.invMass[0], w.invMass[5] = 0, 0
+	byHandle := make([]linkHot, 0, len(ls.slot))
+	for _, i := range ls.slot {
+		byHandle = append(byHandle, ls.hot[i])
+	}
+	ls.colour(np)
+	if int(ls.serial) != 0 {
+		t.Fatalf("a 12 x 12 grid has %d links in parallel batches; the test wants them all in the serial tail", ls.serial)
+	}
+	ls.prepare(w.invMass, w.massGen, 3600)
+	for i := range byHandle {
+		byHandle[i].den = ls.hot[ls.slot[i]].den
+	}
+	want := append([]mgl32.Vec3(nil), w.pos...)
+	got := append([]mgl32.Vec3(nil), w.pos...)
+	solveLinks(byHandle, make([]float32, len(byHandle)), want, w.invMass, 3600)
+	solveLinks(ls.hot, make([]float32, len(ls.hot)), got, w.invMass, 3600)
+	for i := range want {
+		if want[i] != got[i] {
+			t.Fatalf("particle %d: %v after the level order, %v in handle order", i, got[i], want[i])
+		}
+	}
+	shared := func(hot []linkHot) int {
+		n := 0
+		for i := 1; i < len(hot); i++ {
+			p, q := hot[i-1], hot[i]
+			if p.a == q.a || p.a == q.b || p.b == q.a || p.b == q.b {
+				n++
+			}
+		}
+		return n
+	}
+	before, after := shared(byHandle), shared(ls.hot)
+	t.Logf("%d links: %d neighbours share a particle in handle order, %d in level order", len(ls.hot), before, after)
+	if after*10 > before {
+		t.Errorf("level order leaves %d of %d neighbour pairs sharing a particle (handle order %d)", after, len(ls.hot)-1, before)
+	}
+}
+
+func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }
