@@ -49,6 +49,7 @@ func FuzzHair(f *testing.F) {
 		if flags&8 != 0 {
 			s.StyleStiffness, s.StyleTip, s.WindDrag, s.HeadFriction = in.Maybe(s.StyleStiffness), in.Maybe(s.StyleTip), in.Maybe(s.WindDrag), in.Maybe(s.HeadFriction)
 			s.CarryLinear, s.CarryAngular, s.TeleportDistance = in.Maybe(s.CarryLinear), in.Maybe(s.CarryAngular), in.Maybe(s.TeleportDistance)
+			s.FollowDamping = in.Maybe(s.FollowDamping)
 		}
 		if flags&16 != 0 {
 			s.Group = uint32(in.U8()) << in.Intn(32)

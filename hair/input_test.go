@@ -33,6 +33,8 @@ func TestBadInput(t *testing.T) {
 		{"negative radius", nil, func(s *hair.Settings) { s.Radius = -0.001 }, "Radius = -0.001"},
 		{"style above 1", nil, func(s *hair.Settings) { s.StyleStiffness = 1.5 }, "StyleStiffness = 1.5"},
 		{"negative bend", nil, func(s *hair.Settings) { s.BendCompliance = -1 }, "BendCompliance = -1"},
+		{"follow damping above 1", nil, func(s *hair.Settings) { s.FollowDamping = 1.2 }, "FollowDamping = 1.2"},
+		{"NaN follow damping", nil, func(s *hair.Settings) { s.FollowDamping = nan }, "FollowDamping = NaN"},
 		{"wide parting", nil, func(s *hair.Settings) { s.PartingWidth = 1 }, "PartingWidth = 1"},
 		{"infinite drag", nil, func(s *hair.Settings) { s.WindDrag = float32(math.Inf(1)) }, "WindDrag = +Inf"},
 		{"negative head radius", func(h *hair.Head) { h.Radius = -0.1 }, nil, "Head.Radius = -0.1"},

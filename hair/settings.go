@@ -63,6 +63,15 @@ type Settings struct {
 	// below about 1 the links are so stiff against the stretch links that
 	// a few iterations leave strands zigzagging. Default 3.
 	BendCompliance float32
+	// FollowDamping in [0, 1] is the share of each follow-the-leader
+	// correction taken off the parent particle's velocity (Müller et al.
+	// 2012, "Fast Simulation of Inextensible Hair and Fur", whose
+	// s_damping it is). The sweep that ends every substep moves a child
+	// back to its segment length; left alone, that move becomes the
+	// child's velocity and whips moving strands into zigzags (a head
+	// running at 4 m/s frizzes). 0 turns the correction off. Default 1.
+	// It acts only with StretchCompliance 0, the only case with a sweep.
+	FollowDamping float32
 	// StyleStiffness in [0, 1] is the fraction of the distance to the rest
 	// shape (in the head's frame) removed per substep at the root. 0
 	// turns style keeping off. Default 0.08.
@@ -139,6 +148,7 @@ func DefaultSettings() Settings {
 		Mass:             0.002,
 		Radius:           0.002,
 		BendCompliance:   3,
+		FollowDamping:    1,
 		StyleStiffness:   0.08,
 		StyleTip:         0.02,
 		WindDrag:         1.5,
@@ -186,6 +196,7 @@ func (s Settings) Validate() error {
 		{"Radius", s.Radius, 0, 100, false, "metres"},
 		{"StretchCompliance", s.StretchCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
 		{"BendCompliance", s.BendCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
+		{"FollowDamping", s.FollowDamping, 0, 1, false, ""},
 		{"StyleStiffness", s.StyleStiffness, 0, 1, false, ""},
 		{"StyleTip", s.StyleTip, 0, 1, false, ""},
 		{"WindDrag", s.WindDrag, 0, 100, false, "1/s"},

@@ -553,12 +553,17 @@ func (h *Hair) pull(lo, hi int) {
 // distance from its parent is pulled back to it, and one closer than 95% of
 // it (a tip folded by a bend link and a contact within few passes) is put
 // out to it. Only the child moves, along the segment, so it fixes lengths
-// without adding stiffness.
+// without adding stiffness. The child's move d would become velocity d/h
+// that no force made; Settings.FollowDamping·d is taken off the parent's
+// velocity instead (through its previous position), the paper's damped
+// form, which keeps strands smooth when the head moves fast.
 func (h *Hair) followLeader(lo, hi int) {
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
 	pos, inv := h.pos[base:base+n], h.inv[base:base+n]
+	prev := h.prev[base : base+n]
+	damp := h.set.FollowDamping
 	restSeg := h.restSeg[:h.set.Strands]
 	// Strand by strand each particle waits for its parent's result: the
 	// strands go side by side, particle j of all of them, then j+1.
@@ -577,7 +582,14 @@ func (h *Hair) followLeader(lo, hi int) {
 				continue
 			}
 			k := seg / sqrt32(l2)
-			pb[0], pb[1], pb[2] = ax+dx*k, ay+dy*k, az+dz*k
+			nx, ny, nz := ax+dx*k, ay+dy*k, az+dz*k
+			if damp != 0 && inv[o-1] != 0 {
+				q := &prev[o-1]
+				q[0] += damp * (nx - pb[0])
+				q[1] += damp * (ny - pb[1])
+				q[2] += damp * (nz - pb[2])
+			}
+			pb[0], pb[1], pb[2] = nx, ny, nz
 		}
 	}
 }

@@ -71,7 +71,12 @@ func TestHairSceneRest(t *testing.T) {
 	if hf > face.Dx()*face.Dy()/20 {
 		t.Errorf("hair over the face: %d of %d pixels", hf, face.Dx()*face.Dy())
 	}
-	if lit < 200 || levels < 16 {
+	// Highlights: settled strands (smooth since FollowDamping) catch the
+	// key light on the crown only, 75-105 pixels at this size; the earlier
+	// threshold of 200 was met only by strands still kinked 1.5 s in
+	// (the same build, settled at 300 frames, showed 103). Unlit hair
+	// (ambient only) has none: its brightest pixel is red 130.
+	if lit < 40 || levels < 16 {
 		t.Errorf("hair looks unlit: %d bright pixels, %d brightness levels", lit, levels)
 	}
 	if f := backgroundFraction(img); f < 0.3 || f > 0.95 {
