@@ -395,6 +395,9 @@ func (d *Demo) bindDefaultKeys() {
 	})
 	d.OnKey(window.KeyV, "V strain", sh.views.toggleStrain)
 	d.OnKey(window.KeyO, "O colliders", sh.views.toggleColliders)
+	d.OnKey(window.KeyD, "D dots", sh.views.toggleDots)
+	d.OnKey(window.KeyL, "L links", sh.views.toggleLinks)
+	d.OnKey(window.KeyK, "K contacts", sh.views.toggleContacts)
 }
 
 // focus points the camera at the grabbed (or last grabbed) particle, or at
