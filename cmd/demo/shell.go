@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/app"
@@ -416,16 +417,27 @@ func (sh *shell) focus() {
 	}
 }
 
+// keyHelpWidth is the longest line of key help, in characters: longer
+// ones wrap, so that the help stays left of the settings panel.
+const keyHelpWidth = 90
+
 func (d *Demo) keyHelp() string {
 	var b strings.Builder
+	line := 0 // characters on the current line
 	for _, k := range d.keys {
 		if k.help == "" {
 			continue
 		}
-		if b.Len() > 0 {
+		n := utf8.RuneCountInString(k.help)
+		if line > 0 && line+2+n > keyHelpWidth {
+			b.WriteString("\n")
+			line = 0
+		} else if line > 0 {
 			b.WriteString("  ")
+			line += 2
 		}
 		b.WriteString(k.help)
+		line += n
 	}
 	b.WriteString("\nmouse: drag orbit, right-drag pan, wheel zoom, Shift+drag grab, Ctrl+drag cut, Alt+drag push; 1-9 scenes")
 	return b.String()

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/g3n/engine/core"
 )
@@ -75,5 +76,38 @@ func TestParticleLinkContactViews(t *testing.T) {
 	}
 	if contactOn-contactOff < 2*on.WorldContacts {
 		t.Errorf("%d more contact pixels with the views on, want at least %d (2 per contact)", contactOn-contactOff, 2*on.WorldContacts)
+	}
+}
+
+// The key help wraps before keyHelpWidth characters, so that a scene with
+// many keys (showcase) does not run under the settings panel; it keeps
+// every key in order.
+func TestKeyHelpWraps(t *testing.T) {
+	d := &Demo{}
+	var want []string
+	for i := 0; i < 30; i++ {
+		h := fmt.Sprintf("%c key %d", 'A'+i%26, i)
+		if i%7 == 0 {
+			h = "←/→ turn"
+		}
+		d.OnKey(0, h, func() {})
+		want = append(want, h)
+	}
+	d.OnKey(0, "", func() {}) // no help: not shown
+	help := d.keyHelp()
+	lines := strings.Split(help, "\n")
+	keys := lines[:len(lines)-1] // the last line is the mouse's
+	if len(keys) < 2 {
+		t.Fatalf("key help of 30 keys on %d line(s), want it wrapped:\n%s", len(keys), help)
+	}
+	var got []string
+	for _, l := range keys {
+		if n := utf8.RuneCountInString(l); n > keyHelpWidth {
+			t.Errorf("a key help line of %d characters, want at most %d: %q", n, keyHelpWidth, l)
+		}
+		got = append(got, strings.Split(l, "  ")...)
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("key help lists %q, want %q", got, want)
 	}
 }
