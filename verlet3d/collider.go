@@ -83,12 +83,15 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 	return nil
 }
 
-// RemoveCollider removes c; it reports whether c was there.
+// RemoveCollider removes c; it reports whether c was there. The last
+// substep's contacts with c are dropped, so that Contacts reports only
+// colliders that Colliders lists.
 func (w *World) RemoveCollider(c Collider) bool {
 	w.Wake()
 	for i, e := range w.colliders {
 		if e.c == c {
 			w.colliders = append(w.colliders[:i], w.colliders[i+1:]...)
+			w.dropContacts(int32(i))
 			return true
 		}
 	}

@@ -408,9 +408,21 @@ type probeReport struct {
 	// StrainTriangles is how many cloth triangles the strain view paints.
 	StrainTriangles int     `json:"strain_triangles"`
 	MaxStrain       float32 `json:"max_strain"`
-	NonFinite       int     `json:"nonfinite"`
-	AllFinite       bool    `json:"all_finite"`
-	Paused          bool    `json:"paused"`
+	// Dots is how many particle dots the particle view shows (0: off),
+	// PinnedDots how many of them are pinned or kinematic.
+	Dots       int `json:"dots"`
+	PinnedDots int `json:"pinned_dots"`
+	// LinkSegments is how many links the link view draws (0: off).
+	LinkSegments int `json:"link_segments"`
+	// ContactSegments and ContactDots are how many contact lines and
+	// dots the contact view draws (0: off); WorldContacts is how many
+	// contacts World.Contacts returns now, drawn or not.
+	ContactSegments int  `json:"contact_segments"`
+	ContactDots     int  `json:"contact_dots"`
+	WorldContacts   int  `json:"world_contacts"`
+	NonFinite       int  `json:"nonfinite"`
+	AllFinite       bool `json:"all_finite"`
+	Paused          bool `json:"paused"`
 	// Iterations and Substeps are the World's solver settings now.
 	Iterations int        `json:"iterations"`
 	Substeps   int        `json:"substeps"`
@@ -465,6 +477,7 @@ func (sh *shell) probe(label string) probeReport {
 				break
 			}
 		}
+		r.WorldContacts = len(w.Contacts(nil))
 		if g := sh.grab; g.on {
 			o, dir := d.ray(sh.router.x, sh.router.y)
 			p := w.Position(g.p)
@@ -474,6 +487,10 @@ func (sh *shell) probe(label string) probeReport {
 	if d.probe != nil {
 		r.Ragdoll = d.probe()
 	}
+	v := sh.views
+	r.Dots, r.PinnedDots = v.freeDots.shown()+v.pinnedDots.shown(), v.pinnedDots.shown()
+	r.LinkSegments = v.links.shown()
+	r.ContactSegments, r.ContactDots = v.contacts.shown(), v.contDots.shown()
 	if sh.views.strainOn {
 		r.StrainSegments, r.MaxStrain = len(sh.views.strain.buf)/12, sh.views.maxStrain
 		r.StrainTriangles = len(sh.views.surface.idx) / 3

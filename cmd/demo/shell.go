@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/app"
@@ -395,6 +396,9 @@ func (d *Demo) bindDefaultKeys() {
 	})
 	d.OnKey(window.KeyV, "V strain", sh.views.toggleStrain)
 	d.OnKey(window.KeyO, "O colliders", sh.views.toggleColliders)
+	d.OnKey(window.KeyD, "D dots", sh.views.toggleDots)
+	d.OnKey(window.KeyL, "L links", sh.views.toggleLinks)
+	d.OnKey(window.KeyK, "K contacts", sh.views.toggleContacts)
 }
 
 // focus points the camera at the grabbed (or last grabbed) particle, or at
@@ -413,16 +417,27 @@ func (sh *shell) focus() {
 	}
 }
 
+// keyHelpWidth is the longest line of key help, in characters: longer
+// ones wrap, so that the help stays left of the settings panel.
+const keyHelpWidth = 90
+
 func (d *Demo) keyHelp() string {
 	var b strings.Builder
+	line := 0 // characters on the current line
 	for _, k := range d.keys {
 		if k.help == "" {
 			continue
 		}
-		if b.Len() > 0 {
+		n := utf8.RuneCountInString(k.help)
+		if line > 0 && line+2+n > keyHelpWidth {
+			b.WriteString("\n")
+			line = 0
+		} else if line > 0 {
 			b.WriteString("  ")
+			line += 2
 		}
 		b.WriteString(k.help)
+		line += n
 	}
 	b.WriteString("\nmouse: drag orbit, right-drag pan, wheel zoom, Shift+drag grab, Ctrl+drag cut, Alt+drag push; 1-9 scenes")
 	return b.String()
