@@ -18,7 +18,9 @@
 // solves them strand by strand from root to tip (several strands side by
 // side, and split between Config.Workers goroutines), which converges in a
 // few passes; a follow-the-leader sweep at the end of each substep removes
-// any stretch left over. WorldConfig gives a World tuned for that. When the
+// any stretch left over, and takes its corrections back from the parents'
+// velocity (Settings.FollowDamping) so that they do not whip moving
+// strands into zigzags. WorldConfig gives a World tuned for that. When the
 // hair is alone in its World (no other particles, links, tethers or
 // collider contacts in a substep) it runs a substep's passes and head
 // contact block by block in one World.Parallel call, with the same result
