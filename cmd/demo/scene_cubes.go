@@ -128,6 +128,16 @@ func buildCubes(d *Demo) error {
 		if err != nil {
 			return err
 		}
+		// The crates' corners are kept out of the cloth's triangles too: the
+		// cloth's own particles keep crates out only where they are.
+		var corners []verlet3d.Particle
+		for c := 0; c < sys.NumCubes(); c++ {
+			cs := sys.Corners(bodies.Cube(c))
+			corners = append(corners, cs[:]...)
+		}
+		if _, err := cloth.NewSurfaceCollision(grid, corners, cs.Radius); err != nil {
+			return err
+		}
 		tex := d.Texture("fabric_check")
 		tex.SetRepeat(3, 3)
 		mesh = scene.NewClothMesh(grid, tex)
