@@ -47,6 +47,7 @@ type SurfaceCollision struct {
 	start  []int32
 	items  []int32
 	lo, hi []mgl32.Vec3 // each triangle's bounds, grown by thickness
+	bucket []uint32     // each triangle's bucket
 	// contacts are the substep's, point by point: point i's are
 	// contacts[from[i]:from[i+1]]. prev and prevFrom are last substep's:
 	// a contact that goes on keeps the side it had (a point the solver
@@ -196,8 +197,9 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 	if !(size > 0) || size > 1e6 {
 		return // a non-finite or absurd cloth: the World's guard resets it
 	}
-	// Cells a little larger than the largest triangle's bounds: a triangle
-	// then covers at most 8 cells.
+	// Cells as large as the largest triangle's bounds: a triangle whose
+	// bounds reach a point's has its low corner at most a cell below the
+	// point's bounds.
 	sc.cell = size
 	if sc.numBuckets == 0 {
 		n := uint32(64)
@@ -223,9 +225,18 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 			}
 		}
 	}
-	for t := 0; t < nt; t++ {
-		forCells(lo[t], hi[t], func(b uint32) { start[b+1]++; total++ })
+	// Each triangle goes in the one cell of its bounds' low corner; a
+	// point looks from one cell size below its own bounds up.
+	if cap(sc.bucket) < nt {
+		sc.bucket = make([]uint32, nt)
 	}
+	bucket := sc.bucket[:nt]
+	for t := 0; t < nt; t++ {
+		b := hashCell(sc.cellKey(lo[t][0]), sc.cellKey(lo[t][1]), sc.cellKey(lo[t][2])) & mask
+		bucket[t] = b
+		start[b+1]++
+	}
+	total = nt
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
 	}
@@ -233,11 +244,9 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		sc.items = make([]int32, total)
 	}
 	items := sc.items[:total]
-	for t := 0; t < nt; t++ {
-		forCells(lo[t], hi[t], func(b uint32) {
-			items[start[b]] = int32(t)
-			start[b]++
-		})
+	for t, b := range bucket {
+		items[start[b]] = int32(t)
+		start[b]++
 	}
 	// start[b] is now the end of bucket b: shift back to the starts.
 	copy(start[1:], start[:len(start)-1])
@@ -251,12 +260,12 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		}
 		first := len(sc.contacts)
 		sc.from[i] = int32(first)
-		forCells(l, h, func(b uint32) {
+		forCells(l.Sub(mgl32.Vec3{size, size, size}), h, func(b uint32) {
 			for _, t := range items[start[b]:start[b+1]] {
 				if l[0] > hi[t][0] || h[0] < lo[t][0] || l[1] > hi[t][1] || h[1] < lo[t][1] || l[2] > hi[t][2] || h[2] < lo[t][2] {
 					continue
 				}
-				// A triangle in two of the point's cells is listed twice.
+				// Two of the point's cells can share a bucket.
 				dup := false
 				for _, c := range sc.contacts[first:] {
 					if c.t == t {
