@@ -22,6 +22,7 @@ var (
 	cubesRain  = flag.Int("cubes-rain", 30, "cubes scene: cubes raining down (0..300)")
 	cubesCloth = flag.Bool("cubes-cloth", true, "cubes scene: drop a cloth over the cubes")
 	cubesSize  = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in metres (0.1..1)")
+	cubesKeep  = flag.Bool("cubes-surface", true, "cubes scene: keep the crates' corners out of the cloth's triangles (cloth.SurfaceCollision)")
 )
 
 func init() {
@@ -127,6 +128,18 @@ func buildCubes(d *Demo) error {
 		grid, err = cloth.New(w, cs)
 		if err != nil {
 			return err
+		}
+		// The crates' corners are kept out of the cloth's triangles too: the
+		// cloth's own particles keep crates out only where they are.
+		if *cubesKeep {
+			var corners []verlet3d.Particle
+			for c := 0; c < sys.NumCubes(); c++ {
+				cs := sys.Corners(bodies.Cube(c))
+				corners = append(corners, cs[:]...)
+			}
+			if _, err := cloth.NewSurfaceCollision(grid, corners, cs.Radius); err != nil {
+				return err
+			}
 		}
 		tex := d.Texture("fabric_check")
 		tex.SetRepeat(3, 3)

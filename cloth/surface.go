@@ -1,0 +1,429 @@
+package cloth
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// SurfaceCollision keeps chosen particles of other bodies (a cube's
+// corners, a rope's end, a ball's particle) out of a cloth's triangles. A
+// cloth keeps colliders out only at its own particles, so a corner that
+// meets the cloth between them goes through: a crate's corner pokes
+// through a tablecloth draped over it. With a SurfaceCollision, each point
+// stays on the side of the surface it came from, Thickness away, and
+// pushes the triangle back with its weight: the cloth carries it and it
+// lifts the cloth.
+//
+// Once per substep it hashes the triangles (swept over the substep) into a
+// uniform grid and lists, for every point, the triangles it is within
+// Thickness of or crossed since the substep began, and the side of each
+// such triangle it is on: the side it had last substep while the contact
+// lasts, else the side it started the substep on. The side is kept per
+// point and triangle, not per point: one point can lie on the front of one
+// layer of cloth and the back of another. Every solver iteration pushes
+// each such point out along the triangle's normal and the triangle's
+// corners the other way, weighted by inverse mass and the point's
+// barycentric weights (in an impact, faster than surfaceImpactSpeed, the
+// corners count as no lighter than the point). Points are few (the corners
+// of the cubes a cloth can touch); the cost is one hash lookup per point
+// and substep plus the triangles near it. A torn cloth's triangles
+// are picked up at the next substep. NewSurfaceCollision adds it to the
+// grid's World and Remove takes it out.
+type SurfaceCollision struct {
+	g         *Grid
+	points    []int32
+	thickness float32
+
+	version uint64   // Grid.Version the triangles were copied at
+	tris    []uint32 // the grid's triangles, three particle indices each
+
+	// Spatial hash of the triangles' swept bounds, rebuilt every substep
+	// by counting sort: bucket b's triangles are items[start[b]:start[b+1]].
+	cell   float32
+	start  []int32
+	items  []int32
+	lo, hi []mgl32.Vec3 // each triangle's bounds, grown by thickness
+	bucket []uint32     // each triangle's bucket
+	// contacts are the substep's, point by point: point i's are
+	// contacts[from[i]:from[i+1]]. prev and prevFrom are last substep's:
+	// a contact that goes on keeps the side it had (a point the solver
+	// left a little past a triangle is pushed back, not let through).
+	contacts, prev []surfaceContact
+	from, prevFrom []int32
+	hooks          surfaceHooks
+	numBuckets     uint32
+}
+
+// surfaceContact is point p held on one side (+1 or -1 along the
+// triangle's right-handed normal) of triangle t, for one substep.
+type surfaceContact struct {
+	p    int32
+	t    int32
+	side float32
+	// floor (<= 0, m) is how far inside the thickness the push may leave
+	// the point: 0 for a point that began the substep outside it.
+	floor float32
+	// impact: the point moved toward the triangle faster than
+	// surfaceImpactSpeed this substep.
+	impact bool
+}
+
+// surfaceRecoverySpeed is how fast, in m/s, a point that began a substep
+// inside the thickness is pushed out: slowly, so that the depth it could
+// not be pushed out of last substep does not become the cloth's speed.
+const surfaceRecoverySpeed = 0.5
+
+// surfaceImpactSpeed is the speed, in m/s, toward a triangle above which
+// a point's contact weighs the triangle's corners as no lighter than the
+// point (see push).
+const surfaceImpactSpeed = 0.3
+
+// NewSurfaceCollision keeps points out of g's triangles, thickness metres
+// from the surface (about the cloth's particle radius: the render shows the
+// cloth at its particles' centres). A point may not be one of the cloth's
+// own particles (SelfCollision keeps those apart). It returns an error
+// naming the bad value for a thickness that is not a finite number in
+// (0, 1] m, an invalid particle, or a cloth particle, and leaves the World
+// unchanged.
+func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32) (*SurfaceCollision, error) {
+	if g == nil {
+		panic("cloth: NewSurfaceCollision: Grid is nil")
+	}
+	if !finite(thickness) || thickness <= 0 || thickness > 1 {
+		return nil, fmt.Errorf("cloth: surface collision thickness = %v, want metres in (0, 1]", thickness)
+	}
+	own := make(map[verlet3d.Particle]bool, len(g.verts))
+	for _, v := range g.verts {
+		own[v] = true
+	}
+	pts := make([]int32, len(points))
+	for i, p := range points {
+		switch {
+		case !g.w.Valid(p):
+			return nil, fmt.Errorf("cloth: surface collision points[%d] = %d, not a particle of the World", i, p)
+		case own[p]:
+			return nil, fmt.Errorf("cloth: surface collision points[%d] = %d is a particle of the cloth itself", i, p)
+		}
+		pts[i] = int32(p)
+	}
+	sc := &SurfaceCollision{g: g, points: pts, thickness: thickness,
+		from: make([]int32, len(pts)+1), prevFrom: make([]int32, len(pts)+1)}
+	sc.hooks = surfaceHooks{sc}
+	g.w.AddConstraintSet(sc.hooks)
+	return sc, nil
+}
+
+// Remove takes the surface collision out of the World.
+func (sc *SurfaceCollision) Remove() { sc.g.w.RemoveConstraintSet(sc.hooks) }
+
+// Thickness returns the distance in metres points are kept from the surface.
+func (sc *SurfaceCollision) Thickness() float32 { return sc.thickness }
+
+// NumPoints returns the number of points kept out of the cloth.
+func (sc *SurfaceCollision) NumPoints() int { return len(sc.points) }
+
+// NumContacts returns how many point-triangle contacts the last substep
+// held.
+func (sc *SurfaceCollision) NumContacts() int { return len(sc.contacts) }
+
+// surfaceHooks is the surface collision's verlet3d.ConstraintSet,
+// unexported so a game never sees solver plumbing.
+type surfaceHooks struct{ sc *SurfaceCollision }
+
+func (k surfaceHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.sc.find(w, s.H) }
+func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.sc.push(w) }
+
+// cellKey is the integer cell of coordinate x.
+func (sc *SurfaceCollision) cellKey(x float32) int32 {
+	return int32(math.Floor(float64(x / sc.cell)))
+}
+
+// find lists the substep's contacts: it bounds every triangle over the
+// substep (start and predicted positions, grown by the thickness), hashes
+// the bounds, then tests each point's path against the triangles of the
+// cells it touches.
+func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
+	recover := surfaceRecoverySpeed * dt
+	sc.prev, sc.contacts = sc.contacts, sc.prev[:0]
+	sc.prevFrom, sc.from = sc.from, sc.prevFrom
+	clear(sc.from)
+	if len(sc.points) == 0 {
+		return
+	}
+	g := sc.g
+	if sc.tris == nil || sc.version != g.Version() {
+		// Torn: the triangle numbers changed, so last substep's contacts
+		// name other triangles.
+		sc.prev = sc.prev[:0]
+		clear(sc.prevFrom)
+		sc.tris = append(sc.tris[:0], g.Indices()...)
+		for i, v := range sc.tris {
+			sc.tris[i] = uint32(g.verts[v])
+		}
+		sc.version = g.Version()
+	}
+	nt := len(sc.tris) / 3
+	if nt == 0 {
+		return
+	}
+	pos, prev := w.Positions(), w.PrevPositions()
+	th := sc.thickness
+	if cap(sc.lo) < nt {
+		sc.lo, sc.hi = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
+	}
+	lo, hi := sc.lo[:nt], sc.hi[:nt]
+	var size float32
+	for t := 0; t < nt; t++ {
+		l, h := pos[sc.tris[3*t]], pos[sc.tris[3*t]]
+		for k := 0; k < 3; k++ {
+			for _, q := range [2]mgl32.Vec3{pos[sc.tris[3*t+k]], prev[sc.tris[3*t+k]]} {
+				for a := 0; a < 3; a++ {
+					l[a] = min(l[a], q[a])
+					h[a] = max(h[a], q[a])
+				}
+			}
+		}
+		for a := 0; a < 3; a++ {
+			l[a] -= th
+			h[a] += th
+			size = max(size, h[a]-l[a])
+		}
+		lo[t], hi[t] = l, h
+	}
+	if !(size > 0) || size > 1e6 {
+		return // a non-finite or absurd cloth: the World's guard resets it
+	}
+	// Cells as large as the largest triangle's bounds: a triangle whose
+	// bounds reach a point's has its low corner at most a cell below the
+	// point's bounds.
+	sc.cell = size
+	if sc.numBuckets == 0 {
+		n := uint32(64)
+		for n < uint32(2*nt) {
+			n *= 2
+		}
+		sc.numBuckets = n
+		sc.start = make([]int32, n+1)
+	}
+	mask := sc.numBuckets - 1
+	start := sc.start
+	clear(start)
+	total := 0
+	forCells := func(l, h mgl32.Vec3, f func(b uint32)) {
+		x0, x1 := sc.cellKey(l[0]), sc.cellKey(h[0])
+		y0, y1 := sc.cellKey(l[1]), sc.cellKey(h[1])
+		z0, z1 := sc.cellKey(l[2]), sc.cellKey(h[2])
+		for x := x0; x <= x1; x++ {
+			for y := y0; y <= y1; y++ {
+				for z := z0; z <= z1; z++ {
+					f(hashCell(x, y, z) & mask)
+				}
+			}
+		}
+	}
+	// Each triangle goes in the one cell of its bounds' low corner; a
+	// point looks from one cell size below its own bounds up.
+	if cap(sc.bucket) < nt {
+		sc.bucket = make([]uint32, nt)
+	}
+	bucket := sc.bucket[:nt]
+	for t := 0; t < nt; t++ {
+		b := hashCell(sc.cellKey(lo[t][0]), sc.cellKey(lo[t][1]), sc.cellKey(lo[t][2])) & mask
+		bucket[t] = b
+		start[b+1]++
+	}
+	total = nt
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	if cap(sc.items) < total {
+		sc.items = make([]int32, total)
+	}
+	items := sc.items[:total]
+	for t, b := range bucket {
+		items[start[b]] = int32(t)
+		start[b]++
+	}
+	// start[b] is now the end of bucket b: shift back to the starts.
+	copy(start[1:], start[:len(start)-1])
+	start[0] = 0
+
+	for i, p := range sc.points {
+		x, x0 := pos[p], prev[p]
+		var l, h mgl32.Vec3
+		for a := 0; a < 3; a++ {
+			l[a], h[a] = min(x[a], x0[a]), max(x[a], x0[a])
+		}
+		first := len(sc.contacts)
+		sc.from[i] = int32(first)
+		forCells(l.Sub(mgl32.Vec3{size, size, size}), h, func(b uint32) {
+			for _, t := range items[start[b]:start[b+1]] {
+				if l[0] > hi[t][0] || h[0] < lo[t][0] || l[1] > hi[t][1] || h[1] < lo[t][1] || l[2] > hi[t][2] || h[2] < lo[t][2] {
+					continue
+				}
+				// Two of the point's cells can share a bucket.
+				dup := false
+				for _, c := range sc.contacts[first:] {
+					if c.t == t {
+						dup = true
+						break
+					}
+				}
+				if dup {
+					continue
+				}
+				// The side is the contact's own, never the point's: a
+				// point near two layers of cloth (a crumple, cloth
+				// pressed between crates) can be on the front of one
+				// and the back of the other, and one side for both
+				// pushes it through one of them, harder every substep.
+				var known float32
+				for _, c := range sc.prev[sc.prevFrom[i]:sc.prevFrom[i+1]] {
+					if c.t == t {
+						known = c.side
+						break
+					}
+				}
+				if side, floor, impact, ok := sc.touch(pos, prev, p, t, known, recover, dt); ok {
+					sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
+				}
+			}
+		})
+	}
+	sc.from[len(sc.points)] = int32(len(sc.contacts))
+}
+
+// touch reports whether point p is within the thickness of triangle t at
+// its predicted position, or crossed the triangle's plane inside it during
+// the substep, and the side it belongs on (+1 along the triangle's
+// right-handed normal, -1 against it): known, the side it kept last
+// substep, else the side it started this one on.
+func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, recover, h float32) (side, floor float32, impact, ok bool) {
+	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
+	a0, b0, c0 := prev[ia], prev[ib], prev[ic]
+	n0 := b0.Sub(a0).Cross(c0.Sub(a0))
+	l0 := n0.Len()
+	if l0 < 1e-12 {
+		return 0, 0, false, false
+	}
+	d0 := prev[p].Sub(a0).Dot(n0) / l0
+	side = known
+	if side == 0 {
+		side = 1
+		if d0 < 0 {
+			side = -1
+		}
+	}
+	th := sc.thickness
+	// How far inside the thickness the point was when the substep began:
+	// the push takes it out at most recover metres past that per substep,
+	// so the depth a point could not be pushed out of last substep (cloth
+	// pressed between two crates, thinner than two thicknesses) is not
+	// undone in one substep, which would move the point and the cloth at
+	// depth/substep (1.5 cm in 1/600 s is 9 m/s).
+	floor = min(0, side*d0-th+recover)
+	a, b, c := pos[ia], pos[ib], pos[ic]
+	n := b.Sub(a).Cross(c.Sub(a))
+	if n.LenSqr() < 1e-24 {
+		return 0, 0, false, false
+	}
+	x := pos[p]
+	// Coming at the cloth fast: the point's own speed toward the
+	// triangle, not relative to it (a point carrying a dent along is
+	// still an impact).
+	impact = x.Sub(prev[p]).Dot(n)*side < -surfaceImpactSpeed*h*n.Len()
+	q := vecmath.ClosestOnTriangle(x, a, b, c)
+	if x.Sub(q).LenSqr() < th*th {
+		return side, floor, impact, true
+	}
+	// Crossed: now on the other side, and near enough that the paths of
+	// the point and the triangle this substep could have met (a point
+	// punching a dent into the cloth ends beyond the triangles' corners,
+	// not over one of them; a dent springing back passes a slow point).
+	if x.Sub(a).Dot(n)*side < 0 {
+		move := max(pos[ia].Sub(prev[ia]).LenSqr(), pos[ib].Sub(prev[ib]).LenSqr(), pos[ic].Sub(prev[ic]).LenSqr())
+		r := th + x.Sub(prev[p]).Len() + float32(math.Sqrt(float64(move)))
+		if x.Sub(q).LenSqr() < r*r {
+			return side, floor, impact, true
+		}
+	}
+	return 0, 0, false, false
+}
+
+// barycentric returns the weights of a, b and c of x's projection onto the
+// triangle's plane.
+func barycentric(x, a, b, c mgl32.Vec3) (u, v, w float32) {
+	e0, e1, d := b.Sub(a), c.Sub(a), x.Sub(a)
+	d00, d01, d11 := e0.Dot(e0), e0.Dot(e1), e1.Dot(e1)
+	d20, d21 := d.Dot(e0), d.Dot(e1)
+	den := d00*d11 - d01*d01
+	if den == 0 {
+		return -1, -1, -1
+	}
+	v = (d11*d20 - d01*d21) / den
+	w = (d00*d21 - d01*d20) / den
+	return 1 - v - w, v, w
+}
+
+// push moves every contact's point out to the thickness on its side, and
+// the triangle's corners the other way, once per solver pass: the point's
+// distance to the plane through its projection is the constraint, with
+// gradient n at the point and -u·n, -v·n, -w·n at the corners.
+func (sc *SurfaceCollision) push(w *verlet3d.World) {
+	pos, inv := w.Positions(), w.InvMasses()
+	th := sc.thickness
+	for _, c := range sc.contacts {
+		ia, ib, ic := sc.tris[3*c.t], sc.tris[3*c.t+1], sc.tris[3*c.t+2]
+		a, b, cc := pos[ia], pos[ib], pos[ic]
+		n := b.Sub(a).Cross(cc.Sub(a))
+		l := n.Len()
+		if l < 1e-12 {
+			continue
+		}
+		n = n.Mul(c.side / l)
+		x := pos[c.p]
+		u, v, ww := barycentric(x, a, b, cc)
+		if u < 0 || v < 0 || ww < 0 {
+			// Past the triangle's edge: the triangle's nearest point moves
+			// (a point over an edge is held by both triangles without a
+			// seam, one at the tip of a dent by all around it).
+			q := vecmath.ClosestOnTriangle(x, a, b, cc)
+			u, v, ww = barycentric(q, a, b, cc)
+			u, v, ww = max(u, 0), max(v, 0), max(ww, 0)
+			if s := u + v + ww; s > 0 {
+				u, v, ww = u/s, v/s, ww/s
+			}
+		}
+		C := x.Sub(a).Dot(n) - th - c.floor
+		if C >= 0 {
+			continue
+		}
+		// A cloth particle is light, but the links hold it to the whole
+		// cloth: weighted as its own mass, a heavy point coming at it
+		// fast punches the triangle aside (and goes through) long before
+		// the links pull back. In an impact the triangle's corners count
+		// as no lighter than the point. That is not momentum-conserving:
+		// held on for slow contacts (a crate resting on the cloth, cloth
+		// pressed between crates) it pushes the crates about and they
+		// drag the cloth off, so slow contacts use the true masses.
+		wp, wa, wb, wc := inv[c.p], inv[ia], inv[ib], inv[ic]
+		if wp > 0 && c.impact {
+			wa, wb, wc = min(wa, wp), min(wb, wp), min(wc, wp)
+		}
+		den := wp + u*u*wa + v*v*wb + ww*ww*wc
+		if den == 0 {
+			continue
+		}
+		s := -C / den
+		pos[c.p] = x.Add(n.Mul(wp * s))
+		pos[ia] = a.Sub(n.Mul(wa * u * s))
+		pos[ib] = b.Sub(n.Mul(wb * v * s))
+		pos[ic] = cc.Sub(n.Mul(wc * ww * s))
+	}
+}
+
+var _ verlet3d.ConstraintSet = surfaceHooks{}

@@ -1,0 +1,254 @@
+package cloth_test
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// drapedPyramid builds the demo's cubes scene without GL, with the same
+// numbers: a stack of five 40 cm crates off to the side, a 3 x 3 + 2 x 2 +
+// 1 pyramid of 36 cm crates on a floor, a 2.2 m tablecloth (36 x 36
+// particles, 1.5 cm radius) dropped over it and rain smaller crates (18 to
+// 32 cm, placed by seed) raining onto it from 3 m up, 35 cm apart in
+// height. With surface set, the
+// cloth keeps every crate's corners out of its triangles. It returns the
+// World, the System, the cloth, the collision (nil without) and the
+// corners.
+func drapedPyramid(t testing.TB, rain int, seed int64, surface bool) (*verlet3d.World, *bodies.System, *cloth.Grid, *cloth.SurfaceCollision, []verlet3d.Particle) {
+	t.Helper()
+	w := newWorld(t, nil)
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, err := verlet3d.NewBox(mgl32.Vec3{0, -0.25, 0}, mgl32.Vec3{6, 0.25, 6}, mgl32.QuatIdent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	add := func(s bodies.CubeSettings) {
+		if _, err := sys.AddCube(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The demo's stack of five, away from the cloth: its particles come
+	// first, as there.
+	size := float32(0.4)
+	for i := 0; i < 5; i++ {
+		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4},
+			Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})})
+	}
+	ps := size * 0.9
+	for level := 0; level < 3; level++ {
+		n := 3 - level
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				off := (float32(n) - 1) / 2
+				add(bodies.CubeSettings{Size: ps, Mass: 1.5, Position: mgl32.Vec3{
+					0.9 + (float32(i)-off)*ps*1.02, ps/2 + float32(level)*ps, 0.5 + (float32(j)-off)*ps*1.02}})
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(seed))
+	for i := 0; i < rain; i++ {
+		s := 0.18 + 0.14*r.Float32()
+		p := mgl32.Vec3{0.9 + 2*r.Float32() - 1, 3 + 0.35*float32(i), 0.5 + 2*r.Float32() - 1}
+		q := mgl32.QuatRotate(r.Float32()*math.Pi, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
+		add(bodies.CubeSettings{Size: s, Mass: 0.5 + s*3, Position: p, Rotation: q,
+			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(4)})
+	}
+	const n, side = 36, 2.2
+	cs := cloth.DefaultSettings()
+	cs.Cols, cs.Rows = n, n
+	cs.Spacing = side / (n - 1)
+	cs.Mass = 0.6
+	cs.Origin = mgl32.Vec3{0.9 - side/2, 1.9, 0.5 - side/2}
+	cs.Down = mgl32.Vec3{0, 0, 1}
+	cs.Radius = 0.015
+	g := newGrid(t, w, cs)
+	var corners []verlet3d.Particle
+	for c := 0; c < sys.NumCubes(); c++ {
+		cc := sys.Corners(bodies.Cube(c))
+		corners = append(corners, cc[:]...)
+	}
+	var sc *cloth.SurfaceCollision
+	if surface {
+		if sc, err = cloth.NewSurfaceCollision(g, corners, cs.Radius); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w, sys, g, sc, corners
+}
+
+// contactCounter is a ConstraintSet added after a SurfaceCollision: its
+// Prepare runs after the collision's and records the most contacts any
+// substep held.
+type contactCounter struct {
+	sc  *cloth.SurfaceCollision
+	max *int
+}
+
+func (k contactCounter) Prepare(*verlet3d.World, verlet3d.Substep) {
+	*k.max = max(*k.max, k.sc.NumContacts())
+}
+func (contactCounter) Solve(*verlet3d.World, verlet3d.Substep) {}
+
+// crossings counts the corners that went through the inside of a cloth
+// triangle between two snapshots: the corner's signed distance to the
+// triangle's plane changed sign, stayed under 10 cm, and its projection
+// fell inside the triangle both times. A cloth surface keeps things on the
+// side they came from, so every such crossing is a corner through the
+// cloth.
+func crossings(tris []uint32, nc, corners int, old, now []mgl32.Vec3) int {
+	n := 0
+	for k := 0; k < corners; k++ {
+		x0, x1 := old[nc+k], now[nc+k]
+		for t := 0; t+2 < len(tris); t += 3 {
+			ia, ib, ic := tris[t], tris[t+1], tris[t+2]
+			var lo, hi mgl32.Vec3
+			for a := 0; a < 3; a++ {
+				lo[a] = min(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a])
+				hi[a] = max(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a])
+			}
+			out := false
+			for a := 0; a < 3; a++ {
+				if min(x0[a], x1[a]) > hi[a]+0.1 || max(x0[a], x1[a]) < lo[a]-0.1 {
+					out = true
+					break
+				}
+			}
+			if out {
+				continue
+			}
+			d0, in0 := planeDistance(x0, old[ia], old[ib], old[ic])
+			d1, in1 := planeDistance(x1, now[ia], now[ib], now[ic])
+			if in0 && in1 && d0*d1 < 0 && abs32(d0) < 0.1 && abs32(d1) < 0.1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// planeDistance returns x's signed distance to the plane of abc (along the
+// right-handed normal) and whether its projection falls inside abc.
+func planeDistance(x, a, b, c mgl32.Vec3) (float32, bool) {
+	n := b.Sub(a).Cross(c.Sub(a))
+	l := n.Len()
+	if l < 1e-12 {
+		return 0, false
+	}
+	n = n.Mul(1 / l)
+	d := x.Sub(a).Dot(n)
+	e0, e1, e := b.Sub(a), c.Sub(a), x.Sub(a)
+	d00, d01, d11 := e0.Dot(e0), e0.Dot(e1), e1.Dot(e1)
+	d20, d21 := e.Dot(e0), e.Dot(e1)
+	den := d00*d11 - d01*d01
+	v := (d11*d20 - d01*d21) / den
+	w := (d00*d21 - d01*d20) / den
+	return d, v >= 0 && w >= 0 && v+w <= 1
+}
+
+// pyramidRun is what 6 s of the draped pyramid under 30 raining crates
+// came to.
+type pyramidRun struct {
+	resets, maxContacts, crossings int
+	corners                        int
+	maxStrain                      float32
+	strays                         float32 // the cloth's centre's farthest from the pyramid's axis, m
+	seconds                        float64 // wall time
+}
+
+func runPyramid(t *testing.T, surface bool) pyramidRun {
+	w, _, g, sc, corners := drapedPyramid(t, 30, 5, surface)
+	res := pyramidRun{corners: len(corners)}
+	if sc != nil {
+		w.AddConstraintSet(contactCounter{sc, &res.maxContacts})
+	}
+	// Snapshots hold the cloth's particles then the corners; the
+	// triangles (Grid.Indices) index the snapshot.
+	verts, tris := g.Vertices(), g.Indices()
+	snap := func(dst []mgl32.Vec3) []mgl32.Vec3 {
+		dst = dst[:0]
+		pos := w.Positions()
+		for _, p := range verts {
+			dst = append(dst, pos[p])
+		}
+		for _, p := range corners {
+			dst = append(dst, pos[p])
+		}
+		return dst
+	}
+	old, now := snap(nil), snap(nil)
+	start := time.Now()
+	for i := 0; i < 360; i++ {
+		w.Step()
+		now = snap(now)
+		res.crossings += crossings(tris, len(verts), len(corners), old, now)
+		old, now = now, old
+		res.maxStrain = max(res.maxStrain, g.MaxStrain())
+		var c mgl32.Vec3
+		for _, x := range old[:len(verts)] { // the latest, after the swap
+			c = c.Add(x)
+		}
+		c = c.Mul(1 / float32(len(verts)))
+		res.strays = max(res.strays, mgl32.Vec2{c[0] - 0.9, c[2] - 0.5}.Len())
+		if res.maxContacts > 20*len(corners) || time.Since(start) > 60*time.Second {
+			t.Logf("stopped at %.2f s: %d contacts in a substep, %.0f s of wall time", float32(i+1)/60, res.maxContacts, time.Since(start).Seconds())
+			break
+		}
+	}
+	res.seconds = time.Since(start).Seconds()
+	res.resets = w.Stats().NonFiniteResets
+	return res
+}
+
+// The demo's cubes scene, headless: a tablecloth draped over a pyramid of
+// crates with 30 smaller crates (the demo's) raining onto it for 6 s. With
+// the SurfaceCollision on every corner, nothing goes non-finite, the contacts
+// per substep stay a few per corner, the cloth stretches no more than it
+// does without the collision and stays on the pyramid (crates resting on
+// it do not drag it off), and no corner goes through the cloth; without
+// it, corners go through (the check is not blind).
+func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("6 s of a 40-crate scene")
+	}
+	without := runPyramid(t, false)
+	with := runPyramid(t, true)
+	t.Logf("without: %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %.1f s", without.crossings, without.maxStrain, without.strays, without.resets, without.seconds)
+	t.Logf("with:    %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %d contacts at most, %.1f s",
+		with.crossings, with.maxStrain, with.strays, with.resets, with.maxContacts, with.seconds)
+	corners := with.corners
+	if without.crossings < 20 {
+		t.Errorf("without the SurfaceCollision %d corners went through the cloth, want many: the check measures nothing", without.crossings)
+	}
+	if with.resets != 0 {
+		t.Errorf("%d non-finite resets", with.resets)
+	}
+	if with.maxContacts > 4*corners {
+		t.Errorf("%d contacts in a substep, want under %d (4 per corner)", with.maxContacts, 4*corners)
+	}
+	if with.maxStrain > 1.5*without.maxStrain+0.05 {
+		t.Errorf("the cloth stretched %.3f, %.3f without the collision", with.maxStrain, without.maxStrain)
+	}
+	if with.strays > without.strays+0.25 {
+		t.Errorf("the cloth's centre strayed %.2f m from the pyramid, %.2f m without the collision (crates dragged it off)", with.strays, without.strays)
+	}
+	// A few remain (4 to 13 in runs that differ only in contact order):
+	// which of them are real pokes through the cloth is not yet known.
+	if with.crossings > without.crossings/10 {
+		t.Errorf("%d corners went through the cloth (%d without the collision)", with.crossings, without.crossings)
+	}
+}
