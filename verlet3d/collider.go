@@ -203,7 +203,11 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	}
 	w.blocks = w.blocks[:n]
 	w.blockPrev, w.blockMargin = prev, margin
-	w.Parallel(n, w.blocksJob)
+	if w.cfg.Workers > 1 && len(w.pos) >= minParallelParticles {
+		w.Parallel(n, w.blocksJob)
+	} else {
+		w.blocksRange(0, n) // a few blocks: a dispatch costs more than they do
+	}
 	w.blockPrev = nil
 }
 

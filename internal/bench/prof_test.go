@@ -2,8 +2,11 @@ package bench_test
 
 import "testing"
 
-func BenchmarkCapeScene(b *testing.B) {
-	sc := capeScene(b, 1)
+func BenchmarkCapeScene(b *testing.B)   { benchCape(b, 1) }
+func BenchmarkCapeSceneW2(b *testing.B) { benchCape(b, 2) }
+
+func benchCape(b *testing.B, workers int) {
+	sc := capeScene(b, workers)
 	defer sc.w.Close()
 	for i := 0; i < 60; i++ {
 		sc.frame()
