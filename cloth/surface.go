@@ -212,19 +212,6 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 	mask := sc.numBuckets - 1
 	start := sc.start
 	clear(start)
-	total := 0
-	forCells := func(l, h mgl32.Vec3, f func(b uint32)) {
-		x0, x1 := sc.cellKey(l[0]), sc.cellKey(h[0])
-		y0, y1 := sc.cellKey(l[1]), sc.cellKey(h[1])
-		z0, z1 := sc.cellKey(l[2]), sc.cellKey(h[2])
-		for x := x0; x <= x1; x++ {
-			for y := y0; y <= y1; y++ {
-				for z := z0; z <= z1; z++ {
-					f(hashCell(x, y, z) & mask)
-				}
-			}
-		}
-	}
 	// Each triangle goes in the one cell of its bounds' low corner; a
 	// point looks from one cell size below its own bounds up.
 	if cap(sc.bucket) < nt {
@@ -236,14 +223,13 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		bucket[t] = b
 		start[b+1]++
 	}
-	total = nt
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
 	}
-	if cap(sc.items) < total {
-		sc.items = make([]int32, total)
+	if cap(sc.items) < nt {
+		sc.items = make([]int32, nt)
 	}
-	items := sc.items[:total]
+	items := sc.items[:nt]
 	for t, b := range bucket {
 		items[start[b]] = int32(t)
 		start[b]++
@@ -258,43 +244,53 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		for a := 0; a < 3; a++ {
 			l[a], h[a] = min(x[a], x0[a]), max(x[a], x0[a])
 		}
-		first := len(sc.contacts)
-		sc.from[i] = int32(first)
-		forCells(l.Sub(mgl32.Vec3{size, size, size}), h, func(b uint32) {
-			for _, t := range items[start[b]:start[b+1]] {
-				if l[0] > hi[t][0] || h[0] < lo[t][0] || l[1] > hi[t][1] || h[1] < lo[t][1] || l[2] > hi[t][2] || h[2] < lo[t][2] {
-					continue
-				}
-				// Two of the point's cells can share a bucket.
-				dup := false
-				for _, c := range sc.contacts[first:] {
-					if c.t == t {
-						dup = true
-						break
+		sc.from[i] = int32(len(sc.contacts))
+		last := sc.prev[sc.prevFrom[i]:sc.prevFrom[i+1]]
+		x0c, x1c := sc.cellKey(l[0]-size), sc.cellKey(h[0])
+		y0c, y1c := sc.cellKey(l[1]-size), sc.cellKey(h[1])
+		z0c, z1c := sc.cellKey(l[2]-size), sc.cellKey(h[2])
+		for cx := x0c; cx <= x1c; cx++ {
+			for cy := y0c; cy <= y1c; cy++ {
+				for cz := z0c; cz <= z1c; cz++ {
+					b := hashCell(cx, cy, cz) & mask
+					for _, t := range items[start[b]:start[b+1]] {
+						sc.consider(pos, prev, i, p, t, l, h, last, recover, dt)
 					}
-				}
-				if dup {
-					continue
-				}
-				// The side is the contact's own, never the point's: a
-				// point near two layers of cloth (a crumple, cloth
-				// pressed between crates) can be on the front of one
-				// and the back of the other, and one side for both
-				// pushes it through one of them, harder every substep.
-				var known float32
-				for _, c := range sc.prev[sc.prevFrom[i]:sc.prevFrom[i+1]] {
-					if c.t == t {
-						known = c.side
-						break
-					}
-				}
-				if side, floor, impact, ok := sc.touch(pos, prev, p, t, known, recover, dt); ok {
-					sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
 				}
 			}
-		})
+		}
 	}
 	sc.from[len(sc.points)] = int32(len(sc.contacts))
+}
+
+// consider adds the contact of point i (particle p, its path bounded by
+// l and h) with triangle t, if their bounds meet, it has none yet (two of
+// the point's cells can share a bucket) and touch finds one. The side is
+// the contact's own, never the point's: a point near two layers of cloth
+// (a crumple, cloth pressed between crates) can be on the front of one and
+// the back of the other, and one side for both pushes it through one of
+// them, harder every substep. last is the point's contacts of the last
+// substep, whose sides carry over.
+func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, l, h mgl32.Vec3, last []surfaceContact, recover, dt float32) {
+	lo, hi := &sc.lo[t], &sc.hi[t]
+	if l[0] > hi[0] || h[0] < lo[0] || l[1] > hi[1] || h[1] < lo[1] || l[2] > hi[2] || h[2] < lo[2] {
+		return
+	}
+	for _, c := range sc.contacts[sc.from[i]:] {
+		if c.t == t {
+			return
+		}
+	}
+	var known float32
+	for _, c := range last {
+		if c.t == t {
+			known = c.side
+			break
+		}
+	}
+	if side, floor, impact, ok := sc.touch(pos, prev, p, t, known, recover, dt); ok {
+		sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
+	}
 }
 
 // touch reports whether point p is within the thickness of triangle t at
