@@ -203,7 +203,7 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	}
 	w.blocks = w.blocks[:n]
 	w.blockPrev, w.blockMargin = prev, margin
-	if w.cfg.Workers > 1 && len(w.pos) >= minParallelParticles {
+	if w.splitParticles() {
 		w.Parallel(n, w.blocksJob)
 	} else {
 		w.blocksRange(0, n) // a few blocks: a dispatch costs more than they do

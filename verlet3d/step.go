@@ -164,6 +164,12 @@ type workerTally struct {
 // the work.
 const minParallelParticles = 2048
 
+// splitParticles reports whether the per-particle phases go to the
+// workers: more than one, and at least minParallelParticles particles.
+func (w *World) splitParticles() bool {
+	return w.cfg.Workers > 1 && len(w.pos) >= minParallelParticles
+}
+
 // particles runs f over every particle, split over the workers for a large
 // World (worker id on particles [lo, hi)), and sums the tallies.
 func (w *World) particles(f func(id, lo, hi int)) workerTally {
@@ -173,7 +179,7 @@ func (w *World) particles(f func(id, lo, hi int)) workerTally {
 	}
 	w.tally = w.tally[:k]
 	clear(w.tally)
-	if k > 1 && n >= minParallelParticles {
+	if w.splitParticles() {
 		e := w.executor()
 		e.fi, e.count = f, n
 		e.run(e.idJob)
