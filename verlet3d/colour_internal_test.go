@@ -53,6 +53,23 @@ func TestRegionsShareNoParticle(t *testing.T) {
 			}
 		}
 	}
+	// The tail's pair groups touch only their two regions, and start
+	// where the regions end.
+	if len(ls.pairs) != numRegions/2+1 || ls.pairs[0] != ls.serial {
+		t.Fatalf("pair bounds %v, tail from %d", ls.pairs, ls.serial)
+	}
+	for k := 0; k < numRegions/2; k++ {
+		lo, hi := int32(2*k*np/numRegions), int32((2*k+2)*np/numRegions)
+		pair := ls.hot[ls.pairs[k]:ls.pairs[k+1]]
+		if len(pair) == 0 {
+			t.Errorf("no links between regions %d and %d", 2*k, 2*k+1)
+		}
+		for _, h := range pair {
+			if h.a < lo || h.a >= hi || h.b < lo || h.b >= hi {
+				t.Fatalf("pair %d holds link %d-%d outside particles [%d, %d)", k, h.a, h.b, lo, hi)
+			}
+		}
+	}
 	for i := range ls.hot {
 		seen[ls.handle[i]]++
 	}
@@ -65,7 +82,7 @@ func TestRegionsShareNoParticle(t *testing.T) {
 		}
 	}
 	tail := len(ls.hot) - int(ls.serial)
-	t.Logf("%d links: %d regions, %d between them", len(ls.hot), numRegions, tail)
+	t.Logf("%d links: %d regions, %d between them, %d of those left after the pairs", len(ls.hot), numRegions, tail, len(ls.hot)-int(ls.pairs[numRegions/2]))
 	if tail > len(ls.hot)/20 {
 		t.Errorf("%d of %d links between regions: want under 5%%", tail, len(ls.hot))
 	}

@@ -261,17 +261,26 @@ func (w *World) executor() *executor {
 }
 
 // solveLinksWorker is worker id's share of one link pass. For a link set
-// cut into regions: its whole regions, one barrier, then worker 0 solves the
-// links between regions. Otherwise: every colour batch split in contiguous
-// ranges, a barrier between colours so a batch never overlaps the next, and
-// worker 0 solves the serial tail.
+// cut into regions: its whole regions (and, when they are exactly a pair,
+// the links between the two), one barrier, then worker 0 solves the rest of
+// the links between regions. Otherwise: every colour batch split in
+// contiguous ranges, a barrier between colours so a batch never overlaps
+// the next, and worker 0 solves the serial tail.
 func (w *World) solveLinksWorker(id int) {
 	e := w.exec
 	ls := &w.links
+	tail := ls.serial
 	if r := ls.regions; len(r) > 0 {
 		k := len(r) - 1 // regions
-		lo, hi := int(r[k*id/e.n]), int(r[k*(id+1)/e.n])
-		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2)
+		rlo, rhi := k*id/e.n, k*(id+1)/e.n
+		solveLinks(ls.hot[r[rlo]:r[rhi]], ls.lambda[r[rlo]:r[rhi]], w.pos, w.invMass, w.invH2)
+		// With as many workers as pairs every worker holds one pair and
+		// solves its links here, touching only its own particles.
+		if pairs := len(ls.pairs) - 1; e.n == pairs {
+			lo, hi := ls.pairs[id], ls.pairs[id+1]
+			solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2)
+			tail = ls.pairs[pairs]
+		}
 		e.bar.wait()
 	} else {
 		for b := 0; b+1 < len(ls.batches); b++ {
@@ -283,7 +292,7 @@ func (w *World) solveLinksWorker(id int) {
 		}
 	}
 	if id == 0 {
-		solveLinks(ls.hot[ls.serial:], ls.lambda[ls.serial:], w.pos, w.invMass, w.invH2)
+		solveLinks(ls.hot[tail:], ls.lambda[tail:], w.pos, w.invMass, w.invH2)
 	}
 }
 

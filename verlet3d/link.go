@@ -63,6 +63,10 @@ type linkStore struct {
 	// particles of one range of indices and so disjoint from every other
 	// region's; the links between regions follow from hot[serial:].
 	regions []int32
+	// pairs, with regions: the tail's groups. Pair k's links (between
+	// regions 2k and 2k+1) are hot[pairs[k]:pairs[k+1]], and the rest of
+	// the tail is hot[pairs[numRegions/2]:].
+	pairs   []int32
 	dirty   bool // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
@@ -302,7 +306,7 @@ func (ls *linkStore) colour(nParticles int) {
 	}
 	used := ls.colourOf[:nParticles]
 	clear(used)
-	ls.regions = ls.regions[:0]
+	ls.regions, ls.pairs = ls.regions[:0], ls.pairs[:0]
 	if len(live) >= minRegionLinks {
 		ls.colourRegions(live, nParticles)
 		return
@@ -423,29 +427,46 @@ const (
 // a link with both ends in one range belongs to that region, and the few
 // that cross go to a tail solved after the regions. Workers take whole
 // regions, which share no particle, and need one barrier per pass instead
-// of one per colour (twelve for a cloth with bend links). Within a region,
-// and in the tail, links are greedily coloured in handle order and stored
-// colour by colour, so that links solved one after another rarely share a
-// particle and the processor overlaps them.
+// of one per colour (twelve for a cloth with bend links).
+//
+// The tail is itself ordered in groups: first the links between regions
+// 0 and 1, then those between 2 and 3 (numRegions/2 pairs, which share no
+// particle with each other), then the rest (between 1 and 2, or farther
+// apart). Two workers each hold a pair of regions, so each solves its
+// pair's links before the barrier, and only the rest is left to one
+// goroutine after it; any other worker count solves the whole tail after
+// the barrier, in the same order, so the result is the same for any
+// Config.Workers. Within a region, and within each group of the tail,
+// links are greedily coloured in handle order and stored colour by colour,
+// so that links solved one after another rarely share a particle and the
+// processor overlaps them.
 func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
+	const pairs = numRegions / 2
+	const groups = numRegions + pairs + 1 // regions, pairs' links, the rest
 	region := func(p int32) int { return int(p) * numRegions / nParticles }
-	group := make([]int8, len(live)) // region, or numRegions for the tail
-	var count [numRegions + 1]int
+	group := make([]int8, len(live))
+	var count [groups]int
 	for k, it := range live {
-		g := region(it.h.a)
-		if region(it.h.b) != g {
-			g = numRegions
+		ra, rb := region(it.h.a), region(it.h.b)
+		g := ra
+		if rb != ra {
+			if lo := min(ra, rb); lo%2 == 0 && max(ra, rb) == lo+1 {
+				g = numRegions + lo/2
+			} else {
+				g = groups - 1
+			}
 		}
 		group[k] = int8(g)
 		count[g]++
 	}
-	// Greedy colours within each group (colourOf is per particle; the
-	// groups' particles overlap only for the tail, coloured last).
+	// Greedy colours within each group (colourOf is per particle; only
+	// the tail's groups overlap the regions' particles, and each is
+	// coloured afresh).
 	used := ls.colourOf[:nParticles]
 	colourIdx := make([]int8, len(live))
-	var perColour [numRegions + 1][65]int32
-	for g := 0; g <= numRegions; g++ {
-		if g == numRegions {
+	var perColour [groups][65]int32
+	for g := 0; g < groups; g++ {
+		if g >= numRegions {
 			clear(used)
 		}
 		for k, it := range live {
@@ -465,15 +486,20 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		}
 	}
 	// Place group by group, colour by colour.
-	var start [numRegions + 1][65]int32
+	var start [groups][65]int32
 	var off int32
 	ls.regions = ls.regions[:0]
-	for g := 0; g <= numRegions; g++ {
-		if g < numRegions {
+	ls.pairs = ls.pairs[:0]
+	for g := 0; g < groups; g++ {
+		switch {
+		case g < numRegions:
 			ls.regions = append(ls.regions, off)
-		} else {
-			ls.regions = append(ls.regions, off)
-			ls.serial = off
+		default:
+			if g == numRegions {
+				ls.regions = append(ls.regions, off)
+				ls.serial = off
+			}
+			ls.pairs = append(ls.pairs, off)
 		}
 		for c := 0; c <= 64; c++ {
 			start[g][c] = off
