@@ -196,6 +196,10 @@ func (b *particleBlock) apart(lo, hi mgl32.Vec3, mask uint32) bool {
 // they moved from, grown by the block's largest radius plus margin. A
 // collider whose Bounds miss a block's box cannot touch its particles, so
 // collide and clampOutside skip the block with one test.
+//
+// A block none of whose free particles is in a group some collider's Mask
+// selects gets no box (hair that handles its own head, say): every collider
+// skips it by its groups alone.
 func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	n := (len(w.pos) + blockSize - 1) / blockSize
 	if cap(w.blocks) < n {
@@ -203,6 +207,10 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	}
 	w.blocks = w.blocks[:n]
 	w.blockPrev, w.blockMargin = prev, margin
+	w.blockMask = 0
+	for i := range w.colliders {
+		w.blockMask |= w.colliders[i].s.Mask
+	}
 	if w.splitParticles() {
 		w.Parallel(n, w.blocksJob)
 	} else {
@@ -220,6 +228,16 @@ func (w *World) blocksRange(lo, hi int) {
 	inf := float32(math.Inf(1))
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
+		var groups uint32
+		for i := start; i < end; i++ {
+			if invMass[i] != 0 {
+				groups |= group[i]
+			}
+		}
+		if groups&w.blockMask == 0 {
+			w.blocks[b] = particleBlock{groups: groups}
+			continue
+		}
 		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
 		// Written out twice rather than through a closure, which would
 		// keep the six bounds in memory instead of registers.
@@ -240,12 +258,6 @@ func (w *World) blocksRange(lo, hi int) {
 		var r float32
 		for _, ri := range radius[start:end] {
 			r = max2(r, ri)
-		}
-		var groups uint32
-		for i := start; i < end; i++ {
-			if invMass[i] != 0 {
-				groups |= group[i]
-			}
 		}
 		g := r + margin
 		w.blocks[b] = particleBlock{

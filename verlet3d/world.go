@@ -74,6 +74,7 @@ type World struct {
 	// buildBlocks' inputs for blocksJob.
 	blockPrev   []mgl32.Vec3
 	blockMargin float32
+	blockMask   uint32 // the colliders' Masks, ORed
 	blocksJob   func(lo, hi int)
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
