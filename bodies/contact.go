@@ -22,6 +22,9 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	if len(s.cubes) == 0 {
 		return
 	}
+	if s.nAsleep > 0 {
+		s.checkSleepers(pos, prev, inv, h)
+	}
 	s.maxWidth = 0
 	s.h, s.pos = h, pos
 	s.prepareCubes(0, len(s.cubes))
@@ -33,6 +36,9 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		}
 	}
 	s.sweep()
+	if s.nAsleep > 0 {
+		s.wakeTouched()
+	}
 	// Cube pairs and cube-collider contacts. generate is a range job that
 	// fills a slot of its own, the slots joined in the order of their
 	// ranges, so that it could run on World.Parallel with the contacts in
@@ -129,6 +135,9 @@ func (s *System) generate(lo, hi int) {
 			if b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
 				continue
 			}
+			if a.asleep && b.asleep {
+				continue // both frozen: nothing to solve
+			}
 			sl.npairs++
 			s.cubePair(i, j, pos, inv, &sl.pairs)
 		}
@@ -159,6 +168,12 @@ func (s *System) prepareCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
+		if cb.asleep {
+			// Frozen where it fell asleep (sleep.go): its frame, bounds
+			// and cPrev stay as they were; contacts meet it as immovable.
+			cb.held, cb.pred = true, false
+			continue
+		}
 		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
 		for _, p := range cb.p {
 			cb.held = cb.held || inv[p] == 0
@@ -304,6 +319,9 @@ func (s *System) vertexFace(p, owner, ib int32, r, mu float32, kind uint8, pos, 
 		return false
 	}
 	s.contacts = append(s.contacts, c)
+	if kind == kindParticle && b.asleep {
+		s.wakeByParticle(ib, p, c.n, pos, prev, s.h)
+	}
 	return true
 }
 

@@ -104,6 +104,15 @@ type cube struct {
 	// Published transform, refreshed at the end of every substep.
 	pos  mgl32.Vec3
 	quat mgl32.Quat
+
+	// Sleeping (sleep.go): asleep cubes are frozen at frozen (particles
+	// in the order of particle(i)); group names the cubes that fell
+	// asleep together; still counts the seconds the cube has been slower
+	// than the World's SleepSpeed.
+	asleep bool
+	group  int32
+	still  float32
+	frozen [9]mgl32.Vec3
 }
 
 // local returns x in the cube's working frame (centre at the origin).

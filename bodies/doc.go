@@ -73,6 +73,18 @@
 // System starts no goroutine of its own and allocates nothing per step
 // once its slices have grown.
 //
+// # Sleeping
+//
+// Cubes at rest sleep island by island, by the World's Config.SleepSpeed
+// and SleepDelay, even while other things in the World move (sleep.go): an
+// asleep cube is frozen, costs little more than the World's own work on
+// its particles, and meets everything else as an immovable body. Anything
+// that would move it (a throw, an impulse, a set velocity or position, a
+// pin or drag, a change of gravity, a moving cube, collider or fast
+// particle running into it, System.Wake, new Settings) wakes it and the
+// cubes that fell asleep with it, and it then moves as a cube that never
+// slept. System.Sleeping and Stats.Sleeping tell which and how many.
+//
 // # Registration and errors
 //
 // NewSystem adds the System's hooks to the World and AddCube its

@@ -40,9 +40,6 @@ func (s *System) find(i int32) int32 {
 func (s *System) buildIslands() {
 	n := len(s.cubes)
 	s.islands, s.islandCubes = s.islands[:0], s.islandCubes[:0]
-	if s.nRigid == 0 {
-		return
-	}
 	if cap(s.parent) < n {
 		s.parent = make([]int32, n)
 		s.islandOf = make([]int32, n)
@@ -53,6 +50,9 @@ func (s *System) buildIslands() {
 		s.parent[i] = int32(i)
 		s.islandOf[i] = -1
 		s.slotOf[i] = -1
+	}
+	if s.nRigid == 0 {
+		return
 	}
 	cs := s.contacts[:s.nRigid]
 	for k := range cs {

@@ -413,6 +413,13 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			s.bounce(c, e, pos, prev, inv)
 		}
 	}
+	if s.nAsleep > 0 {
+		s.settleSleepers(pos, prev)
+	}
+	if sub.Last() {
+		s.updateSleep(pos, prev, h)
+	}
+	s.stats.Sleeping = s.nAsleep
 }
 
 // carryCubes is carry for the predicted cubes of [lo, hi), and after a
@@ -424,7 +431,7 @@ func (s *System) carryCubes(lo, hi int) {
 		if cb.pred {
 			s.carry(cb, pos, prev, s.h)
 		}
-		if s.publish {
+		if s.publish && !cb.asleep {
 			s.frame(cb, pos)
 			cb.pos, cb.quat = cb.com(pos), cb.q.quat()
 		}

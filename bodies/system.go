@@ -74,6 +74,7 @@ type Stats struct {
 	ColliderContacts int // cube corners and faces against colliders
 	ParticleContacts int // other particles against cube faces
 	Pairs            int // cube pairs whose bounds overlapped (broad phase)
+	Sleeping         int // cubes asleep at the end of the substep (see Sleeping)
 }
 
 // System owns cubes that live in one verlet3d.World and the temporary
@@ -118,6 +119,9 @@ type System struct {
 	publish      bool         // carryCubes publishes the transforms too
 	pos          []mgl32.Vec3 // World.Positions during the island job
 	hooks        hooks
+	nAsleep      int        // cubes asleep (sleep.go)
+	nextGroup    int32      // the last sleep group given out
+	sleepGravity mgl32.Vec3 // the World's gravity when a cube last fell asleep
 }
 
 type colliderRef struct {
@@ -166,6 +170,7 @@ func (s *System) SetSettings(set Settings) error {
 		return err
 	}
 	s.set = set
+	s.wakeAll() // asleep cubes rest by the old friction
 	return nil
 }
 

@@ -155,7 +155,7 @@ func buildCubes(d *Demo) error {
 			mesh.Sync()
 		}
 		st := sys.Stats()
-		d.Status("%d cubes  contacts: %d cube, %d floor, %d cloth", sys.NumCubes(), st.CubeContacts, st.ColliderContacts, st.ParticleContacts)
+		d.Status("%d cubes (%d asleep)  contacts: %d cube, %d floor, %d cloth", sys.NumCubes(), st.Sleeping, st.CubeContacts, st.ColliderContacts, st.ParticleContacts)
 	})
 	// T throws a random cube at the stack, spinning.
 	d.OnKey(window.KeyT, "T throw", func() {

@@ -1,6 +1,12 @@
 package bench_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 func BenchmarkCapeScene(b *testing.B)   { benchCape(b, 1) }
 func BenchmarkCapeSceneW2(b *testing.B) { benchCape(b, 2) }
@@ -55,5 +61,42 @@ func benchCubes(b *testing.B, workers int) {
 	}
 	b.StopTimer()
 	sc.w.Close()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+// BenchmarkCubes100Asleep times a frame of cubesScene once its cubes have
+// settled and fallen asleep, with a pendulum swinging 20 m away that keeps
+// the World itself awake (so World sleeping does not hide the cost).
+// BenchmarkCubes100RestingAwake is the same frame with every cube woken
+// before it: the resting pile's cost without cube sleeping.
+func BenchmarkCubes100Asleep(b *testing.B)       { benchCubesResting(b, true) }
+func BenchmarkCubes100RestingAwake(b *testing.B) { benchCubesResting(b, false) }
+
+func benchCubesResting(b *testing.B, asleep bool) {
+	sc := cubesScene(b, 1)
+	defer sc.w.Close()
+	w, sys := sc.w, sc.cubes
+	pivot, _ := w.AddParticle(mgl32.Vec3{20, 3, 0}, 1)
+	w.Pin(pivot)
+	bob, _ := w.AddParticle(mgl32.Vec3{21, 3, 0}, 1)
+	if _, err := w.AddLink(pivot, bob, verlet3d.LinkSettings{}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 900; i++ {
+		sc.frame()
+	}
+	if w.Sleeping() || sys.Stats().Sleeping != sys.NumCubes() {
+		b.Fatalf("World asleep %v, %d of %d cubes asleep", w.Sleeping(), sys.Stats().Sleeping, sys.NumCubes())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if !asleep {
+			for c := 0; c < sys.NumCubes(); c++ {
+				sys.Wake(bodies.Cube(c))
+			}
+		}
+		sc.frame()
+	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }

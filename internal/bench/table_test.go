@@ -27,7 +27,8 @@ var table = flag.Bool("table", false, "time every scene and print the benchmark 
 type scene struct {
 	w           *verlet3d.World
 	frame       func()
-	constraints int // per solver pass
+	constraints int            // per solver pass
+	cubes       *bodies.System // the cubes scene's System
 }
 
 type spec struct {
@@ -260,7 +261,7 @@ func cubesScene(t testing.TB, workers int) scene {
 			t.Fatal(err)
 		}
 	}
-	return scene{w: w, frame: w.Step, constraints: w.NumLinks()}
+	return scene{w: w, frame: w.Step, constraints: w.NumLinks(), cubes: sys}
 }
 
 // capeScene is the default cape (cloth.DefaultCapeSettings, 1 m long) on

@@ -1,0 +1,274 @@
+package bodies
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Sleeping cubes.
+//
+// The World sleeps only when all of it rests, so a pile of crates beside a
+// walking character or a flag in the wind would cost its full price every
+// frame. Cubes therefore also sleep on their own, as the rigid bodies of
+// Box2D and Jolt do, by the World's Config.SleepSpeed and SleepDelay (a
+// SleepSpeed of 0 turns both off):
+//
+//   - A cube whose particles have all stayed slower than SleepSpeed for
+//     SleepDelay falls asleep with the cubes of its island (those it
+//     touches, directly or through others), once every one of them has;
+//     cubes put to sleep together wake together. A held cube (a particle
+//     pinned or dragged) never sleeps.
+//   - An asleep cube is frozen where it fell asleep, at rest: every
+//     substep the World's integration is undone (it only added gravity),
+//     it gets no contacts with the floor or with other asleep cubes, no
+//     rows, no prediction and no carry. Awake cubes, cloth and hair meet
+//     it as an immovable body. Its only costs are the World's own work on
+//     its nine particles and a look at each of them.
+//   - It wakes, with its group, when anything moves it: a velocity or
+//     position set on a particle (Throw, ApplyImpulse, World.SetVelocity,
+//     SetPosition, Teleport, Reset), a pin or a drag, a change of gravity, a
+//     force field acting on it, a World collider, link or
+//     component that pushed a particle more than wakeMove in a substep;
+//     when the bounds of an awake cube that moved in the last step overlap
+//     its own (so a pile wakes from the cube that hits it, and a stack
+//     from its bottom; a neighbour that settles slowly against it just
+//     leans on it); when a
+//     particle (cloth, hair) runs into it faster than particleWakeSpeed;
+//     by System.Wake; and when the System's Settings change.
+//
+// Sleeping changes nothing for cubes that are not asleep, and its
+// decisions are taken on the calling goroutine in cube order, so results
+// stay the same for any Config.Workers.
+
+const (
+	// wakeMove is how far, in metres, the World's solve (a collider, a
+	// link, another component) may push a particle of an asleep cube in one
+	// substep before the cube wakes; smaller pushes are undone. A corner
+	// resting under a draped cloth is pushed about 2e-6 m a substep.
+	wakeMove = 5e-6
+	// particleWakeSpeed is how fast, in m/s, a particle must run into an
+	// asleep cube to wake it: cloth settling on a crate does not, a cloth
+	// dropped or thrown onto it does.
+	particleWakeSpeed = 0.5
+)
+
+// Sleeping reports whether c is asleep. It panics if c is not a cube of
+// the System.
+func (s *System) Sleeping(c Cube) bool { return s.check(c).asleep }
+
+// Wake wakes c, and the cubes that fell asleep with it, at once. It panics
+// if c is not a cube of the System.
+func (s *System) Wake(c Cube) {
+	cb := s.check(c)
+	if cb.asleep {
+		s.wakeGroup(cb.group)
+	}
+	cb.still = 0
+}
+
+// wakeAll wakes every cube.
+func (s *System) wakeAll() {
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		cb.asleep, cb.still = false, 0
+	}
+	s.nAsleep = 0
+}
+
+// wakeGroup wakes the asleep cubes of group g.
+func (s *System) wakeGroup(g int32) {
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.asleep && cb.group == g {
+			cb.asleep, cb.still = false, 0
+			s.nAsleep--
+		}
+	}
+}
+
+// checkSleepers runs first in Prepare: an asleep cube whose particles did
+// anything but fall from rest by gravity during the integration wakes (with
+// its group); the others are put back where they sleep.
+func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32) {
+	g := s.w.Config().Gravity
+	if g != s.sleepGravity {
+		// They rest under the gravity they fell asleep in.
+		s.wakeAll()
+		return
+	}
+	h2 := h * h
+	fall := g.Mul(h2) // one substep's integration from rest
+	// Rounding of positions far from the origin, and a thousandth of the
+	// fall, pass as nothing.
+	slack := 1e-3 * fall.Len()
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if !cb.asleep {
+			continue
+		}
+		for k, n := 0, cb.numParticles(); k < n; k++ {
+			p := cb.particle(k)
+			d := pos[p].Sub(prev[p]).Sub(fall)
+			tol := slack + 4*ulp(pos[p])
+			if inv[p] == 0 || prev[p] != cb.frozen[k] ||
+				abs(d[0]) > tol || abs(d[1]) > tol || abs(d[2]) > tol {
+				s.wakeGroup(cb.group)
+				break
+			}
+		}
+	}
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.asleep {
+			for k, n := 0, cb.numParticles(); k < n; k++ {
+				pos[cb.particle(k)] = cb.frozen[k]
+			}
+		}
+	}
+}
+
+// ulp returns the spacing of float32 values at the largest coordinate of
+// x.
+func ulp(x mgl32.Vec3) float32 {
+	m := max(abs(x[0]), abs(x[1]), abs(x[2]))
+	return math.Nextafter32(m, float32(math.Inf(1))) - m
+}
+
+// settleSleepers runs last in Finish: an asleep cube that the solve pushed
+// farther than wakeMove wakes (its particles keep the push, which becomes
+// their velocity); the others are put back where they sleep, at rest.
+func (s *System) settleSleepers(pos, prev []mgl32.Vec3) {
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if !cb.asleep {
+			continue
+		}
+		for k, n := 0, cb.numParticles(); k < n; k++ {
+			d := pos[cb.particle(k)].Sub(cb.frozen[k])
+			if d.Dot(d) > wakeMove*wakeMove {
+				s.wakeGroup(cb.group)
+				break
+			}
+		}
+	}
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.asleep {
+			for k, n := 0, cb.numParticles(); k < n; k++ {
+				p := cb.particle(k)
+				pos[p], prev[p] = cb.frozen[k], cb.frozen[k]
+			}
+		}
+	}
+}
+
+// updateSleep runs after a step's last substep: it counts how long each
+// awake cube has been slower than the World's SleepSpeed and puts islands
+// whose cubes all have been for SleepDelay to sleep.
+func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
+	cfg := s.w.Config()
+	if cfg.SleepSpeed == 0 {
+		if s.nAsleep > 0 {
+			s.wakeAll()
+		}
+		return
+	}
+	limit := cfg.SleepSpeed * h
+	limit2 := limit * limit
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.asleep {
+			continue
+		}
+		slow := !cb.held
+		for k, n := 0, cb.numParticles(); k < n && slow; k++ {
+			p := cb.particle(k)
+			d := pos[p].Sub(prev[p])
+			slow = d.Dot(d) <= limit2
+		}
+		if slow {
+			cb.still += cfg.TimeStep
+		} else {
+			cb.still = 0
+		}
+	}
+	ready := func(c int32) bool {
+		cb := &s.cubes[c]
+		return !cb.asleep && !cb.held && cb.still >= cfg.SleepDelay
+	}
+	// Islands sleep whole.
+	for k := range s.islands {
+		is := &s.islands[k]
+		cubes := s.islandCubes[is.clo:is.chi]
+		all := len(cubes) > 0
+		for _, c := range cubes {
+			all = all && ready(c)
+		}
+		if all {
+			s.nextGroup++
+			for _, c := range cubes {
+				s.sleep(&s.cubes[c], pos, prev)
+			}
+		}
+	}
+	// Cubes in no island (no contact this substep) sleep alone.
+	for i := range s.cubes {
+		if s.slotOf[i] < 0 && ready(int32(i)) {
+			s.nextGroup++
+			s.sleep(&s.cubes[i], pos, prev)
+		}
+	}
+}
+
+// sleep freezes cb where it is, at rest, in group s.nextGroup.
+func (s *System) sleep(cb *cube, pos, prev []mgl32.Vec3) {
+	for k, n := 0, cb.numParticles(); k < n; k++ {
+		p := cb.particle(k)
+		cb.frozen[k] = pos[p]
+		prev[p] = pos[p]
+	}
+	cb.asleep, cb.group = true, s.nextGroup
+	s.sleepGravity = s.w.Config().Gravity
+	cb.v, cb.om = [3]float64{}, [3]float64{}
+	cb.cPrev = cb.c
+	s.nAsleep++
+}
+
+// wakeTouched wakes the asleep cubes whose bounds overlap those of an awake
+// cube that is not resting (in Prepare, after the sweep): a pile wakes from
+// the cube that hits it, and neighbours from a cube that wakes. This
+// substep they still meet it as immovable.
+func (s *System) wakeTouched() {
+	for ii, i := range s.order {
+		a := &s.cubes[i]
+		for _, j := range s.order[ii+1:] {
+			b := &s.cubes[j]
+			if b.lo[0] > a.hi[0] {
+				break
+			}
+			if a.asleep == b.asleep || b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
+				continue
+			}
+			sleeper, mover := a, b
+			if b.asleep {
+				sleeper, mover = b, a
+			}
+			// A neighbour that was slow over the last step (still > 0)
+			// leans on the asleep cube as on a wall and will sleep beside
+			// it; one that moved, was woken or is held wakes it.
+			if mover.still == 0 {
+				s.wakeGroup(sleeper.group)
+			}
+		}
+	}
+}
+
+// wakeByParticle wakes asleep cube ib if particle p runs into it faster
+// than particleWakeSpeed along the contact normal n (pointing out of the
+// cube), over a substep of length h.
+func (s *System) wakeByParticle(ib int32, p int32, n mgl32.Vec3, pos, prev []mgl32.Vec3, h float32) {
+	if v := pos[p].Sub(prev[p]).Dot(n); v < -particleWakeSpeed*h {
+		s.wakeGroup(s.cubes[ib].group)
+	}
+}
