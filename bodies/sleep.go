@@ -188,7 +188,9 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 			slow = d.Dot(d) <= limit2
 		}
 		if slow {
-			cb.still += cfg.TimeStep
+			// Bounded: a cube kept awake by a moving neighbour for hours
+			// does not count on in float32.
+			cb.still = min(cb.still+cfg.TimeStep, cfg.SleepDelay+cfg.TimeStep)
 		} else {
 			cb.still = 0
 		}
