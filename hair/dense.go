@@ -26,6 +26,10 @@ const MaxPerGuide = 64
 // mean position. Render vertices that would end inside the head sphere are
 // pushed out to its radius plus Settings.Radius.
 //
+// scene.NewDenseHairMesh draws render strands without Update: its vertex
+// shader builds them from the guides the same way (see Layout), so a game
+// that only draws them never calls Update.
+//
 // Weights and roots are fixed when the Dense is made: it follows the hair's
 // rest shape of that moment (make a new one after Hair.Drape). Update runs
 // on the World's workers and does not allocate. A Dense is not safe for
@@ -208,6 +212,20 @@ func (d *Dense) StrandLength(i int) float32 {
 		panic(fmt.Sprintf("hair: render strand %d out of range [0, %d)", i, d.n))
 	}
 	return d.restLen[i]
+}
+
+// Layout returns what places render strand i besides its guides: its root
+// and its volume offset in the head's frame (Head coordinates, before the
+// head's rotation and centre), and its segment length in metres. Update
+// starts the strand at the root and builds segment j from the weighted
+// blend of the guides' segments j plus offset/NumSegments (turned with the
+// head), scaled to the segment length, pushing vertices out of the head
+// sphere; render strand k·PerGuide is its guide exactly. A renderer that
+// computes render strands on the GPU (scene.NewDenseHairMesh) reads this
+// once. It panics if i is out of range.
+func (d *Dense) Layout(i int) (root, offset mgl32.Vec3, segment float32) {
+	d.StrandLength(i)
+	return d.root[i], d.offset[i], d.seg[i]
 }
 
 // Guides returns the guides render strand i follows (the first is the one

@@ -23,6 +23,8 @@ func AddHairShader(r *renderer.Renderer) {
 	r.AddShader(HairShader+"_vertex", hairVertexShader)
 	r.AddShader(HairShader+"_fragment", hairFragmentShader)
 	r.AddProgram(HairShader, HairShader+"_vertex", HairShader+"_fragment")
+	r.AddShader(denseHairShader+"_vertex", denseHairVertexShader)
+	r.AddProgram(denseHairShader, denseHairShader+"_vertex", HairShader+"_fragment")
 }
 
 // HairMesh draws a hair.Hair (or the render strands of a hair.Dense) as
@@ -44,7 +46,8 @@ type HairMesh struct {
 	Material *HairMaterial
 
 	h      *hair.Hair
-	dense  *hair.Dense      // render strands, for NewDenseHairMesh
+	dense  *hair.Dense      // render strands, for NewDenseHairMesh and NewDenseHairMeshCPU
+	gpu    *denseGPU        // NewDenseHairMesh's textures, nil for the others
 	copyFn func(lo, hi int) // copyDense, bound once
 	geom   *geometry.Geometry
 	dyn    *gls.VBO // per ribbon vertex: position, tangent (rewritten by Sync)
@@ -71,7 +74,8 @@ type HairMaterial struct {
 	// 0.55.
 	Strength1, Strength2 float32
 
-	uni gls.Uniform
+	uni   gls.Uniform
+	dense *denseGPU // the guide textures of a NewDenseHairMesh
 }
 
 // NewHairMaterial returns the default hair look.
@@ -95,6 +99,9 @@ func (m *HairMaterial) RenderSetup(gs *gls.GLS) {
 	m.Standard.RenderSetup(gs)
 	p := [8]float32{m.RootWidth, m.TipWidth, m.Shift1, m.Shift2, m.Exponent1, m.Exponent2, m.Strength1, m.Strength2}
 	gs.Uniform4fv(m.uni.Location(gs), 2, &p[0])
+	if m.dense != nil {
+		m.dense.renderSetup(gs)
+	}
 }
 
 // Floats per ribbon vertex in the dynamic and the static buffer.
@@ -110,18 +117,6 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 	per := h.NumSegments() + 1
 	m.build(h.NumStrands(), per, h.Colors(nil, p), h.StrandParam)
 	m.tan = make([]mgl32.Vec3, h.NumVertices())
-	m.Sync()
-	return m
-}
-
-// NewDenseHairMesh makes ribbons for the render strands of d (many strands
-// following the simulated guides of d.Hair()) coloured by palette p, drawn
-// exactly as NewHairMesh draws guides. Its Sync updates d first. Register
-// the shader with AddHairShader before rendering it.
-func NewDenseHairMesh(d *hair.Dense, p hair.Palette) *HairMesh {
-	m := &HairMesh{h: d.Hair(), dense: d}
-	m.build(d.NumStrands(), d.NumSegments()+1, d.Colors(nil, p), d.Hair().StrandParam)
-	m.copyFn = m.copyDense
 	m.Sync()
 	return m
 }
@@ -149,14 +144,7 @@ func (m *HairMesh) build(strands, per int, cols []mgl32.Vec3, param func(j int) 
 		AddAttribOffset(gls.VertexColor, 0).
 		AddAttribOffset(gls.VertexTexcoord, 12)
 
-	idx := math32.NewArrayU32(0, strands*(per-1)*6)
-	for s := 0; s < strands; s++ {
-		for j := 0; j+1 < per; j++ {
-			v := uint32(2 * (s*per + j))
-			idx.Append(v, v+1, v+2, v+1, v+3, v+2)
-		}
-	}
-	m.geom.SetIndices(idx)
+	m.geom.SetIndices(ribbonIndices(strands, per))
 	m.geom.AddVBO(m.dyn)
 	m.geom.AddVBO(m.stat)
 	m.Mesh = graphic.NewMesh(m.geom, m.Material)
@@ -180,9 +168,14 @@ func (m *HairMesh) ribbons(n int) [][4]mgl32.Vec3 {
 }
 
 // Sync copies the strands' positions and tangents into the ribbon buffer
-// (for a dense mesh, after updating the render strands, both on the
-// World's workers). It does not allocate.
+// (for NewDenseHairMeshCPU, after updating the render strands, both on the
+// World's workers; for NewDenseHairMesh, only the guides' segments and the
+// head's pose). It does not allocate.
 func (m *HairMesh) Sync() {
+	if m.gpu != nil {
+		m.gpu.sync()
+		return
+	}
 	if m.dense != nil {
 		m.dense.Update()
 		m.h.World().Parallel(m.dense.NumStrands(), m.copyFn)
@@ -213,11 +206,10 @@ func (m *HairMesh) copyDense(lo, hi int) {
 	}
 }
 
-const hairVertexShader = `
-// drape hair ribbons: each strand vertex comes twice (side -1 and +1);
-// the pair is spread across the view, perpendicular to the strand.
-layout(location = 0) in vec3 VertexPosition;
-in vec3 VertexTangent;
+// hairRibbon is the part of the hair vertex shaders that spreads a strand
+// vertex across the view: each strand vertex comes twice (side -1 and +1),
+// and the pair is set perpendicular to the strand and to the camera ray.
+const hairRibbon = `
 in vec3 VertexColor;
 in vec2 VertexTexcoord; // x: side (-1, 1), y: 0 at the root, 1 at the tip
 
@@ -230,21 +222,31 @@ out vec3 Tangent;  // camera space
 out vec3 Color;
 out vec2 Along;
 
-void main() {
-    vec3 T = normalize(VertexTangent);
+void ribbon(vec3 P, vec3 Tin) {
+    vec3 T = normalize(Tin);
     // The camera in model space (the model-view matrix is rigid).
     mat3 R = mat3(ModelViewMatrix);
     vec3 cam = -(transpose(R) * ModelViewMatrix[3].xyz);
-    vec3 side = cross(T, cam - VertexPosition);
+    vec3 side = cross(T, cam - P);
     float l = length(side);
     side = l > 1e-9 ? side / l : vec3(1.0, 0.0, 0.0);
     float width = mix(HairParams[0].x, HairParams[0].y, VertexTexcoord.y);
-    vec3 p = VertexPosition + side * (0.5 * width * VertexTexcoord.x);
+    vec3 p = P + side * (0.5 * width * VertexTexcoord.x);
     Position = (ModelViewMatrix * vec4(p, 1.0)).xyz;
     Tangent = R * T;
     Color = VertexColor;
     Along = VertexTexcoord;
     gl_Position = MVP * vec4(p, 1.0);
+}
+`
+
+// hairVertexShader draws strand vertices from the ribbon buffer.
+const hairVertexShader = `
+layout(location = 0) in vec3 VertexPosition;
+in vec3 VertexTangent;
+` + hairRibbon + `
+void main() {
+    ribbon(VertexPosition, VertexTangent);
 }
 `
 

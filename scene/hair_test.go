@@ -94,8 +94,8 @@ func benchHairSync(b *testing.B, strands, segments int) {
 func BenchmarkHairSync2000x16(b *testing.B) { benchHairSync(b, 2000, 16) }
 func BenchmarkHairSync500x12(b *testing.B)  { benchHairSync(b, 500, 12) }
 
-// A dense mesh draws every render strand of a hair.Dense as the guides are
-// drawn: two ribbon vertices per render vertex at its position with its
+// A CPU dense mesh draws every render strand of a hair.Dense as the guides
+// are drawn: two ribbon vertices per render vertex at its position with its
 // tangent, triangles within a strand, and Sync (which updates the render
 // strands) does not allocate, on 1 or 2 workers.
 func TestHairMeshDense(t *testing.T) {
@@ -116,7 +116,7 @@ func TestHairMeshDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := NewDenseHairMesh(d, hair.DefaultPalette())
+		m := NewDenseHairMeshCPU(d, hair.DefaultPalette())
 		if m.Dense() != d || m.Hair() != h {
 			t.Fatal("Dense or Hair is not what the mesh was made from")
 		}
@@ -143,3 +143,140 @@ func TestHairMeshDense(t *testing.T) {
 		w.Close()
 	}
 }
+
+// A GPU dense mesh keeps what its vertex shader needs: per ribbon vertex
+// its colour, side, place along the strand and (render strand, vertex);
+// per render strand its guides, weights, segment length, root and offset
+// per segment as hair.Dense reports them; and after Sync every guide's
+// segment vectors from the World's positions and the head's pose. Sync
+// does not allocate.
+func TestHairMeshDenseGPU(t *testing.T) {
+	w, err := verlet3d.NewWorld(hair.WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = 60, 8
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := hair.NewDense(h, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewDenseHairMesh(d, hair.DefaultPalette())
+	if m.Dense() != d || m.Hair() != h || m.gpu == nil || m.dyn != nil {
+		t.Fatal("not a GPU dense mesh of d")
+	}
+	head := mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0})
+	h.SetHead(mgl32.Vec3{0.01, 0.02, 0}, head)
+	for i := 0; i < 5; i++ {
+		w.Step()
+	}
+	m.Sync()
+	g := m.gpu
+	per := d.NumSegments() + 1
+	stat := *m.stat.Buffer()
+	cols := d.Colors(nil, hair.DefaultPalette())
+	for i := 0; i < d.NumVertices(); i++ {
+		for k := 0; k < 2; k++ {
+			v := stat[(2*i+k)*7 : (2*i+k+1)*7]
+			want := []float32{cols[i][0], cols[i][1], cols[i][2], float32(2*k - 1), h.StrandParam(i % per), float32(i / per), float32(i % per)}
+			for c := range want {
+				if v[c] != want[c] {
+					t.Fatalf("ribbon vertex %d/%d: %v, want %v", i, k, v, want)
+				}
+			}
+		}
+	}
+	for i := 0; i < d.NumStrands(); i++ {
+		gs, ws := d.Guides(i)
+		root, off, seg := d.Layout(i)
+		tx := g.strands[16*i : 16*i+16]
+		segs := float32(d.NumSegments())
+		want := []float32{float32(gs[0]), float32(gs[1]), float32(gs[2]), ws[0], ws[1], ws[2], seg, 0,
+			root[0], root[1], root[2], 0, off[0] / segs, off[1] / segs, off[2] / segs, 0}
+		if ws[0] == 1 {
+			want[7] = 1
+		}
+		for c := range want {
+			if tx[c] != want[c] {
+				t.Fatalf("render strand %d texels %v, want %v", i, tx, want)
+			}
+		}
+	}
+	first, n := h.Particles()
+	pos := w.Positions()[first : int(first)+n]
+	for i := range pos {
+		var want mgl32.Vec3
+		if i%per > 0 {
+			want = pos[i].Sub(pos[i-1])
+		}
+		if got := (mgl32.Vec3{g.guides[3*i], g.guides[3*i+1], g.guides[3*i+2]}); got != want {
+			t.Fatalf("guide texel %d: %v, want %v", i, got, want)
+		}
+	}
+	if g.headC != h.Head().Center || !g.headRot.ApproxEqual(head.Mat4().Mat3()) {
+		t.Errorf("head pose %v %v, want %v %v", g.headC, g.headRot, h.Head().Center, head.Mat4().Mat3())
+	}
+	if r := h.Head().Radius + h.Settings().Radius; g.minR != r {
+		t.Errorf("push-out radius %v, want %v", g.minR, r)
+	}
+	idx := m.geom.Indices()
+	if len(idx) != d.NumStrands()*d.NumSegments()*6 {
+		t.Fatalf("%d indices", len(idx))
+	}
+	if a := testing.AllocsPerRun(20, m.Sync); a != 0 {
+		t.Errorf("Sync allocates %.1f times", a)
+	}
+}
+
+// benchDenseMesh is a frame of dense hair as a game pays it on the CPU:
+// 2,000 x 16 guide strands at hair.WorldConfig on a turning head, stepped,
+// then the Sync of a dense mesh of 10 render strands per guide (20,000):
+// for NewDenseHairMesh the guides' segments (the render strands are built
+// in the vertex shader), for NewDenseHairMeshCPU Dense.Update and the copy
+// into the ribbon buffer. The upload to the GPU happens at render.
+func benchDenseMesh(b *testing.B, workers int, gpu bool) {
+	cfg := hair.WorldConfig()
+	cfg.Workers = workers
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = 2000, 16
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := hair.NewDense(h, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := NewDenseHairMeshCPU(d, hair.DefaultPalette())
+	if gpu {
+		m = NewDenseHairMesh(d, hair.DefaultPalette())
+	}
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	c := h.Head().Center
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		w.Step()
+		m.Sync()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
+
+func BenchmarkDenseMeshGPU20000From2000Workers1(b *testing.B) { benchDenseMesh(b, 1, true) }
+func BenchmarkDenseMeshGPU20000From2000Workers2(b *testing.B) { benchDenseMesh(b, 2, true) }
+func BenchmarkDenseMeshCPU20000From2000Workers1(b *testing.B) { benchDenseMesh(b, 1, false) }
+func BenchmarkDenseMeshCPU20000From2000Workers2(b *testing.B) { benchDenseMesh(b, 2, false) }

@@ -26,6 +26,7 @@ var (
 	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in metres (0.01..1)")
 	hairWalk     = flag.Bool("hair-walk", false, "hair scene: start walking (1.1 m/s) around a circle on the floor, camera following from the side")
 	hairDense    = flag.Int("hair-dense", 1, "hair scene: render strands drawn per simulated guide strand (1..16; 1 draws just the guides)")
+	hairDenseCPU = flag.Bool("hair-dense-cpu", false, "hair scene: compute the render strands of -hair-dense on the CPU (scene.NewDenseHairMeshCPU) rather than in the vertex shader; faster under a software renderer")
 	hairRun      = flag.Bool("hair-run", false, "hair scene: start running (4 m/s, with a bob) around a circle on the floor, camera following from the side")
 )
 
@@ -319,7 +320,11 @@ func (s *hairScene) newMesh(h *hair.Hair) (*scene.HairMesh, error) {
 		if err != nil {
 			return nil, err
 		}
-		mesh = scene.NewDenseHairMesh(dn, hair.DefaultPalette())
+		if *hairDenseCPU {
+			mesh = scene.NewDenseHairMeshCPU(dn, hair.DefaultPalette())
+		} else {
+			mesh = scene.NewDenseHairMesh(dn, hair.DefaultPalette())
+		}
 		strands = dn.NumStrands()
 	} else {
 		mesh = scene.NewHairMesh(h, hair.DefaultPalette())
