@@ -30,11 +30,12 @@ func heapAfterGC() uint64 {
 }
 
 // 50 cubes in a walled 8 m pen (2 m walls), one of them thrown at 30 to 80 m/s with a
-// spin every half second, a 0.25 s hitch every 5 s, for the soak time: no
-// NaN, no cube out of the pen ,
-// energy bounded, heap flat.
+// spin every half second, a 0.25 s hitch every 5 s, for the soak time,
+// with sleeping on as a game has it (cubes at rest fall asleep between the
+// throws and are woken by them): no NaN, no cube out of the pen, energy
+// bounded, heap flat.
 func TestSoakThrownCubes(t *testing.T) {
-	w, s := newWorld(t, nil)
+	w, s := newWorld(t, func(c *verlet3d.Config) { c.SleepSpeed = verlet3d.DefaultConfig().SleepSpeed })
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	// The pen spans ±half m; its walls are 2·wall thick. With 0.5 m walls
 	// a cube squeezed against a wall by others was pushed through it
@@ -67,6 +68,7 @@ func TestSoakThrownCubes(t *testing.T) {
 	var heap0 uint64
 	var window []float64
 	var escaped float32
+	asleep, maxAsleep := 0, 0 // cube-frames asleep, most at once
 	for f := 0; f < frames; f++ {
 		tm := float64(f) / 60
 		dt := float32(1.0 / 60)
@@ -82,6 +84,8 @@ func TestSoakThrownCubes(t *testing.T) {
 			}
 		}
 		w.Advance(dt)
+		asleep += s.Stats().Sleeping
+		maxAsleep = max(maxAsleep, s.Stats().Sleeping)
 		if n := w.Stats().NonFiniteResets; n != 0 {
 			t.Fatalf("t = %.2f s: %d non-finite resets", tm, n)
 		}
@@ -115,8 +119,8 @@ func TestSoakThrownCubes(t *testing.T) {
 			t.Errorf("kinetic energy peak %.3g J in window %d, over 3 x the first windows' %.3g J", e, k, ref)
 		}
 	}
-	t.Logf("%.0f s simulated, %d throws: peak kinetic energy first %.3g J, last %.3g J; farthest out of the pen %.3g m; heap %d -> %d KiB",
-		dur, frames/30, window[0], window[len(window)-1], escaped, heap0>>10, heap1>>10)
+	t.Logf("%.0f s simulated, %d throws: peak kinetic energy first %.3g J, last %.3g J; farthest out of the pen %.3g m; heap %d -> %d KiB; %.1f cubes asleep on average, %d at most",
+		dur, frames/30, window[0], window[len(window)-1], escaped, heap0>>10, heap1>>10, float64(asleep)/float64(frames), maxAsleep)
 	if escaped > 0.3 {
 		t.Errorf("a cube's centre got %.3g m out of the pen", escaped)
 	}
