@@ -23,6 +23,7 @@ type CubesView struct {
 	mat    *material.Standard
 	geoms  map[float32]*geometry.Geometry
 	meshes []*graphic.Mesh
+	drawn  []material.IMaterial // the material each mesh has now
 	buf    []mgl32.Vec3
 	// Interpolate places the boxes between the last two steps at
 	// World.Alpha. Default true; false shows the last step as is.
@@ -32,6 +33,12 @@ type CubesView struct {
 	// between particles and can cut a sharp edge; drawing the cubes 2-3%
 	// smaller hides that, at the price of hairline gaps in stacks.
 	DrawScale float32
+	// SleepMaterial, when not nil, draws the cubes that are asleep
+	// (bodies.System.Sleeping), as physics samples grey their sleeping
+	// bodies; nil, the default, draws every cube with Material. Sync
+	// changes a box's material when its cube falls asleep or wakes (a
+	// small allocation in g3n each time).
+	SleepMaterial *material.Standard
 }
 
 // NewCubesView makes a view of every cube sys has now; AddCube adds cubes
@@ -77,6 +84,10 @@ func (v *CubesView) AddCube(c bodies.Cube) {
 	}
 	m := graphic.NewMesh(g, v.mat)
 	v.meshes[c] = m
+	for int(c) >= len(v.drawn) {
+		v.drawn = append(v.drawn, nil)
+	}
+	v.drawn[c] = v.mat
 	v.Add(m)
 	p, q := v.sys.Transform(c)
 	v.place(m, p, q)
@@ -90,8 +101,22 @@ func (v *CubesView) Mesh(c bodies.Cube) *graphic.Mesh {
 	return v.meshes[c]
 }
 
-// Sync moves every box to its cube's current transform.
+// Sync moves every box to its cube's current transform, and gives it
+// SleepMaterial or Material as its cube sleeps or not.
 func (v *CubesView) Sync() {
+	for c, m := range v.meshes {
+		if m == nil {
+			continue
+		}
+		var want material.IMaterial = v.mat
+		if v.SleepMaterial != nil && v.sys.Sleeping(bodies.Cube(c)) {
+			want = v.SleepMaterial
+		}
+		if v.drawn[c] != want {
+			m.SetMaterial(want)
+			v.drawn[c] = want
+		}
+	}
 	w := v.sys.World()
 	if v.Interpolate && w.Alpha() > 0 {
 		v.buf = w.Interpolated(v.buf)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -64,5 +66,53 @@ func TestCubesViewFollowsBodies(t *testing.T) {
 	v.AddCube(c2)
 	if len(v.Children()) != 2 || v.Mesh(c2) == nil {
 		t.Errorf("after AddCube the view has %d children, want 2", len(v.Children()))
+	}
+}
+
+// With a SleepMaterial a box is drawn with it while its cube sleeps, and
+// with the view's Material again once the cube is thrown.
+func TestCubesViewShowsSleep(t *testing.T) {
+	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.21, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewCubesView(sys, nil)
+	v.SleepMaterial = material.NewStandard(&math32.Color{R: 0.5, G: 0.5, B: 0.7})
+	// Something that keeps the World awake: a falling particle.
+	w.AddParticle(mgl32.Vec3{5, 100, 0}, 1)
+	mat := func() material.IMaterial { return v.Mesh(c).GetMaterial(0) }
+	for i := 0; i < 180 && !sys.Sleeping(c); i++ {
+		w.Step()
+		v.Sync()
+		if !sys.Sleeping(c) && mat() != material.IMaterial(v.Material()) {
+			t.Fatalf("frame %d: the awake cube is drawn with the sleep material", i)
+		}
+	}
+	if !sys.Sleeping(c) {
+		t.Fatal("the cube did not fall asleep in 3 s")
+	}
+	v.Sync()
+	if mat() != material.IMaterial(v.SleepMaterial) {
+		t.Fatal("the asleep cube is not drawn with SleepMaterial")
+	}
+	if err := sys.Throw(c, mgl32.Vec3{0, 2, 0}, mgl32.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Step()
+	v.Sync()
+	if sys.Sleeping(c) || mat() != material.IMaterial(v.Material()) {
+		t.Errorf("thrown: asleep %v, drawn with the sleep material %v", sys.Sleeping(c), mat() == material.IMaterial(v.SleepMaterial))
 	}
 }

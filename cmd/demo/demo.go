@@ -77,6 +77,10 @@ type Demo struct {
 	probe    func() *ragStats              // extra figures a scene adds to script probes
 }
 
+// DotsOn reports whether the particle-dots view (D) is on: scenes show
+// their own state with it too (the cubes scene greys asleep crates).
+func (d *Demo) DotsOn() bool { return d.sh != nil && d.sh.views.dotsOn }
+
 // SetWorld hands the scene's World to the demo, which advances it every frame
 // through the returned Driver.
 func (d *Demo) SetWorld(w *verlet3d.World) *scene.Driver {

@@ -104,6 +104,10 @@ func buildCubes(d *Demo) error {
 	view := scene.NewCubesView(sys, crate)
 	view.DrawScale = 0.985 // so the cloth does not show the crates' edges
 	d.Scene.Add(view)
+	// With the D view on, asleep crates are drawn blue-grey.
+	sleepMat := material.NewStandard(&math32.Color{R: 0.6, G: 0.75, B: 1.3})
+	sleepMat.SetShininess(12)
+	sleepMat.AddTexture(crate)
 
 	// The floor box as drawn.
 	ftex := d.Texture("floor")
@@ -150,6 +154,10 @@ func buildCubes(d *Demo) error {
 
 	drv := d.SetWorld(w)
 	drv.AfterStep(func() {
+		view.SleepMaterial = nil
+		if d.DotsOn() {
+			view.SleepMaterial = sleepMat
+		}
 		view.Sync()
 		if mesh != nil {
 			mesh.Sync()
