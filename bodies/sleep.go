@@ -146,7 +146,10 @@ func (s *System) settleSleepers(pos, prev []mgl32.Vec3) {
 		}
 		for k, n := 0, cb.numParticles(); k < n; k++ {
 			d := pos[cb.particle(k)].Sub(cb.frozen[k])
-			if d.Dot(d) > wakeMove*wakeMove {
+			// Far from the origin the links' rounding alone moves a
+			// particle by a few float32 steps.
+			lim := wakeMove + 4*ulp(cb.frozen[k])
+			if d.Dot(d) > lim*lim {
 				s.wakeGroup(cb.group)
 				break
 			}
@@ -175,7 +178,6 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 		return
 	}
 	limit := cfg.SleepSpeed * h
-	limit2 := limit * limit
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		if cb.asleep {
@@ -185,7 +187,10 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 		for k, n := 0, cb.numParticles(); k < n && slow; k++ {
 			p := cb.particle(k)
 			d := pos[p].Sub(prev[p])
-			slow = d.Dot(d) <= limit2
+			// A couple of float32 steps far from the origin is rounding,
+			// not motion.
+			lim := limit + 2*ulp(pos[p])
+			slow = d.Dot(d) <= lim*lim
 		}
 		if slow {
 			// Bounded: a cube kept awake by a moving neighbour for hours
@@ -272,5 +277,21 @@ func (s *System) wakeTouched() {
 func (s *System) wakeByParticle(ib int32, p int32, n mgl32.Vec3, pos, prev []mgl32.Vec3, h float32) {
 	if v := pos[p].Sub(prev[p]).Dot(n); v < -particleWakeSpeed*h {
 		s.wakeGroup(s.cubes[ib].group)
+	}
+}
+
+// ShiftOrigin moves what the System keeps in world space with
+// verlet3d.World.ShiftOrigin: the cubes' frames, bounds and published
+// transforms, and where asleep cubes sleep, so they stay asleep.
+func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
+	s := k.s
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		cb.c, cb.cPrev, cb.ctr0 = cb.c.Sub(offset), cb.cPrev.Sub(offset), cb.ctr0.Sub(offset)
+		cb.lo, cb.hi = cb.lo.Sub(offset), cb.hi.Sub(offset)
+		cb.pos = cb.pos.Sub(offset)
+		for k := range cb.frozen {
+			cb.frozen[k] = cb.frozen[k].Sub(offset)
+		}
 	}
 }

@@ -280,3 +280,40 @@ func TestClothOnAsleepCube(t *testing.T) {
 		})
 	}
 }
+
+// World.ShiftOrigin moves asleep cubes with everything else: they stay
+// asleep, exactly where they were relative to the new origin, and their
+// transforms follow at once. Cubes 250 m from the origin, where a float32
+// step is 15 µm, fall asleep too. (At 1 km resting cubes jitter at up to
+// 0.4 m/s, which no sleep threshold should hide: keep them near the
+// origin with ShiftOrigin.)
+func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
+	far := newYard(t, 1)
+	far.w.ShiftOrigin(mgl32.Vec3{-200, 0, 150})
+	far.settle(t)
+
+	y := newYard(t, 1)
+	y.settle(t)
+	off := mgl32.Vec3{100, 0, -40}
+	at := map[bodies.Cube]mgl32.Vec3{}
+	for _, c := range y.cubes() {
+		at[c] = y.s.Position(c)
+	}
+	y.w.ShiftOrigin(off)
+	for _, c := range y.cubes() {
+		if p, want := y.s.Position(c), at[c].Sub(off); p.Sub(want).Len() > 1e-5 {
+			t.Errorf("cube %d at %v right after the shift, want %v", c, p, want)
+		}
+	}
+	for i := 0; i < 120; i++ {
+		y.w.Step()
+	}
+	for _, c := range y.cubes() {
+		if !y.s.Sleeping(c) {
+			t.Errorf("cube %d woke up after the origin shift", c)
+		}
+		if p, want := y.s.Position(c), at[c].Sub(off); p.Sub(want).Len() > 1e-4 {
+			t.Errorf("cube %d at %v, want %v", c, p, want)
+		}
+	}
+}
