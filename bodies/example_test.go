@@ -43,3 +43,28 @@ func Example() {
 	// centre 0.250 m above the floor, an axis 1.000 of the way to vertical
 	// bodies: CubeSettings.Size = -1, want an edge length in [1e-3, 1e3] m
 }
+
+// Crates at rest fall asleep on their own while the rest of the World
+// moves (here a ball that keeps falling), and a throw wakes one.
+func ExampleSystem_Sleeping() {
+	w, _ := verlet3d.NewWorld(verlet3d.DefaultConfig()) // SleepSpeed 1 cm/s, SleepDelay 1 s
+	sys, _ := bodies.NewSystem(w, bodies.DefaultSettings())
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6})
+	var crates []bodies.Cube
+	for i := 0; i < 3; i++ {
+		c, _ := sys.AddCube(bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{float32(i), 0.2, 0}})
+		crates = append(crates, c)
+	}
+	w.AddParticle(mgl32.Vec3{10, 50, 0}, 1) // keeps the World awake
+	for i := 0; i < 120; i++ {
+		w.Step()
+	}
+	fmt.Println("asleep:", sys.Stats().Sleeping, "of", sys.NumCubes(), "- World asleep:", w.Sleeping())
+	sys.Throw(crates[1], mgl32.Vec3{0, 3, 0}, mgl32.Vec3{})
+	w.Step()
+	fmt.Println("thrown crate asleep:", sys.Sleeping(crates[1]), "- others:", sys.Sleeping(crates[0]), sys.Sleeping(crates[2]))
+	// Output:
+	// asleep: 3 of 3 - World asleep: false
+	// thrown crate asleep: false - others: true true
+}
