@@ -27,7 +27,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	}
 	s.maxWidth = 0
 	s.h, s.pos = h, pos
-	s.prepareCubes(0, len(s.cubes))
+	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.cubes {
 		cb := &s.cubes[i]
@@ -39,18 +39,18 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	if s.nAsleep > 0 {
 		s.wakeTouched()
 	}
-	// Cube pairs and cube-collider contacts. generate is a range job that
-	// fills a slot of its own, the slots joined in the order of their
-	// ranges, so that it could run on World.Parallel with the contacts in
-	// the same order for any worker count (cube pairs by the sweep order,
-	// then colliders by cube); it runs inline, see parallelism in doc.go.
+	// Cube pairs and cube-collider contacts. generate is a range job on
+	// World.Parallel that fills a slot of its own; the slots are joined in
+	// the order of their ranges, so the contacts come in the same order for
+	// any worker count (cube pairs by the sweep order, then colliders by
+	// cube).
 	if len(s.slots) < w.Config().Workers {
 		s.slots = make([]genSlot, w.Config().Workers)
 	}
 	s.reserve()
 	s.nslots.Store(0)
 	s.pos = pos
-	s.generate(0, len(s.cubes))
+	w.Parallel(len(s.cubes), s.genJob)
 	s.pos = nil
 	slots := s.slots[:s.nslots.Load()]
 	sortSlots(slots)
@@ -163,7 +163,7 @@ func (c *contact) start(pos, prev []mgl32.Vec3) {
 }
 
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
-// touches only its own cube and particles (a range job; run inline).
+// touches only its own cube and particles (a World.Parallel range job).
 func (s *System) prepareCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {

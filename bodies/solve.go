@@ -392,7 +392,7 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	// (from the positions, which carry, the particle contacts and bounce
 	// below leave as they are for cube particles).
 	s.h, s.pos, s.publish = h, pos, sub.Last()
-	s.carryCubes(0, len(s.cubes))
+	w.Parallel(len(s.cubes), s.carryJob)
 	s.pos = nil
 	e := s.set.Restitution
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
@@ -423,7 +423,8 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 }
 
 // carryCubes is carry for the predicted cubes of [lo, hi), and after a
-// step's last substep the published transforms (a range job; run inline).
+// step's last substep the published transforms (a World.Parallel range
+// job).
 func (s *System) carryCubes(lo, hi int) {
 	pos, prev := s.pos, s.w.PrevPositions()
 	for i := lo; i < hi; i++ {

@@ -112,6 +112,9 @@ type System struct {
 	passes    int     // passes for this Solve call
 	h         float32 // substep length during Prepare, s
 	moveJob   func(lo, hi int)
+	prepJob   func(lo, hi int) // prepareCubes, bound once
+	carryJob  func(lo, hi int) // carryCubes, bound once
+	genJob    func(lo, hi int) // generate, bound once
 	// moveInIsland: the island job moves its cubes (no particle contacts).
 	moveInIsland bool
 	slots        []genSlot    // contacts made by the ranges of generate
@@ -142,6 +145,9 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslands
 	sys.moveJob = sys.moveCubes
+	sys.prepJob = sys.prepareCubes
+	sys.carryJob = sys.carryCubes
+	sys.genJob = sys.generate
 	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }
