@@ -89,7 +89,7 @@ func (s *System) wakeGroup(g int32) {
 
 // checkSleepers runs first in Prepare: an asleep cube whose particles did
 // anything but fall from rest by gravity during the integration wakes (with
-// its group); the others are put back where they sleep.
+// its group); the others are put back where they sleep (holdSleepers).
 func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32) {
 	g := s.w.Config().Gravity
 	if g != s.sleepGravity {
@@ -118,12 +118,20 @@ func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32)
 			}
 		}
 	}
+	s.holdSleepers(pos, prev)
+}
+
+// holdSleepers puts every asleep cube's particles back where it sleeps, at
+// rest.
+func (s *System) holdSleepers(pos, prev []mgl32.Vec3) {
 	for i := range s.cubes {
 		cb := &s.cubes[i]
-		if cb.asleep {
-			for k, n := 0, cb.numParticles(); k < n; k++ {
-				pos[cb.particle(k)] = cb.frozen[k]
-			}
+		if !cb.asleep {
+			continue
+		}
+		for k, n := 0, cb.numParticles(); k < n; k++ {
+			p := cb.particle(k)
+			pos[p], prev[p] = cb.frozen[k], cb.frozen[k]
 		}
 	}
 }
@@ -155,15 +163,7 @@ func (s *System) settleSleepers(pos, prev []mgl32.Vec3) {
 			}
 		}
 	}
-	for i := range s.cubes {
-		cb := &s.cubes[i]
-		if cb.asleep {
-			for k, n := 0, cb.numParticles(); k < n; k++ {
-				p := cb.particle(k)
-				pos[p], prev[p] = cb.frozen[k], cb.frozen[k]
-			}
-		}
-	}
+	s.holdSleepers(pos, prev)
 }
 
 // updateSleep runs after a step's last substep: it counts how long each

@@ -33,15 +33,7 @@ func newYardSleeping(t *testing.T, workers int, sleep bool) *yard {
 	if !sleep {
 		cfg.SleepSpeed = 0
 	}
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Close)
-	s, err := bodies.NewSystem(w, bodies.DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, s := newWorldWith(t, cfg)
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	y := &yard{w: w, s: s}
 	for i := range y.stack {

@@ -40,7 +40,6 @@ const (
 
 // denseGPU is the GPU state of a NewDenseHairMesh.
 type denseGPU struct {
-	d   *hair.Dense
 	h   *hair.Hair
 	per int
 
@@ -69,7 +68,7 @@ func NewDenseHairMesh(d *hair.Dense, p hair.Palette) *HairMesh {
 	h := d.Hair()
 	m := &HairMesh{h: h, dense: d}
 	per := d.NumSegments() + 1
-	g := &denseGPU{d: d, h: h, per: per}
+	g := &denseGPU{h: h, per: per}
 	m.gpu = g
 
 	// Static ribbon vertices: colour, (side, t), (render strand, vertex).

@@ -100,22 +100,7 @@ func BenchmarkHairSync500x12(b *testing.B)  { benchHairSync(b, 500, 12) }
 // strands) does not allocate, on 1 or 2 workers.
 func TestHairMeshDense(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		cfg := hair.WorldConfig()
-		cfg.Workers = workers
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := hair.DefaultSettings()
-		s.Strands, s.Segments = 60, 8
-		h, err := hair.New(w, hair.DefaultHead(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := hair.NewDense(h, 5, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w, h, d := newDenseHair(t, workers, 60, 8, 5)
 		m := NewDenseHairMeshCPU(d, hair.DefaultPalette())
 		if m.Dense() != d || m.Hair() != h {
 			t.Fatal("Dense or Hair is not what the mesh was made from")
@@ -151,21 +136,7 @@ func TestHairMeshDense(t *testing.T) {
 // segment vectors from the World's positions and the head's pose. Sync
 // does not allocate.
 func TestHairMeshDenseGPU(t *testing.T) {
-	w, err := verlet3d.NewWorld(hair.WorldConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	s := hair.DefaultSettings()
-	s.Strands, s.Segments = 60, 8
-	h, err := hair.New(w, hair.DefaultHead(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := hair.NewDense(h, 5, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, h, d := newDenseHair(t, 1, 60, 8, 5)
 	m := NewDenseHairMesh(d, hair.DefaultPalette())
 	if m.Dense() != d || m.Hair() != h || m.gpu == nil || m.dyn != nil {
 		t.Fatal("not a GPU dense mesh of d")
@@ -240,23 +211,7 @@ func TestHairMeshDenseGPU(t *testing.T) {
 // in the vertex shader), for NewDenseHairMeshCPU Dense.Update and the copy
 // into the ribbon buffer. The upload to the GPU happens at render.
 func benchDenseMesh(b *testing.B, workers int, gpu bool) {
-	cfg := hair.WorldConfig()
-	cfg.Workers = workers
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	s := hair.DefaultSettings()
-	s.Strands, s.Segments = 2000, 16
-	h, err := hair.New(w, hair.DefaultHead(), s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := hair.NewDense(h, 10, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w, h, d := newDenseHair(b, workers, 2000, 16, 10)
 	m := NewDenseHairMeshCPU(d, hair.DefaultPalette())
 	if gpu {
 		m = NewDenseHairMesh(d, hair.DefaultPalette())
@@ -280,3 +235,28 @@ func BenchmarkDenseMeshGPU20000From2000Workers1(b *testing.B) { benchDenseMesh(b
 func BenchmarkDenseMeshGPU20000From2000Workers2(b *testing.B) { benchDenseMesh(b, 2, true) }
 func BenchmarkDenseMeshCPU20000From2000Workers1(b *testing.B) { benchDenseMesh(b, 1, false) }
 func BenchmarkDenseMeshCPU20000From2000Workers2(b *testing.B) { benchDenseMesh(b, 2, false) }
+
+// newDenseHair is a World at hair.WorldConfig with the given workers
+// (closed at the end of the test), strands x segments hair on the default
+// head and perGuide render strands per guide.
+func newDenseHair(t testing.TB, workers, strands, segments, perGuide int) (*verlet3d.World, *hair.Hair, *hair.Dense) {
+	t.Helper()
+	cfg := hair.WorldConfig()
+	cfg.Workers = workers
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	s := hair.DefaultSettings()
+	s.Strands, s.Segments = strands, segments
+	h, err := hair.New(w, hair.DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := hair.NewDense(h, perGuide, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, h, d
+}
