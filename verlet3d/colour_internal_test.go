@@ -137,7 +137,7 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	}
 	ls.prepare(w.invMass, w.massGen, 3600)
 	for i := range byHandle {
-		byHandle[i].den = ls.hot[ls.slot[i]].den
+		byHandle[i].invDen = ls.hot[ls.slot[i]].invDen
 	}
 	want := append([]mgl32.Vec3(nil), w.pos...)
 	got := append([]mgl32.Vec3(nil), w.pos...)
