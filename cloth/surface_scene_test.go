@@ -170,8 +170,8 @@ type pyramidRun struct {
 	seconds                        float64 // wall time
 }
 
-func runPyramid(t *testing.T, surface bool) pyramidRun {
-	w, _, g, sc, corners := drapedPyramid(t, 30, 5, surface)
+func runPyramid(t *testing.T, surface bool, seed int64) pyramidRun {
+	w, _, g, sc, corners := drapedPyramid(t, 30, seed, surface)
 	res := pyramidRun{corners: len(corners)}
 	if sc != nil {
 		w.AddConstraintSet(contactCounter{sc, &res.maxContacts})
@@ -215,40 +215,52 @@ func runPyramid(t *testing.T, surface bool) pyramidRun {
 }
 
 // The demo's cubes scene, headless: a tablecloth draped over a pyramid of
-// crates with 30 smaller crates (the demo's) raining onto it for 6 s. With
-// the SurfaceCollision on every corner, nothing goes non-finite, the contacts
-// per substep stay a few per corner, the cloth stretches no more than it
-// does without the collision and stays on the pyramid (crates resting on
-// it do not drag it off), and no corner goes through the cloth; without
-// it, corners go through (the check is not blind).
+// crates with 30 smaller crates (the demo's) raining onto it for 6 s, for
+// three rains (seeds). With the SurfaceCollision on every corner, nothing
+// goes non-finite, the contacts per substep stay a few per corner, the
+// cloth stretches no more than it does without the collision and stays on
+// the pyramid (crates resting on it do not drag it off), and corners go
+// through the cloth less than a tenth as often as without it; without it,
+// corners go through (the check is not blind).
+//
+// A few crossings remain: corners the solver leaves inside the cloth's
+// thickness (a contact that starts a substep there may keep that depth,
+// see surfaceRecoverySpeed) flip sides by millimetres as the cloth slides
+// over them, and now and then a falling crate's corner goes through at
+// 3-5 m/s. Their number is chaotic: runs that differ only in float
+// rounding gave 4 to 23 for one rain (against about 230 without), so the
+// test sums three rains rather than judge one.
 func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 	if testing.Short() {
-		t.Skip("6 s of a 40-crate scene")
+		t.Skip("6 s of a 40-crate scene, three times")
 	}
-	without := runPyramid(t, false)
-	with := runPyramid(t, true)
-	t.Logf("without: %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %.1f s", without.crossings, without.maxStrain, without.strays, without.resets, without.seconds)
-	t.Logf("with:    %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %d contacts at most, %.1f s",
-		with.crossings, with.maxStrain, with.strays, with.resets, with.maxContacts, with.seconds)
-	corners := with.corners
-	if without.crossings < 20 {
-		t.Errorf("without the SurfaceCollision %d corners went through the cloth, want many: the check measures nothing", without.crossings)
+	var with, without int
+	for _, seed := range []int64{5, 1, 2} {
+		wo := runPyramid(t, false, seed)
+		wi := runPyramid(t, true, seed)
+		t.Logf("seed %d without: %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %.1f s", seed, wo.crossings, wo.maxStrain, wo.strays, wo.resets, wo.seconds)
+		t.Logf("seed %d with:    %d crossings, strain %.3f, cloth strays %.2f m, %d resets, %d contacts at most, %.1f s",
+			seed, wi.crossings, wi.maxStrain, wi.strays, wi.resets, wi.maxContacts, wi.seconds)
+		with += wi.crossings
+		without += wo.crossings
+		corners := wi.corners
+		if wo.crossings < 20 {
+			t.Errorf("seed %d: without the SurfaceCollision %d corners went through the cloth, want many: the check measures nothing", seed, wo.crossings)
+		}
+		if wi.resets != 0 {
+			t.Errorf("seed %d: %d non-finite resets", seed, wi.resets)
+		}
+		if wi.maxContacts > 4*corners {
+			t.Errorf("seed %d: %d contacts in a substep, want under %d (4 per corner)", seed, wi.maxContacts, 4*corners)
+		}
+		if wi.maxStrain > 1.5*wo.maxStrain+0.05 {
+			t.Errorf("seed %d: the cloth stretched %.3f, %.3f without the collision", seed, wi.maxStrain, wo.maxStrain)
+		}
+		if wi.strays > wo.strays+0.25 {
+			t.Errorf("seed %d: the cloth's centre strayed %.2f m from the pyramid, %.2f m without the collision (crates dragged it off)", seed, wi.strays, wo.strays)
+		}
 	}
-	if with.resets != 0 {
-		t.Errorf("%d non-finite resets", with.resets)
-	}
-	if with.maxContacts > 4*corners {
-		t.Errorf("%d contacts in a substep, want under %d (4 per corner)", with.maxContacts, 4*corners)
-	}
-	if with.maxStrain > 1.5*without.maxStrain+0.05 {
-		t.Errorf("the cloth stretched %.3f, %.3f without the collision", with.maxStrain, without.maxStrain)
-	}
-	if with.strays > without.strays+0.25 {
-		t.Errorf("the cloth's centre strayed %.2f m from the pyramid, %.2f m without the collision (crates dragged it off)", with.strays, without.strays)
-	}
-	// A few remain (4 to 13 in runs that differ only in contact order):
-	// which of them are real pokes through the cloth is not yet known.
-	if with.crossings > without.crossings/10 {
-		t.Errorf("%d corners went through the cloth (%d without the collision)", with.crossings, without.crossings)
+	if with > without/10 {
+		t.Errorf("%d corners went through the cloth in three rains (%d without the collision)", with, without)
 	}
 }
