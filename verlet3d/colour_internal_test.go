@@ -142,8 +142,8 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	}
 	want := append([]mgl32.Vec3(nil), w.pos...)
 	got := append([]mgl32.Vec3(nil), w.pos...)
-	solveLinks(byHandle, make([]float32, len(byHandle)), want, w.invMass, 3600)
-	solveLinks(ls.hot, make([]float32, len(ls.hot)), got, w.invMass, 3600)
+	solveLinks(byHandle, make([]float32, len(byHandle)), want, w.invMass, 3600, true)
+	solveLinks(ls.hot, make([]float32, len(ls.hot)), got, w.invMass, 3600, true)
 	for i := range want {
 		if want[i] != got[i] {
 			t.Fatalf("particle %d: %v after the level order, %v in handle order", i, got[i], want[i])

@@ -36,10 +36,10 @@ const (
 	linkBroken
 )
 
-// linkHot is what the solver reads every iteration: 24 bytes per link.
+// linkHot is what the solver reads every iteration: 32 bytes per link.
 // For Jakobsen links, alpha holds the stiffness. The XPBD multipliers live
-// apart, in linkStore.lambda, so that resetting them each substep is one
-// memory clear.
+// apart, in linkStore.lambda, which a substep's first pass writes without
+// reading.
 type linkHot struct {
 	a, b   int32
 	rest   float32
@@ -53,7 +53,7 @@ type linkHot struct {
 // from handle to solver index and the cold per-link data by handle.
 type linkStore struct {
 	hot     []linkHot // solver order: colour by colour
-	lambda  []float32 // XPBD multiplier of hot[i], reset every substep
+	lambda  []float32 // XPBD multiplier of hot[i], set by each substep's first pass
 	slot    []int32   // Link handle -> index in hot; -1 when removed
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
@@ -547,25 +547,35 @@ func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 // a particle, so no branch guards them. The inverse denominator and each
 // end's share come precomputed (linkStore.prepare): the straight path reads
 // no inverse mass.
-func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+//
+// On a substep's first pass (first) every multiplier starts at zero: the
+// pass writes lambda instead of reading it, so it needs no clearing.
+func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
 	lambda = lambda[:len(hot)]
 	for i := range hot {
 		c := &hot[i]
 		if c.flags != 0 {
-			solveLinkFlagged(c, &lambda[i], pos, invMass, invH2)
+			solveLinkFlagged(c, &lambda[i], pos, invMass, invH2, first)
 			continue
 		}
 		pa, pb := &pos[c.a], &pos[c.b]
 		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
 		d2 := dx*dx + dy*dy + dz*dz
 		if d2 < 1e-18 {
+			if first {
+				lambda[i] = 0
+			}
 			continue // degenerate: no direction to push along
 		}
 		d := float32(math.Sqrt(float64(d2)))
 		// r·invDen is the multiplier's change. A link between two pinned
 		// particles has invDen = ca = cb = 0 and moves nothing.
-		r := c.rest - d - c.alpha*invH2*lambda[i]
-		lambda[i] += r * c.invDen
+		var lam float32
+		if !first {
+			lam = lambda[i]
+		}
+		r := c.rest - d - c.alpha*invH2*lam
+		lambda[i] = lam + r*c.invDen
 		s := r / d
 		ka, kb := c.ca*s, c.cb*s
 		pa[0] -= ka * dx
@@ -577,7 +587,10 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 	}
 }
 
-func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []float32, invH2 float32) {
+func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+	if first {
+		*lambda = 0
+	}
 	if c.flags&linkBroken != 0 {
 		return
 	}

@@ -254,16 +254,16 @@ func (w *World) integrateFixed(i int, frac float32) {
 // tethers, then each ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {
 	ls := &w.links
-	clear(ls.lambda)
 	ls.prepare(w.invMass, w.massGen, w.invH2)
 	parallel := w.cfg.Workers > 1 && (len(ls.batches) > 2 || len(ls.regions) > 0)
 	for it := 0; it < w.cfg.Iterations; it++ {
+		w.firstPass = it == 0
 		if parallel {
 			e := w.executor()
 			e.run(w.linkJob)
 			w.stats.ParallelLinkPasses++
 		} else {
-			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, w.invH2)
+			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, w.invH2, w.firstPass)
 		}
 		w.solveTethers()
 		sub.Iteration = it

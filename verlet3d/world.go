@@ -52,18 +52,19 @@ type World struct {
 	fields    []ForceField
 	sets      []ConstraintSet
 
-	gravity  Gravity
-	time     float64 // simulated seconds
-	accum    float64 // Advance's unsimulated time, s
-	alpha    float32 // leftover fraction after Advance
-	stats    Stats
-	broken   []Link // links broken during the last Step or Advance
-	onBreak  func(Link)
-	steps    int64   // steps run: the clock is timeBase + steps·TimeStep
-	timeBase float64 // set by SetTime, s
-	invH2    float32 // 1/h² of the current substep
-	exec     *executor
-	linkJob  func(worker int) // solveLinksWorker, bound once
+	gravity   Gravity
+	time      float64 // simulated seconds
+	accum     float64 // Advance's unsimulated time, s
+	alpha     float32 // leftover fraction after Advance
+	stats     Stats
+	broken    []Link // links broken during the last Step or Advance
+	onBreak   func(Link)
+	steps     int64   // steps run: the clock is timeBase + steps·TimeStep
+	timeBase  float64 // set by SetTime, s
+	invH2     float32 // 1/h² of the current substep
+	firstPass bool    // the link pass running is the substep's first (solveLinks)
+	exec      *executor
+	linkJob   func(worker int) // solveLinksWorker, bound once
 	// The particle-range phases, bound once so dispatching them does not
 	// allocate, with their per-worker tallies.
 	integrateJob func(id, lo, hi int)
