@@ -56,6 +56,16 @@ type Config struct {
 	// SleepDelay in seconds: how long everything must stay slower than
 	// SleepSpeed before the World sleeps. Default 1.
 	SleepDelay float32
+	// SettleDamping in 1/s is Damping added while the World is settling:
+	// every free particle has stayed slower than 10·SleepSpeed (10 cm/s by
+	// default) for half of SleepDelay and nothing blocks sleep. Near rest
+	// a cloth has almost nothing left to stop it: quadratic air drag fades
+	// with speed, and the edge of a tablecloth draped over a box swung by a
+	// centimetre at 1 Hz for over 20 s, keeping the World awake. Settling
+	// brings such a scene to sleep a few seconds after it comes to rest
+	// and stops the moment anything moves faster (a grab, a gust, a hit).
+	// 0 never settles; it needs SleepSpeed > 0. Default 3.
+	SettleDamping float32
 	// ContactMargin in metres: a particle this close to a collider gets a
 	// contact before it touches, so links cannot drag it through during the
 	// solve. Default 0.01.
@@ -76,6 +86,7 @@ func DefaultConfig() Config {
 		ContactMargin:    0.01,
 		SleepSpeed:       0.01,
 		SleepDelay:       1,
+		SettleDamping:    3,
 	}
 }
 
@@ -107,9 +118,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("verlet3d: Config.SleepSpeed = %v, want m/s >= 0", c.SleepSpeed)
 	case !finite(c.SleepDelay) || c.SleepDelay < 0:
 		return fmt.Errorf("verlet3d: Config.SleepDelay = %v, want seconds >= 0", c.SleepDelay)
+	case !finite(c.SettleDamping) || c.SettleDamping < 0:
+		return fmt.Errorf("verlet3d: Config.SettleDamping = %v, want a finite value >= 0", c.SettleDamping)
 	}
 	if c.Damping*c.TimeStep/float32(c.Substeps) >= 1 {
 		return fmt.Errorf("verlet3d: Config.Damping = %v removes all velocity in one substep, want Damping·h < 1", c.Damping)
+	}
+	if (c.Damping+c.SettleDamping)*c.TimeStep/float32(c.Substeps) >= 1 {
+		return fmt.Errorf("verlet3d: Config.SettleDamping = %v removes all velocity in one substep, want (Damping + SettleDamping)·h < 1", c.SettleDamping)
 	}
 	return nil
 }

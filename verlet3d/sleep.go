@@ -30,7 +30,17 @@ type sleepState struct {
 	asleep bool
 	wake   bool    // Wake was called
 	still  float32 // seconds every particle has been slower than SleepSpeed
+	// calm is how long every free particle has been slower than
+	// settleFactor·SleepSpeed with nothing blocking sleep; settling is
+	// whether the next step adds Config.SettleDamping.
+	calm     float32
+	settling bool
 }
+
+// settleFactor: a World whose particles have all stayed slower than
+// settleFactor·SleepSpeed for half of SleepDelay is settling (see
+// Config.SettleDamping).
+const settleFactor = 10
 
 // Sleeping reports whether the World is asleep.
 func (w *World) Sleeping() bool { return w.sleep.asleep }
@@ -41,6 +51,7 @@ func (w *World) Sleeping() bool { return w.sleep.asleep }
 func (w *World) Wake() {
 	w.sleep.wake = true
 	w.sleep.still = 0
+	w.sleep.calm, w.sleep.settling = 0, false
 }
 
 // stayAsleep reports whether an asleep World may skip this step.
@@ -82,24 +93,35 @@ func (w *World) blocked() bool {
 func (w *World) updateSleep() {
 	w.sleep.wake = false
 	if w.cfg.SleepSpeed == 0 || len(w.grabbed) > 0 {
-		w.sleep.still = 0
+		w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
 		return
 	}
 	limit := w.cfg.SleepSpeed * w.cfg.TimeStep
 	limit2 := limit * limit
+	calm2 := settleFactor * settleFactor * limit2
 	pos, start, state := w.pos, w.stepStart[:len(w.pos)], w.state[:len(w.pos)]
+	slow := true // every free particle slower than SleepSpeed
 	for i := range pos {
 		if state[i] != stateFree {
 			continue
 		}
 		a, b := pos[i], start[i]
 		dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
-		if dx*dx+dy*dy+dz*dz > limit2 {
-			w.sleep.still = 0
-			return
+		if d2 := dx*dx + dy*dy + dz*dz; d2 > limit2 {
+			slow = false
+			if d2 > calm2 {
+				w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
+				return
+			}
 		}
 	}
 	if w.blocked() {
+		w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
+		return
+	}
+	w.sleep.calm += w.cfg.TimeStep
+	w.sleep.settling = w.cfg.SettleDamping > 0 && w.sleep.calm >= 0.5*w.cfg.SleepDelay
+	if !slow {
 		w.sleep.still = 0
 		return
 	}
@@ -108,6 +130,7 @@ func (w *World) updateSleep() {
 		return
 	}
 	w.sleep.asleep = true
+	w.sleep.calm, w.sleep.settling = 0, false
 	for i := range pos {
 		if state[i] == stateFree {
 			w.prev[i] = pos[i]

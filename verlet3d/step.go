@@ -206,7 +206,11 @@ func (w *World) integrate() {
 // integrateRange is integrate's work on particles [lo, hi).
 func (w *World) integrateRange(id, lo, hi int) {
 	h, frac := w.sub.H, w.sub.Frac
-	k := 1 - w.cfg.Damping*h
+	damping := w.cfg.Damping
+	if w.sleep.settling {
+		damping += w.cfg.SettleDamping
+	}
+	k := 1 - damping*h
 	h2 := h * h
 	maxStep := w.cfg.MaxSpeed * h
 	maxStep2 := maxStep * maxStep

@@ -30,6 +30,9 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"MaxSpeed", func(c *verlet3d.Config) { c.MaxSpeed = 0 }},
 		{"ContactMargin", func(c *verlet3d.Config) { c.ContactMargin = -0.1 }},
 		{"Damping", func(c *verlet3d.Config) { c.Damping = 1000 }},
+		{"SettleDamping", func(c *verlet3d.Config) { c.SettleDamping = -1 }},
+		{"SettleDamping", func(c *verlet3d.Config) { c.SettleDamping = nan }},
+		{"SettleDamping", func(c *verlet3d.Config) { c.Damping, c.SettleDamping = 500, 500 }},
 	}
 	for _, tc := range cases {
 		cfg := verlet3d.DefaultConfig()
