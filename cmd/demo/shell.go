@@ -486,6 +486,9 @@ func (sh *shell) hudText() string {
 		if d.driver.Paused() {
 			b.WriteString("  PAUSED")
 		}
+		if w.Sleeping() {
+			b.WriteString("  asleep")
+		}
 	}
 	if d.status != "" {
 		b.WriteString("\n" + d.status)
