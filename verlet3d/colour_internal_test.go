@@ -137,8 +137,7 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	}
 	ls.prepare(w.invMass, w.massGen, 3600)
 	for i := range byHandle {
-		h := &ls.hot[ls.slot[i]]
-		byHandle[i].invDen, byHandle[i].ca, byHandle[i].cb = h.invDen, h.ca, h.cb
+		byHandle[i].invDen = ls.hot[ls.slot[i]].invDen
 	}
 	want := append([]mgl32.Vec3(nil), w.pos...)
 	got := append([]mgl32.Vec3(nil), w.pos...)

@@ -36,7 +36,7 @@ const (
 	linkBroken
 )
 
-// linkHot is what the solver reads every iteration: 32 bytes per link.
+// linkHot is what the solver reads every iteration: 24 bytes per link.
 // For Jakobsen links, alpha holds the stiffness. The XPBD multipliers live
 // apart, in linkStore.lambda, which a substep's first pass writes without
 // reading.
@@ -45,7 +45,6 @@ type linkHot struct {
 	rest   float32
 	alpha  float32 // compliance (m/N), or stiffness for Jakobsen links
 	invDen float32 // 1/(wa + wb + alpha/h²) (1/(wa + wb) for Jakobsen), 0 when both are pinned; kept by linkStore.prepare
-	ca, cb float32 // wa·invDen and wb·invDen, each end's share of a correction; kept by linkStore.prepare
 	flags  uint8
 }
 
@@ -102,7 +101,6 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
 		if den != 0 {
 			c.invDen = 1 / den
 		}
-		c.ca, c.cb = invMass[c.a]*c.invDen, invMass[c.b]*c.invDen
 	}
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2
 }
@@ -544,9 +542,8 @@ func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
 // particle of zero inverse mass add zero, and a colour batch never shares
-// a particle, so no branch guards them. The inverse denominator and each
-// end's share come precomputed (linkStore.prepare): the straight path reads
-// no inverse mass.
+// a particle, so no branch guards them. The inverse denominator comes
+// precomputed (linkStore.prepare).
 //
 // On a substep's first pass (first) every multiplier starts at zero: the
 // pass writes lambda instead of reading it, so it needs no clearing.
@@ -559,25 +556,24 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 			continue
 		}
 		pa, pb := &pos[c.a], &pos[c.b]
+		wa, wb := invMass[c.a], invMass[c.b]
 		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
 		d2 := dx*dx + dy*dy + dz*dz
-		if d2 < 1e-18 {
+		if d2 < 1e-18 || c.invDen == 0 {
 			if first {
 				lambda[i] = 0
 			}
-			continue // degenerate: no direction to push along
+			continue // degenerate: no direction to push along, or both pinned
 		}
 		d := float32(math.Sqrt(float64(d2)))
-		// r·invDen is the multiplier's change. A link between two pinned
-		// particles has invDen = ca = cb = 0 and moves nothing.
 		var lam float32
 		if !first {
 			lam = lambda[i]
 		}
-		r := c.rest - d - c.alpha*invH2*lam
-		lambda[i] = lam + r*c.invDen
-		s := r / d
-		ka, kb := c.ca*s, c.cb*s
+		dl := (c.rest - d - c.alpha*invH2*lam) * c.invDen
+		lambda[i] = lam + dl
+		s := dl / d
+		ka, kb := wa*s, wb*s
 		pa[0] -= ka * dx
 		pa[1] -= ka * dy
 		pa[2] -= ka * dz
