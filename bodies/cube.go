@@ -105,6 +105,13 @@ type cube struct {
 	pos  mgl32.Vec3
 	quat mgl32.Quat
 
+	// A substep's fast collider contacts, summed by finish for the
+	// bounce (colliderBounce): their number, points, normals, approach
+	// and approach now, and restitution.
+	hits              int32
+	hitP, hitN        mgl32.Vec3
+	hitV0, hitV, hitE float32
+
 	// Sleeping (sleep.go): asleep cubes are frozen at frozen (particles
 	// in the order of particle(i)); group names the cubes that fell
 	// asleep together; still counts the seconds the cube has been slower

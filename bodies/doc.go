@@ -8,9 +8,12 @@
 // recovered from the corners by shape matching (the polar decomposition of
 // the corners' moment matrix, which is the face-average frame
 // orthonormalised) and stay well defined while contacts squash the cube for
-// an instant. Corners are ordinary particles, so World colliders keep them
-// out, the mouse grabs them (World.Pick, DragTo) and Release throws the cube
-// with the dragged velocity.
+// an instant. Corners are ordinary particles, so colliders added to the
+// World directly keep them out, the mouse grabs them (World.Pick, DragTo)
+// and Release throws the cube with the dragged velocity. Colliders given to
+// System.AddCollider hold cubes through the System's own contacts instead
+// (rigid, swept for fast cubes, with the collider's friction and
+// restitution): see ParticleGroup.
 //
 // A rigid cube (Compliance 0) also keeps its momentum, as a shape-matched
 // body does. Every substep the System reads its velocity and spin from
@@ -35,8 +38,11 @@
 //     reference face (corners and crossing edges: vertex-face contacts), on
 //     a clearly shallower edge axis the two supporting edges touch
 //     (edge-edge);
-//   - cube against the colliders given to AddCollider: each corner, and the
-//     face facing a small collider that pokes in between the corners;
+//   - cube against the colliders given to AddCollider: each corner, tested
+//     along its path this substep so that a fast cube stops at a thin wall,
+//     and the face facing a small collider that pokes in between the
+//     corners; a cube that came in fast leaves with the collider's
+//     restitution;
 //   - cube against every other particle of the World: cloth and hair are
 //     pushed out through the face they came in by, and push back according
 //     to their mass.

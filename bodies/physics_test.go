@@ -535,6 +535,41 @@ func TestRestitution(t *testing.T) {
 	}
 }
 
+// A collider's own Restitution bounces cubes off it: a cube dropped 1 m
+// flat onto a floor of restitution 0.5 rises about a quarter metre (e²·h),
+// one on a floor of 0 stays down. The floor's Friction and Restitution
+// reach the cubes through the System's contacts (ParticleGroup).
+func TestColliderRestitution(t *testing.T) {
+	bounce := func(e float32) float64 {
+		w, s := newWorld(t, nil)
+		p, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+		if err := s.AddCollider(p, verlet3d.ContactSettings{Friction: 0.6, Restitution: e}); err != nil {
+			t.Fatal(err)
+		}
+		c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 1.2, 0}})
+		landed, top := false, 0.0
+		for i := 0; i < 120; i++ {
+			w.Step()
+			y := float64(s.Position(c)[1])
+			if !landed && y < 0.21 {
+				landed = true
+			}
+			if landed {
+				top = math.Max(top, y-0.2)
+			}
+		}
+		return top
+	}
+	h0, h5 := bounce(0), bounce(0.5)
+	t.Logf("rebound off the floor: %.3f m at restitution 0, %.3f m at 0.5 (ideal 0.25 m)", h0, h5)
+	if h0 > 0.01 {
+		t.Errorf("floor restitution 0: the cube bounced %.3f m, want < 1 cm", h0)
+	}
+	if h5 < 0.15 || h5 > 0.3 {
+		t.Errorf("floor restitution 0.5 after a 1 m fall: rebound %.3f m, want 0.15..0.3 (0.25 ideal)", h5)
+	}
+}
+
 // Grabbing a cube by its centre particle (what the demo's Shift+drag picks
 // on a ray through a face) carries the whole cube, and letting go throws
 // it with the dragged velocity.

@@ -30,6 +30,7 @@ type contact struct {
 	na, nb uint8
 	kind   uint8
 	mu     float32
+	e      float32    // a corner's restitution against a collider
 	r      float32    // separation to keep, m
 	fixed  mgl32.Vec3 // side B's point when nb == 0
 	n      mgl32.Vec3 // unit normal from B to A
@@ -411,8 +412,20 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			}
 		case e > 0 && c.kind == kindCube && c.pn > 0 && c.vn0 < minApproach:
 			s.bounce(c, e, pos, prev, inv)
+		case c.kind == kindCollider && c.na == 1 && c.pn > 0 && c.vn0 < minApproach:
+			// A corner that came at a collider fast: summed per cube
+			// for colliderBounce below.
+			cb := &s.cubes[c.ca]
+			p := c.a[0]
+			cb.hits++
+			cb.hitP = cb.hitP.Add(pos[p])
+			cb.hitN = cb.hitN.Add(c.n)
+			cb.hitV0 += c.vn0
+			cb.hitV += pos[p].Sub(prev[p]).Dot(c.n)
+			cb.hitE = max(cb.hitE, c.e)
 		}
 	}
+	s.colliderBounce(pos, prev)
 	if s.nAsleep > 0 {
 		s.settleSleepers(pos, prev)
 	}
@@ -435,6 +448,40 @@ func (s *System) carryCubes(lo, hi int) {
 		if s.publish && !cb.asleep {
 			s.frame(cb, pos)
 			cb.pos, cb.quat = cb.com(pos), cb.q.quat()
+		}
+	}
+}
+
+// colliderBounce is restitution against colliders. The World's own contacts
+// leave cube particles to the System (ParticleGroup), so what they did for a
+// particle is done here for the cube: a cube whose corners came at a
+// collider faster than 0.2 m/s this substep leaves it with the collider's
+// restitution times its approach speed, and at 0 stops (a corner caught
+// mid-substep by the swept test would otherwise keep its approach speed
+// into the collider). One impulse per cube, at the mean of its fast
+// corners along the mean of their normals: one corner, an edge or a face
+// coming down, without the corner-by-corner impulses of a face that turn
+// the cube and overshoot.
+func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
+	for i := range s.cubes {
+		cb := &s.cubes[i]
+		if cb.hits == 0 {
+			continue
+		}
+		k := 1 / float32(cb.hits)
+		pt, n := cb.hitP.Mul(k), cb.hitN
+		v0, v, e := cb.hitV0*k, cb.hitV*k, cb.hitE
+		cb.hits, cb.hitP, cb.hitN, cb.hitV0, cb.hitV, cb.hitE = 0, mgl32.Vec3{}, mgl32.Vec3{}, 0, 0, 0
+		if l := n.Len(); l > 1e-6 && !cb.held {
+			n = n.Mul(1 / l)
+			dv := -e*v0 - v
+			if dv <= 0 {
+				continue
+			}
+			ctr := cb.com(pos)
+			r := pt.Sub(ctr)
+			P := n.Mul(dv / sideW(cb, r, n))
+			rigidMove(cb, prev, ctr, P.Mul(-cb.invM), r.Cross(P).Mul(-cb.invI))
 		}
 	}
 }
