@@ -570,6 +570,36 @@ func TestColliderRestitution(t *testing.T) {
 	}
 }
 
+// Cube particles are in ParticleGroup. A collider given to the World
+// directly (not to System.AddCollider) still keeps their corners out one
+// by one, so a cube dropped on it comes to rest on it; one whose Mask
+// leaves ParticleGroup out lets the cube fall through, as its Mask says.
+func TestWorldColliderActsOnCubeCorners(t *testing.T) {
+	drop := func(mask uint32) float32 {
+		w, s := newWorld(t, nil)
+		p, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+		if err := w.AddCollider(p, verlet3d.ContactSettings{Friction: 0.6, Mask: mask}); err != nil {
+			t.Fatal(err)
+		}
+		c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.5, 0}})
+		for _, q := range s.Corners(c) {
+			if g := w.Group(q); g != bodies.ParticleGroup {
+				t.Fatalf("corner %d in group %#x, want ParticleGroup %#x", q, g, bodies.ParticleGroup)
+			}
+		}
+		for i := 0; i < 120; i++ {
+			w.Step()
+		}
+		return s.Position(c)[1]
+	}
+	if y := drop(0); y < 0.19 || y > 0.21 {
+		t.Errorf("on a World collider with the default Mask the cube's centre is at %.3f m, want 0.2 (resting)", y)
+	}
+	if y := drop(^bodies.ParticleGroup); y > -1 {
+		t.Errorf("on a World collider whose Mask leaves ParticleGroup out the cube's centre is at %.3f m, want it fallen through", y)
+	}
+}
+
 // Grabbing a cube by its centre particle (what the demo's Shift+drag picks
 // on a ray through a face) carries the whole cube, and letting go throws
 // it with the dragged velocity.
