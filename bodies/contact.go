@@ -240,21 +240,6 @@ func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64) {
 	cb.lo, cb.hi = lo.Sub(m), hi.Add(m)
 }
 
-// sweepCorner is vecmath.Sweep for a corner that moved from a to x and ends
-// d from c's surface. The path starts a quarter margin behind a (the sweep's
-// own tolerance): a corner held on a collider's surface last substep sits
-// there to float rounding, a hair inside as often as outside, and a sweep
-// that starts inside finds nothing, which would leave a fast corner to the
-// far face of a thin collider.
-func (s *System) sweepCorner(c verlet3d.Collider, a, x mgl32.Vec3, d float32) (surface, normal mgl32.Vec3, hit bool) {
-	path := x.Sub(a)
-	if l := path.Len(); l > 0 {
-		back := 0.25 * s.margin
-		a = a.Sub(path.Mul(back / l))
-	}
-	return vecmath.Sweep(c.Closest, a, x, 0, d, s.margin)
-}
-
 // pathMeets reports whether the box around cb's corners at the start of
 // the substep and at the end (cb.lo, cb.hi), grown by the margin, meets
 // the box [lo, hi].
@@ -432,13 +417,13 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 				continue
 			}
 			var hit bool
-			if sp, n, hit = s.sweepCorner(col.c, a, x, d); !hit {
+			if sp, n, hit = vecmath.Sweep(col.c.Closest, a, x, 0, d, s.margin); !hit {
 				continue
 			}
 		} else if !plane && x.Sub(a).LenSqr() > m2 {
 			// Inside at the end after a long move: the nearest face may
 			// be the far one of a thin collider.
-			if s2, n2, hit := s.sweepCorner(col.c, a, x, d); hit {
+			if s2, n2, hit := vecmath.Sweep(col.c.Closest, a, x, 0, d, s.margin); hit {
 				sp, n = s2, n2
 			}
 		}

@@ -47,8 +47,11 @@ func ClosestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 {
 // closest gives the exact distance outside a convex shape, so a step of
 // that length cannot jump into it) and reports the surface point and
 // normal where the path first comes within r of the shape. A contact plane
-// there holds the particle on the side it came from. It reports no hit
-// when a starts inside (the end position decides then) and ignores dEnd
+// there holds the particle on the side it came from. A start within the
+// tolerance of the surface, inside or out, touches it: a particle a
+// contact held on the surface last substep sits there only to float
+// rounding, a hair inside as often as outside. It reports no hit when a
+// starts deeper inside (the end position decides then) and ignores dEnd
 // when b is inside.
 func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
 	path := b.Sub(a)
@@ -64,7 +67,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 		q := a.Add(path.Mul(t / l))
 		s, n := closest(q)
 		d := q.Sub(s).Dot(n) - r
-		if d < 0 && t == 0 {
+		if d < -tol && t == 0 {
 			return surface, normal, false
 		}
 		if d <= tol {
