@@ -70,6 +70,17 @@ func (s CubeSettings) Validate() error {
 }
 
 // cube is the System's record of one cube.
+// hitSum sums a cube's collider contacts that came in fast in one substep:
+// how many, their points and normals, their approach at the start of the
+// substep and now (m along the normal, < 0 approaching), and the largest
+// restitution.
+type hitSum struct {
+	n     int32
+	p, nn mgl32.Vec3
+	v0, v float32
+	e     float32
+}
+
 type cube struct {
 	p      [8]int32 // corner particles; corner i at sign(bit k of i) along axis k
 	centre int32    // centre particle, -1 if none
@@ -105,12 +116,9 @@ type cube struct {
 	pos  mgl32.Vec3
 	quat mgl32.Quat
 
-	// A substep's fast collider contacts, summed by finish for the
-	// bounce (colliderBounce): their number, points, normals, approach
-	// and approach now, and restitution.
-	hits              int32
-	hitP, hitN        mgl32.Vec3
-	hitV0, hitV, hitE float32
+	// A substep's fast collider contacts, summed by finish for
+	// colliderBounce.
+	hit hitSum
 
 	// Sleeping (sleep.go): asleep cubes are frozen at frozen (particles
 	// in the order of particle(i)); group names the cubes that fell

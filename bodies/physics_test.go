@@ -492,6 +492,23 @@ func TestCubeOnSmallSphere(t *testing.T) {
 	}
 }
 
+// rebound steps w for 2 s and returns how high above rest (its centre's
+// height when resting, m) cube c rose after it first came down to rest.
+func rebound(w *verlet3d.World, s *bodies.System, c bodies.Cube, rest float64) float64 {
+	landed, top := false, 0.0
+	for i := 0; i < 120; i++ {
+		w.Step()
+		y := float64(s.Position(c)[1])
+		if !landed && y < rest+0.01 {
+			landed = true
+		}
+		if landed {
+			top = math.Max(top, y-rest)
+		}
+	}
+	return top
+}
+
 // With Restitution a cube dropped on another bounces back up; without, it
 // stays down. The lower cube rests on an inelastic floor that swallows the
 // share of the bounce handed to it, so the rebound is lower than the ideal
@@ -511,19 +528,7 @@ func TestRestitution(t *testing.T) {
 		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 		addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 10, Position: mgl32.Vec3{0, 0.25, 0}})
 		c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1, Position: mgl32.Vec3{0, 1.75, 0}})
-		// Fall 1 m, then watch the rebound.
-		landed, top := false, 0.0
-		for i := 0; i < 120; i++ {
-			w.Step()
-			y := float64(s.Position(c)[1])
-			if !landed && y < 0.76 {
-				landed = true
-			}
-			if landed {
-				top = math.Max(top, y-0.75)
-			}
-		}
-		return top
+		return rebound(w, s, c, 0.75) // after a 1 m fall
 	}
 	h0, h5 := bounce(0), bounce(0.5)
 	t.Logf("rebound height: %.3f m without restitution, %.3f m with 0.5 (ideal 0.25 m)", h0, h5)
@@ -547,18 +552,7 @@ func TestColliderRestitution(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 1.2, 0}})
-		landed, top := false, 0.0
-		for i := 0; i < 120; i++ {
-			w.Step()
-			y := float64(s.Position(c)[1])
-			if !landed && y < 0.21 {
-				landed = true
-			}
-			if landed {
-				top = math.Max(top, y-0.2)
-			}
-		}
-		return top
+		return rebound(w, s, c, 0.2)
 	}
 	h0, h5 := bounce(0), bounce(0.5)
 	t.Logf("rebound off the floor: %.3f m at restitution 0, %.3f m at 0.5 (ideal 0.25 m)", h0, h5)

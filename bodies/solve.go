@@ -415,14 +415,14 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 		case c.kind == kindCollider && c.na == 1 && c.pn > 0 && c.vn0 < minApproach:
 			// A corner that came at a collider fast: summed per cube
 			// for colliderBounce below.
-			cb := &s.cubes[c.ca]
 			p := c.a[0]
-			cb.hits++
-			cb.hitP = cb.hitP.Add(pos[p])
-			cb.hitN = cb.hitN.Add(c.n)
-			cb.hitV0 += c.vn0
-			cb.hitV += pos[p].Sub(prev[p]).Dot(c.n)
-			cb.hitE = max(cb.hitE, c.e)
+			h := &s.cubes[c.ca].hit
+			h.n++
+			h.p = h.p.Add(pos[p])
+			h.nn = h.nn.Add(c.n)
+			h.v0 += c.vn0
+			h.v += pos[p].Sub(prev[p]).Dot(c.n)
+			h.e = max(h.e, c.e)
 		}
 	}
 	s.colliderBounce(pos, prev)
@@ -465,24 +465,23 @@ func (s *System) carryCubes(lo, hi int) {
 func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
 	for i := range s.cubes {
 		cb := &s.cubes[i]
-		if cb.hits == 0 {
+		h := cb.hit
+		cb.hit = hitSum{}
+		l := h.nn.Len()
+		if h.n == 0 || cb.held || l < 1e-6 {
 			continue
 		}
-		k := 1 / float32(cb.hits)
-		pt, n := cb.hitP.Mul(k), cb.hitN
-		v0, v, e := cb.hitV0*k, cb.hitV*k, cb.hitE
-		cb.hits, cb.hitP, cb.hitN, cb.hitV0, cb.hitV, cb.hitE = 0, mgl32.Vec3{}, mgl32.Vec3{}, 0, 0, 0
-		if l := n.Len(); l > 1e-6 && !cb.held {
-			n = n.Mul(1 / l)
-			dv := -e*v0 - v
-			if dv <= 0 {
-				continue
-			}
-			ctr := cb.com(pos)
-			r := pt.Sub(ctr)
-			P := n.Mul(dv / sideW(cb, r, n))
-			rigidMove(cb, prev, ctr, P.Mul(-cb.invM), r.Cross(P).Mul(-cb.invI))
+		k := 1 / float32(h.n)
+		n := h.nn.Mul(1 / l)
+		v0, v := h.v0*k, h.v*k
+		dv := -h.e*v0 - v
+		if dv <= 0 {
+			continue
 		}
+		ctr := cb.com(pos)
+		r := h.p.Mul(k).Sub(ctr)
+		P := n.Mul(dv / sideW(cb, r, n))
+		rigidMove(cb, prev, ctr, P.Mul(-cb.invM), r.Cross(P).Mul(-cb.invI))
 	}
 }
 

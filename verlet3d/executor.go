@@ -273,12 +273,12 @@ func (w *World) solveLinksWorker(id int) {
 	if r := ls.regions; len(r) > 0 {
 		k := len(r) - 1 // regions
 		rlo, rhi := k*id/e.n, k*(id+1)/e.n
-		solveLinks(ls.hot[r[rlo]:r[rhi]], ls.lambda[r[rlo]:r[rhi]], w.pos, w.invMass, w.invH2, w.firstPass)
+		w.solveLinkRange(int(r[rlo]), int(r[rhi]))
 		// With as many workers as pairs every worker holds one pair and
 		// solves its links here, touching only its own particles.
 		if pairs := len(ls.pairs) - 1; e.n == pairs {
 			lo, hi := ls.pairs[id], ls.pairs[id+1]
-			solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2, w.firstPass)
+			w.solveLinkRange(int(lo), int(hi))
 			tail = ls.pairs[pairs]
 		}
 		e.bar.wait()
@@ -287,12 +287,12 @@ func (w *World) solveLinksWorker(id int) {
 			lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
 			n := hi - lo
 			i, j := lo+n*id/e.n, lo+n*(id+1)/e.n
-			solveLinks(ls.hot[i:j], ls.lambda[i:j], w.pos, w.invMass, w.invH2, w.firstPass)
+			w.solveLinkRange(i, j)
 			e.bar.wait()
 		}
 	}
 	if id == 0 {
-		solveLinks(ls.hot[tail:], ls.lambda[tail:], w.pos, w.invMass, w.invH2, w.firstPass)
+		w.solveLinkRange(int(tail), len(ls.hot))
 	}
 }
 

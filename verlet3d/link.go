@@ -538,6 +538,13 @@ func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 	ls.dirty = false
 }
 
+// solveLinkRange is one pass of solveLinks over the World's links
+// [lo, hi) in solver order.
+func (w *World) solveLinkRange(lo, hi int) {
+	ls := &w.links
+	solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2, w.firstPass)
+}
+
 // solveLinks runs one solver pass over hot, whose multipliers are lambda
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a

@@ -31,16 +31,21 @@ type sleepState struct {
 	wake   bool    // Wake was called
 	still  float32 // seconds every particle has been slower than SleepSpeed
 	// calm is how long every free particle has been slower than
-	// settleFactor·SleepSpeed with nothing blocking sleep; settling is
-	// whether the next step adds Config.SettleDamping.
-	calm     float32
-	settling bool
+	// settleFactor·SleepSpeed with nothing blocking sleep (see settling).
+	calm float32
 }
 
 // settleFactor: a World whose particles have all stayed slower than
 // settleFactor·SleepSpeed for half of SleepDelay is settling (see
 // Config.SettleDamping).
 const settleFactor = 10
+
+// settling reports whether the next step adds Config.SettleDamping: every
+// free particle has stayed slower than settleFactor·SleepSpeed for half of
+// SleepDelay.
+func (w *World) settling() bool {
+	return w.cfg.SettleDamping > 0 && w.sleep.calm >= 0.5*w.cfg.SleepDelay
+}
 
 // Sleeping reports whether the World is asleep.
 func (w *World) Sleeping() bool { return w.sleep.asleep }
@@ -51,7 +56,7 @@ func (w *World) Sleeping() bool { return w.sleep.asleep }
 func (w *World) Wake() {
 	w.sleep.wake = true
 	w.sleep.still = 0
-	w.sleep.calm, w.sleep.settling = 0, false
+	w.sleep.calm = 0
 }
 
 // stayAsleep reports whether an asleep World may skip this step.
@@ -93,7 +98,7 @@ func (w *World) blocked() bool {
 func (w *World) updateSleep() {
 	w.sleep.wake = false
 	if w.cfg.SleepSpeed == 0 || len(w.grabbed) > 0 {
-		w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
+		w.sleep.still, w.sleep.calm = 0, 0
 		return
 	}
 	limit := w.cfg.SleepSpeed * w.cfg.TimeStep
@@ -110,17 +115,16 @@ func (w *World) updateSleep() {
 		if d2 := dx*dx + dy*dy + dz*dz; d2 > limit2 {
 			slow = false
 			if d2 > calm2 {
-				w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
+				w.sleep.still, w.sleep.calm = 0, 0
 				return
 			}
 		}
 	}
 	if w.blocked() {
-		w.sleep.still, w.sleep.calm, w.sleep.settling = 0, 0, false
+		w.sleep.still, w.sleep.calm = 0, 0
 		return
 	}
 	w.sleep.calm += w.cfg.TimeStep
-	w.sleep.settling = w.cfg.SettleDamping > 0 && w.sleep.calm >= 0.5*w.cfg.SleepDelay
 	if !slow {
 		w.sleep.still = 0
 		return
@@ -130,7 +134,7 @@ func (w *World) updateSleep() {
 		return
 	}
 	w.sleep.asleep = true
-	w.sleep.calm, w.sleep.settling = 0, false
+	w.sleep.calm = 0
 	for i := range pos {
 		if state[i] == stateFree {
 			w.prev[i] = pos[i]

@@ -207,7 +207,7 @@ func (w *World) integrate() {
 func (w *World) integrateRange(id, lo, hi int) {
 	h, frac := w.sub.H, w.sub.Frac
 	damping := w.cfg.Damping
-	if w.sleep.settling {
+	if w.settling() {
 		damping += w.cfg.SettleDamping
 	}
 	k := 1 - damping*h
@@ -267,7 +267,7 @@ func (w *World) solve(sub Substep) {
 			e.run(w.linkJob)
 			w.stats.ParallelLinkPasses++
 		} else {
-			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, w.invH2, w.firstPass)
+			w.solveLinkRange(0, len(ls.hot))
 		}
 		w.solveTethers()
 		sub.Iteration = it
