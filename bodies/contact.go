@@ -405,27 +405,13 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		}
 	}
 	mu := col.mu
-	m2 := s.margin * s.margin
 	for _, p := range cb.p {
 		if inv[p] == 0 {
 			continue
 		}
-		x, a := pos[p], prev[p]
-		sp, n := col.c.Closest(x)
-		if d := x.Sub(sp).Dot(n); d >= s.margin {
-			if plane || x.Sub(a).LenSqr() <= m2 {
-				continue
-			}
-			var hit bool
-			if sp, n, hit = vecmath.Sweep(col.c.Closest, a, x, 0, d, s.margin); !hit {
-				continue
-			}
-		} else if !plane && x.Sub(a).LenSqr() > m2 {
-			// Inside at the end after a long move: the nearest face may
-			// be the far one of a thin collider.
-			if s2, n2, hit := vecmath.Sweep(col.c.Closest, a, x, 0, d, s.margin); hit {
-				sp, n = s2, n2
-			}
+		sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, s.margin)
+		if !ok {
+			continue
 		}
 		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu, e: col.e}
 		c.a[0], c.wa[0] = p, 1

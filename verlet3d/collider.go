@@ -145,20 +145,9 @@ func (w *World) collide(first bool) {
 				min2(p[2], a[2])-r > hi[2] || max2(p[2], a[2])+r < lo[2] {
 				continue
 			}
-			s, n := e.c.Closest(p)
-			if d := p.Sub(s).Dot(n); d >= r {
-				// Clear of the collider at the end: did the path cross it?
-				var hit bool
-				if s, n, hit = sweep(e.c, a, p, w.radius[i], d, margin); !hit {
-					continue
-				}
-			} else if p.Sub(a).LenSqr() > r*r {
-				// Inside at the end after a long move: the nearest face
-				// may be the far one of a thin shape, so hold the
-				// particle where its path came in.
-				if s2, n2, hit := sweep(e.c, a, p, w.radius[i], d, margin); hit {
-					s, n = s2, n2
-				}
+			s, n, ok := vecmath.PathContact(e.c, a, p, w.radius[i], margin)
+			if !ok {
+				continue
 			}
 			w.contacts = append(w.contacts, contact{
 				p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
@@ -282,13 +271,6 @@ func max2(a, b float32) float32 {
 		return b
 	}
 	return a
-}
-
-// sweep is the continuous collision test of a particle of radius r that
-// moved from a to b this substep and ends dEnd from c's surface: see
-// vecmath.Sweep.
-func sweep(c Collider, a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
-	return vecmath.Sweep(c.Closest, a, b, r, dEnd, margin)
 }
 
 // solveContacts keeps every contact's particle on the outer side of the

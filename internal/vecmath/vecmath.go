@@ -79,3 +79,29 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 	}
 	return surface, normal, false
 }
+
+// Shape is a convex collision shape: the surface point closest to x and the
+// outward normal there.
+type Shape interface {
+	Closest(x mgl32.Vec3) (surface, normal mgl32.Vec3)
+}
+
+// PathContact is the contact of a particle of radius r that moved from a
+// to b this substep with shape c, margin metres early: the plane (surface
+// point and outward normal) that holds it, and whether it needs one. A
+// particle that ends within r + margin of the surface gets the plane at its
+// closest point, or, after a move longer than r + margin, where its path
+// came in (the nearest face of a thin shape may be the far one); one that
+// ends clear gets a plane only if its path crossed the shape (Sweep).
+func PathContact(c Shape, a, b mgl32.Vec3, r, margin float32) (surface, normal mgl32.Vec3, ok bool) {
+	reach := r + margin
+	surface, normal = c.Closest(b)
+	if d := b.Sub(surface).Dot(normal); d >= reach {
+		return Sweep(c.Closest, a, b, r, d, margin)
+	} else if b.Sub(a).LenSqr() > reach*reach {
+		if s, n, hit := Sweep(c.Closest, a, b, r, d, margin); hit {
+			return s, n, true
+		}
+	}
+	return surface, normal, true
+}
