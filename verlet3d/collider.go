@@ -305,6 +305,17 @@ func (w *World) solveContacts() {
 // where the surface was. Then the velocity
 // into the surface is removed (restitution 0 means the particle stops, it
 // does not keep pushing in next substep) or reflected by Restitution.
+//
+// A particle that began the substep inside a collider at rest was left
+// there by something solved after its contact (a crate's face pressing
+// cloth into the floor, a link) or had no contact; its push back out is a
+// position fix, not speed: the depth it started at is taken off its
+// velocity away from the surface. Otherwise a cloth particle pinched
+// between a crate and the floor is pushed in by the crate and out by the
+// floor, gains the depth as speed every time, and shivers there at metres
+// per second for good, which keeps the crate and the World awake. Against
+// a moving collider the depth is the surface's own motion, which the
+// particle does take on.
 func (w *World) contactResponse() {
 	pos, prev := w.pos, w.prev
 	for k := range w.contacts {
@@ -329,6 +340,12 @@ func (w *World) contactResponse() {
 				pos[c.p] = x
 			} else {
 				x = pos[c.p]
+			}
+		}
+		if !c.moving {
+			// Out of the depth it began the substep at: not speed.
+			if d0 := prev[c.p].Sub(c.surface).Dot(c.normal) - c.r; d0 < 0 {
+				vn += d0
 			}
 		}
 		if vn < 0 {

@@ -156,3 +156,62 @@ func TestRestitution(t *testing.T) {
 		t.Errorf("rebound peak %.3f m, want 0.25 ± 0.03", peak)
 	}
 }
+
+// presser is a component that holds a particle down: at the end of every
+// substep it moves it to depth below the plane y = 0, as a crate's last
+// projection of cloth out of its face does to cloth pinched between it
+// and the floor.
+type presser struct {
+	p     verlet3d.Particle
+	depth float32
+}
+
+func (k presser) Prepare(*verlet3d.World, verlet3d.Substep) {}
+func (k presser) Solve(*verlet3d.World, verlet3d.Substep)   {}
+func (k presser) Finish(w *verlet3d.World, _ verlet3d.Substep) {
+	w.Positions()[k.p][1] = -k.depth
+}
+
+// A particle that a component presses into a floor at rest at the end of
+// every substep is pushed back out by the floor's contact in the next one;
+// it stays at rest instead of taking the depth as speed (2 cm in a substep
+// of 1/600 s is 12 m/s, which it used to gain every substep and fly up
+// with). Against
+// a moving collider the depth is the collider's motion and does become
+// speed: a box swept into a particle throws it.
+func TestPressedIntoFloorRests(t *testing.T) {
+	w := newWorld(t, nil)
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	p := add(t, w, mgl32.Vec3{0, 0.01, 0}, 0.001)
+	w.AddConstraintSet(presser{p: p, depth: 0.02})
+	var fastest float32
+	for i := 0; i < 120; i++ {
+		w.Step()
+		if i >= 60 {
+			fastest = max(fastest, w.Velocity(p).Len())
+		}
+	}
+	if fastest > 0.05 {
+		t.Errorf("pressed particle moves at up to %.2f m/s in its second second, want at rest (< 0.05)", fastest)
+	}
+
+	// The same particle resting on a box that is swept up into it at 1 m/s
+	// leaves with the box's speed.
+	w2 := newWorld(t, nil)
+	box, _ := verlet3d.NewBox(mgl32.Vec3{0, -0.5, 0}, mgl32.Vec3{1, 0.5, 1}, mgl32.QuatIdent())
+	if err := w2.AddCollider(box, verlet3d.ContactSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	q := add(t, w2, mgl32.Vec3{0, 0.01, 0}, 0.001)
+	w2.Step()
+	for i := 0; i < 6; i++ {
+		box.Center = mgl32.Vec3{0, -0.5 + float32(i+1)/60, 0}
+		w2.Step()
+	}
+	if v := w2.Velocity(q)[1]; v < 0.7 {
+		t.Errorf("particle on a box swept up at 1 m/s moves up at %.2f m/s, want about 1 (>= 0.7)", v)
+	}
+}
