@@ -75,6 +75,52 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	for k := n1; k < len(s.contacts); k++ {
 		s.contacts[k].start(pos, prev)
 	}
+	if n1 < len(s.contacts) {
+		s.markBlocked(w, pos, w.Radii())
+	}
+}
+
+// markBlocked finds the particle contacts whose push would drive the
+// particle into a collider that holds it: cloth on the floor under a
+// crate's edge. Such a particle cannot give way, so the contact moves the
+// crate alone (the particle's side counts as immovable), as the floor under
+// the cloth would. Solved as a light particle instead, the crate pushes it
+// into the floor, the floor's contact pushes it back after, the crate
+// never feels the floor through the cloth: it sinks into the cloth, shoves
+// the pinched particles out sideways and rides them about the floor.
+func (s *System) markBlocked(w *verlet3d.World, pos []mgl32.Vec3, radius []float32) {
+	s.worldContacts = w.Contacts(s.worldContacts[:0])
+	if len(s.worldContacts) == 0 {
+		return
+	}
+	for len(s.firstHold) < len(pos) {
+		s.firstHold = append(s.firstHold, -1)
+	}
+	if cap(s.nextHold) < len(s.worldContacts) {
+		s.nextHold = make([]int32, len(s.worldContacts))
+	}
+	next := s.nextHold[:len(s.worldContacts)]
+	for k, wc := range s.worldContacts {
+		p := int(wc.Particle)
+		next[k] = s.firstHold[p]
+		s.firstHold[p] = int32(k)
+	}
+	for k := s.nRigid; k < len(s.contacts); k++ {
+		c := &s.contacts[k]
+		p := c.a[0]
+		for j := s.firstHold[p]; j >= 0; j = next[j] {
+			wc := &s.worldContacts[j]
+			// Held: touching the collider (within the margin), and the
+			// push along c.n goes into it.
+			if wc.Normal.Dot(c.n) < -0.5 && pos[p].Sub(wc.Point).Dot(wc.Normal)-radius[p] < s.margin {
+				c.blocked = true
+				break
+			}
+		}
+	}
+	for _, wc := range s.worldContacts {
+		s.firstHold[wc.Particle] = -1
+	}
 }
 
 // reserve gives the contact slices room for a few contacts per cube and

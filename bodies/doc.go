@@ -45,7 +45,9 @@
 //     restitution;
 //   - cube against every other particle of the World: cloth and hair are
 //     pushed out through the face they came in by, and push back according
-//     to their mass.
+//     to their mass. A particle that a World collider holds against the push
+//     (cloth on the floor under a crate) does not give way: the crate rests
+//     on it as on the floor.
 //
 // A contact point sits on a feature and is carried by that feature's
 // corners with barycentric weights (1 for a corner, 1-t and t along an

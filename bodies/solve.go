@@ -46,6 +46,10 @@ type contact struct {
 	wn       float32    // generalised inverse mass along n
 	pn       float32    // normal impulse this substep, kg·m, >= 0
 	pt       mgl32.Vec3 // tangential impulse this substep, |pt| <= mu·pn
+	// blocked: side A is a particle a collider holds against this
+	// contact's push (markBlocked); along the normal it counts as
+	// immovable.
+	blocked bool
 }
 
 const (
@@ -179,12 +183,14 @@ func (s *System) sides(c *contact, pos []mgl32.Vec3) (ca, cb *cube, pa, pb mgl32
 }
 
 // mass returns the generalised inverse mass of the contact along the unit
-// direction d: how far the two points move apart per unit of impulse.
-func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32) float32 {
+// direction d: how far the two points move apart per unit of impulse. held
+// says a blocked particle counts as immovable (along the normal; it slides
+// as it is).
+func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, held bool) float32 {
 	var w float32
 	if ca != nil {
 		w += sideW(ca, c.ra, d)
-	} else if c.ca < 0 {
+	} else if c.ca < 0 && !(held && c.blocked) {
 		w += inv[c.a[0]]
 	}
 	if cb != nil {
@@ -195,11 +201,11 @@ func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32) float32 {
 	return w
 }
 
-// impulse applies P to side A and -P to side B.
-func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32) {
+// impulse applies P to side A and -P to side B (held as for mass).
+func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32, held bool) {
 	if ca != nil {
 		kick(ca, c.ra, P, 1)
-	} else if c.ca < 0 {
+	} else if c.ca < 0 && !(held && c.blocked) {
 		p := c.a[0]
 		pos[p] = pos[p].Add(P.Mul(inv[p]))
 	}
@@ -258,7 +264,7 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 			c.pb0, c.rb = c.fixed, mgl32.Vec3{}
 		}
 		ca, cb, _, _ := s.sides(c, pos)
-		c.wn = c.mass(ca, cb, c.n, inv)
+		c.wn = c.mass(ca, cb, c.n, inv, true)
 	}
 	// Settings.Passes sweeps per substep, spread over the World's
 	// iterations, at least two in each (with 10 iterations, as many as
@@ -332,7 +338,7 @@ func (s *System) normals(cs []contact, pos []mgl32.Vec3, inv []float32) {
 		ca, cb, pa, pb := s.sides(c, pos)
 		C := (pa[0]-pb[0])*c.n[0] + (pa[1]-pb[1])*c.n[1] + (pa[2]-pb[2])*c.n[2] - c.r
 		if pn := max(c.pn-C/c.wn, 0); pn != c.pn {
-			c.impulse(ca, cb, c.n.Mul(pn-c.pn), pos, inv)
+			c.impulse(ca, cb, c.n.Mul(pn-c.pn), pos, inv, true)
 			c.pn = pn
 		}
 	}
@@ -348,7 +354,7 @@ func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
 		ca, cb, pa, pb := s.sides(c, pos)
 		if c.pn <= 0 {
 			// Lifted off: let go of the friction held so far.
-			c.impulse(ca, cb, c.pt.Mul(-1), pos, inv)
+			c.impulse(ca, cb, c.pt.Mul(-1), pos, inv, false)
 			c.pt = mgl32.Vec3{}
 			continue
 		}
@@ -358,7 +364,7 @@ func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
 		if l2 := dt.Dot(dt); l2 > 1e-24 {
 			l := float32(math.Sqrt(float64(l2)))
 			dir := dt.Mul(1 / l)
-			if w := c.mass(ca, cb, dir, inv); w > 0 {
+			if w := c.mass(ca, cb, dir, inv, false); w > 0 {
 				pt = pt.Sub(dir.Mul(l / w))
 			}
 		}
@@ -366,7 +372,7 @@ func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
 			pt = pt.Mul(lim / float32(math.Sqrt(float64(lt2))))
 		}
 		if pt != c.pt {
-			c.impulse(ca, cb, pt.Sub(c.pt), pos, inv)
+			c.impulse(ca, cb, pt.Sub(c.pt), pos, inv, false)
 			c.pt = pt
 		}
 	}
@@ -404,8 +410,8 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 		switch {
 		case c.kind == kindParticle:
 			p := c.a[0]
-			if inv[p] == 0 {
-				continue
+			if inv[p] == 0 || c.blocked {
+				continue // a held particle is not projected into what holds it
 			}
 			if C := pos[p].Sub(c.pointB(pos)).Dot(c.n) - c.r; C < 0 {
 				pos[p] = pos[p].Sub(c.n.Mul(C))

@@ -87,15 +87,20 @@ type System struct {
 	cubes     []cube
 	colliders []colliderRef
 	owned     []bool // by particle: belongs to a cube of this System
-	contacts  []contact
-	order     []int32   // cube indices sorted by lower x bound
-	sortedLo  []float32 // lower x bounds in that order
-	maxWidth  float32   // widest cube bounds along x, m
-	margin    float32
-	stats     Stats
-	pass      int // solver passes since Prepare
-	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
-	rig       []rigid
+	// markBlocked's scratch: the World's contacts of the substep, and by
+	// particle its first of them (-1: none), each linked to the next.
+	worldContacts []verlet3d.Contact
+	firstHold     []int32
+	nextHold      []int32
+	contacts      []contact
+	order         []int32   // cube indices sorted by lower x bound
+	sortedLo      []float32 // lower x bounds in that order
+	maxWidth      float32   // widest cube bounds along x, m
+	margin        float32
+	stats         Stats
+	pass          int // solver passes since Prepare
+	nRigid        int // contacts[:nRigid] are cube-cube and cube-collider
+	rig           []rigid
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
