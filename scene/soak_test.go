@@ -91,10 +91,19 @@ func TestSoakGLTFCharacter(t *testing.T) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	heap1 := m.HeapAlloc
-	ref := max(window[0], window[min(1, len(window)-1)])
+	// The reference is the first minute, whose windows hold every event
+	// the later ones do: walking, running, hitches, and the change from
+	// running back to walking right after a hitch (at 20 and 40 s). That
+	// change kicks the hem by a chaotic amount: over ten minutes the peaks
+	// are 0.5-0.9 J in runs and 2.1 and 2.3 J at 420 and 540 s, and the
+	// first two windows alone (0.54 J) do not include it.
+	var ref float64
+	for _, e := range window[:min(6, len(window))] {
+		ref = max(ref, e)
+	}
 	for k, e := range window {
 		if e > 4*ref {
-			t.Errorf("kinetic energy peak %.3g J in window %d, over 4 x the first windows' %.3g J", e, k, ref)
+			t.Errorf("kinetic energy peak %.3g J in window %d, over 4 x the first minute's %.3g J", e, k, ref)
 		}
 	}
 	t.Logf("%.0f s simulated: worst pin error %.3g m, peak kinetic energy first %.3g J, last %.3g J, heap %d -> %d KiB",
