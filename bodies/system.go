@@ -87,20 +87,15 @@ type System struct {
 	cubes     []cube
 	colliders []colliderRef
 	owned     []bool // by particle: belongs to a cube of this System
-	// markBlocked's scratch: the World's contacts of the substep, and by
-	// particle its first of them (-1: none), each linked to the next.
-	worldContacts []verlet3d.Contact
-	firstHold     []int32
-	nextHold      []int32
-	contacts      []contact
-	order         []int32   // cube indices sorted by lower x bound
-	sortedLo      []float32 // lower x bounds in that order
-	maxWidth      float32   // widest cube bounds along x, m
-	margin        float32
-	stats         Stats
-	pass          int // solver passes since Prepare
-	nRigid        int // contacts[:nRigid] are cube-cube and cube-collider
-	rig           []rigid
+	contacts  []contact
+	order     []int32   // cube indices sorted by lower x bound
+	sortedLo  []float32 // lower x bounds in that order
+	maxWidth  float32   // widest cube bounds along x, m
+	margin    float32
+	stats     Stats
+	pass      int // solver passes since Prepare
+	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
+	rig       []rigid
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -130,6 +125,12 @@ type System struct {
 	nAsleep      int        // cubes asleep (sleep.go)
 	nextGroup    int32      // the last sleep group given out
 	sleepGravity mgl32.Vec3 // the World's gravity when a cube last fell asleep
+
+	// markBlocked's scratch: the World's contacts of the substep, and by
+	// particle its first of them (-1: none), each linked to the next.
+	worldContacts []verlet3d.Contact
+	firstHold     []int32
+	nextHold      []int32
 }
 
 // ParticleGroup is the collision group (verlet3d.World.SetGroup) of every
