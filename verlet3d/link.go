@@ -3,6 +3,7 @@ package verlet3d
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -80,6 +81,14 @@ type linkStore struct {
 	prepared    bool
 	preparedGen uint64
 	preparedH2  float32
+	// groups and groupOK, where the link kernel runs (linkvec.go): group
+	// g covers hot[8g:8g+8], and the kernel solves it when groupOK[g].
+	// groupOK is empty when the kernel is off. Kept by prepare.
+	groups  []linkGroup
+	groupOK []bool
+	// noVector turns the link kernel off for this World (tests compare
+	// the two paths).
+	noVector bool
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -102,6 +111,7 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
 			c.invDen = 1 / den
 		}
 	}
+	ls.prepareGroups(invMass, invH2)
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2
 }
 
@@ -209,6 +219,7 @@ func (w *World) SetLinkRest(l Link, rest float32) {
 		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
 	}
 	h.rest = rest
+	w.links.prepared = false
 }
 
 // LinkCompliance returns the XPBD compliance of l in m/N (0 for a
@@ -258,6 +269,7 @@ func (w *World) BreakLink(l Link) {
 		return
 	}
 	h.flags |= linkBroken
+	w.links.prepared = false
 	w.links.nBroken++
 	w.stats.LinksBroken++
 	w.broken = append(w.broken, l)
@@ -541,36 +553,62 @@ func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 // solveLinkRange is one pass of solveLinks over the World's links
 // [lo, hi) in solver order.
 func (w *World) solveLinkRange(lo, hi int) {
-	ls := &w.links
-	solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], w.pos, w.invMass, w.invH2, w.firstPass)
+	w.links.solveRange(lo, hi, w.pos, w.invMass, w.invH2, w.firstPass)
 }
 
 // solveLinks runs one solver pass over hot, whose multipliers are lambda
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
 // particle of zero inverse mass add zero, and a colour batch never shares
-// a particle, so no branch guards them. The inverse denominator comes
+// a particle, so no branch guards them; a link between two pinned
+// particles (inverse denominator 0) moves nothing and keeps a zero
+// multiplier without a branch either. The inverse denominator comes
 // precomputed (linkStore.prepare).
 //
 // On a substep's first pass (first) every multiplier starts at zero: the
 // pass writes lambda instead of reading it, so it needs no clearing.
+//
+// The loop reads positions and inverse masses through unsafe pointers: it
+// is most of a cloth's step, and the four bounds checks per link were an
+// eighth of its instructions. That is safe because linkStore.prepare has
+// indexed invMass (with bounds checks) by every link's two particles since
+// hot last changed, particles are never removed, and pos and invMass always
+// have one entry per particle.
 func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+	if len(hot) == 0 {
+		return
+	}
+	if len(invMass) != len(pos) {
+		panic("verlet3d: solveLinks: positions and inverse masses differ in length")
+	}
 	lambda = lambda[:len(hot)]
+	p0 := unsafe.Pointer(unsafe.SliceData(pos))
+	m0 := unsafe.Pointer(unsafe.SliceData(invMass))
+	// c walks hot by pointer: indexing hot[i] field by field made the
+	// compiler recompute &hot[i] for every field.
+	c := &hot[0]
 	for i := range hot {
-		c := &hot[i]
+		if i > 0 {
+			c = (*linkHot)(unsafe.Add(unsafe.Pointer(c), unsafe.Sizeof(linkHot{})))
+		}
 		if c.flags != 0 {
 			solveLinkFlagged(c, &lambda[i], pos, invMass, invH2, first)
 			continue
 		}
-		pa, pb := &pos[c.a], &pos[c.b]
-		wa, wb := invMass[c.a], invMass[c.b]
-		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
+		ia, ib := uintptr(c.a), uintptr(c.b)
+		pa := (*[3]float32)(unsafe.Add(p0, ia*12))
+		pb := (*[3]float32)(unsafe.Add(p0, ib*12))
+		wa := *(*float32)(unsafe.Add(m0, ia*4))
+		wb := *(*float32)(unsafe.Add(m0, ib*4))
+		ax, ay, az := pa[0], pa[1], pa[2]
+		bx, by, bz := pb[0], pb[1], pb[2]
+		dx, dy, dz := bx-ax, by-ay, bz-az
 		d2 := dx*dx + dy*dy + dz*dz
-		if d2 < 1e-18 || c.invDen == 0 {
+		if d2 < 1e-18 {
 			if first {
 				lambda[i] = 0
 			}
-			continue // degenerate: no direction to push along, or both pinned
+			continue // degenerate: no direction to push along
 		}
 		d := float32(math.Sqrt(float64(d2)))
 		var lam float32
@@ -581,12 +619,8 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 		lambda[i] = lam + dl
 		s := dl / d
 		ka, kb := wa*s, wb*s
-		pa[0] -= ka * dx
-		pa[1] -= ka * dy
-		pa[2] -= ka * dz
-		pb[0] += kb * dx
-		pb[1] += kb * dy
-		pb[2] += kb * dz
+		pa[0], pa[1], pa[2] = ax-ka*dx, ay-ka*dy, az-ka*dz
+		pb[0], pb[1], pb[2] = bx+kb*dx, by+kb*dy, bz+kb*dz
 	}
 }
 

@@ -258,9 +258,10 @@ func (w *World) integrateFixed(i int, frac float32) {
 // tethers, then each ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {
 	ls := &w.links
-	ls.prepare(w.invMass, w.massGen, w.invH2)
 	parallel := w.cfg.Workers > 1 && (len(ls.batches) > 2 || len(ls.regions) > 0)
 	for it := 0; it < w.cfg.Iterations; it++ {
+		// Before every pass: a hook may have broken a link since the last.
+		ls.prepare(w.invMass, w.massGen, w.invH2)
 		w.firstPass = it == 0
 		if parallel {
 			e := w.executor()

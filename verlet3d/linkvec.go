@@ -1,0 +1,134 @@
+package verlet3d
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Links eight at a time.
+//
+// Where the processor has 8-wide vector arithmetic (AVX2 on amd64; see
+// linkvec_amd64.s), a pass solves plain XPBD links in groups of eight
+// consecutive solver slots that share no particle (most of a colour
+// batch). A group reads its sixteen particles, computes each link exactly
+// as solveLinks does (the same operations in the same order, each rounded
+// the same way: no fused multiply-add, no reciprocal estimates), and writes
+// them back. Since the eight links share no particle, solving them side by
+// side gives the same bits as solving them one after another, so the World
+// steps to the same result with or without the vector path, on any machine
+// and for any Config.Workers. Every other slot (flagged links, groups whose
+// links share a particle or straddle a range's end, a group with a link of
+// zero length) is solved by solveLinks.
+
+// linkGroupSize is the number of links a vector group solves together.
+const linkGroupSize = 8
+
+// linkGroup is what the vector kernel reads for eight consecutive solver
+// slots, field by field (224 bytes): prepare fills it from hot.
+type linkGroup struct {
+	a3, b3 [linkGroupSize]int32   // 3 x particle index: the index of x in pos as a []float32
+	rest   [linkGroupSize]float32 // m
+	alphaH [linkGroupSize]float32 // compliance / h², as solveLinks rounds c.alpha*invH2
+	invDen [linkGroupSize]float32
+	wa, wb [linkGroupSize]float32 // inverse masses of a and b
+}
+
+// linkGroupArgs is what the kernel is handed: pointers to the first
+// group's data, its multipliers and the positions.
+type linkGroupArgs struct {
+	pos    unsafe.Pointer // &pos[0][0]
+	group  unsafe.Pointer // &groups[g]
+	lambda unsafe.Pointer // &lambda[8g]
+	eps    float32        // the degenerate length², as solveLinks compares it
+	first  uint32         // 1 on a substep's first pass: multipliers start at zero
+}
+
+// prepareGroups fills ls.groups and ls.groupOK from hot, which prepare has
+// just brought up to date. A group is solved by the kernel when its eight
+// links are plain XPBD links and share no particle.
+func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32) {
+	ng := len(ls.hot) / linkGroupSize
+	if !ls.vectorOn() || ng == 0 || len(invMass) > maxVectorParticles {
+		ls.groupOK = ls.groupOK[:0]
+		return
+	}
+	if cap(ls.groups) < ng {
+		ls.groups = make([]linkGroup, ng)
+		ls.groupOK = make([]bool, ng)
+	}
+	ls.groups, ls.groupOK = ls.groups[:ng], ls.groupOK[:ng]
+	last := int32(len(invMass) - 1) // the kernel reads 16 bytes per particle
+	for g := range ls.groups {
+		hot := ls.hot[g*linkGroupSize : (g+1)*linkGroupSize]
+		ok := true
+		for k := range hot {
+			c := &hot[k]
+			if c.flags != 0 || c.a == last || c.b == last {
+				ok = false
+				break
+			}
+			for j := range k {
+				if o := &hot[j]; o.a == c.a || o.a == c.b || o.b == c.a || o.b == c.b {
+					ok = false
+					break
+				}
+			}
+		}
+		ls.groupOK[g] = ok
+		if !ok {
+			continue
+		}
+		gr := &ls.groups[g]
+		for k := range hot {
+			c := &hot[k]
+			gr.a3[k], gr.b3[k] = 3*c.a, 3*c.b
+			gr.rest[k], gr.alphaH[k], gr.invDen[k] = c.rest, c.alpha*invH2, c.invDen
+			gr.wa[k], gr.wb[k] = invMass[c.a], invMass[c.b]
+		}
+	}
+}
+
+// maxVectorParticles bounds the particle count for the kernel, whose
+// gathers index pos as float32s with 32-bit signed indices (3 per particle).
+const maxVectorParticles = (1<<31 - 1) / 3
+
+// vectorOn reports whether this World's passes use the vector kernel.
+func (ls *linkStore) vectorOn() bool { return haveLinkKernel && !ls.noVector }
+
+// solveRange is one pass over the links hot[lo:hi]: the vector kernel on
+// every whole group in the range that prepareGroups marked, solveLinks on
+// the rest, in solver order.
+func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+	if len(ls.groupOK) == 0 {
+		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], pos, invMass, invH2, first)
+		return
+	}
+	args := linkGroupArgs{pos: unsafe.Pointer(unsafe.SliceData(pos)), eps: 1e-18}
+	if first {
+		args.first = 1
+	}
+	k := lo
+	for k < hi {
+		g := k / linkGroupSize
+		if k%linkGroupSize != 0 || k+linkGroupSize > hi || !ls.groupOK[g] {
+			e := min(hi, (g+1)*linkGroupSize)
+			solveLinks(ls.hot[k:e], ls.lambda[k:e], pos, invMass, invH2, first)
+			k = e
+			continue
+		}
+		n := 1
+		for (g+n+1)*linkGroupSize <= hi && ls.groupOK[g+n] {
+			n++
+		}
+		args.group = unsafe.Pointer(&ls.groups[g])
+		args.lambda = unsafe.Pointer(&ls.lambda[k])
+		done := solveLinkGroups(&args, n)
+		k += done * linkGroupSize
+		if done < n {
+			// A link of (nearly) zero length: this group goes link by link.
+			solveLinks(ls.hot[k:k+linkGroupSize], ls.lambda[k:k+linkGroupSize], pos, invMass, invH2, first)
+			k += linkGroupSize
+		}
+	}
+}

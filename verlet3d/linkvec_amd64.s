@@ -1,0 +1,194 @@
+#include "textflag.h"
+
+// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// Offsets in linkGroupArgs.
+#define ARG_POS 0
+#define ARG_GROUP 8
+#define ARG_LAMBDA 16
+#define ARG_EPS 24
+#define ARG_FIRST 28
+
+// Offsets in linkGroup (eight int32 or float32 per field).
+#define G_A3 0
+#define G_B3 32
+#define G_REST 64
+#define G_ALPHAH 96
+#define G_INVDEN 128
+#define G_WA 160
+#define G_WB 192
+#define G_SIZE 224
+
+// ROWS loads the eight particles whose float indices are the int32s at
+// OFF(R8): particles 0-3 into the low halves of R0-R3, 4-7 into their high
+// halves, as rows (x, y, z, and the next particle's x, which is ignored;
+// prepareGroups keeps the last particle out of groups so that the row
+// never reads past pos).
+#define ROWS(OFF, R0, R1, R2, R3, X0, X1, X2, X3) \
+	MOVLQSX OFF+0(R8), BX; \
+	VMOVUPS (SI)(BX*4), X0; \
+	MOVLQSX OFF+4(R8), BX; \
+	VMOVUPS (SI)(BX*4), X1; \
+	MOVLQSX OFF+8(R8), BX; \
+	VMOVUPS (SI)(BX*4), X2; \
+	MOVLQSX OFF+12(R8), BX; \
+	VMOVUPS (SI)(BX*4), X3; \
+	MOVLQSX OFF+16(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R0, R0; \
+	MOVLQSX OFF+20(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R1, R1; \
+	MOVLQSX OFF+24(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R2, R2; \
+	MOVLQSX OFF+28(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R3, R3
+
+// COLUMNS turns rows R0-R3 into columns: x in R1, y in R3, z in R0 (T0
+// and T1 are scratch).
+#define COLUMNS(R0, R1, R2, R3, T0, T1) \
+	VUNPCKLPS R1, R0, T0; \
+	VUNPCKLPS R3, R2, T1; \
+	VUNPCKHPS R1, R0, R0; \
+	VUNPCKHPS R3, R2, R2; \
+	VSHUFPS $0x44, T1, T0, R1; \
+	VSHUFPS $0xEE, T1, T0, R3; \
+	VSHUFPS $0x44, R2, R0, R0
+
+// BACKTOROWS turns columns X, Y, Z into rows (x, y, z, z): particles 0
+// and 4 in X, 1 and 5 in Y, 2 and 6 in Z, 3 and 7 in T0 (T1-T3 scratch).
+#define BACKTOROWS(X, Y, Z, T0, T1, T2, T3) \
+	VUNPCKLPS Y, X, T0; \
+	VUNPCKHPS Y, X, T1; \
+	VUNPCKLPS Z, Z, T2; \
+	VUNPCKHPS Z, Z, T3; \
+	VSHUFPS $0x44, T2, T0, X; \
+	VSHUFPS $0xEE, T2, T0, Y; \
+	VSHUFPS $0x44, T3, T1, Z; \
+	VSHUFPS $0xEE, T3, T1, T0
+
+// PUT writes x, y and z of row XR's low half to the particle whose float
+// index is the int32 at OFF(R8): 12 bytes, never the next particle's.
+#define PUT(OFF, XR) \
+	MOVLQSX OFF(R8), BX; \
+	VMOVSD XR, (SI)(BX*4); \
+	VEXTRACTPS $2, XR, 8(SI)(BX*4)
+
+// PUT8 writes rows R0-R3 (low halves: particles 0-3, high: 4-7) to the
+// particles of index field OFF; it destroys the rows.
+#define PUT8(OFF, R0, R1, R2, R3, X0, X1, X2, X3) \
+	PUT(OFF+0, X0); \
+	PUT(OFF+4, X1); \
+	PUT(OFF+8, X2); \
+	PUT(OFF+12, X3); \
+	VEXTRACTF128 $1, R0, X0; \
+	VEXTRACTF128 $1, R1, X1; \
+	VEXTRACTF128 $1, R2, X2; \
+	VEXTRACTF128 $1, R3, X3; \
+	PUT(OFF+16, X0); \
+	PUT(OFF+20, X1); \
+	PUT(OFF+24, X2); \
+	PUT(OFF+28, X3)
+
+// Columns of the two ends and their difference.
+#define PAX Y3
+#define PAY Y5
+#define PAZ Y2
+#define PBX Y7
+#define PBY Y9
+#define PBZ Y6
+#define VDX Y8
+#define VDY Y10
+#define VDZ Y11
+
+// func solveLinkGroups(args *linkGroupArgs, n int) int
+//
+// One pass over n link groups, each computed as solveLinks computes a
+// plain XPBD link, operation for operation (see linkvec.go).
+TEXT ·solveLinkGroups(SB), NOSPLIT, $0-24
+	MOVQ args+0(FP), DI
+	MOVQ n+8(FP), CX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE done
+	MOVQ ARG_POS(DI), SI
+	MOVQ ARG_GROUP(DI), R8
+	MOVQ ARG_LAMBDA(DI), R9
+	MOVL ARG_FIRST(DI), DX
+	VBROADCASTSS ARG_EPS(DI), Y13
+
+loop:
+	ROWS(G_A3, Y2, Y3, Y4, Y5, X2, X3, X4, X5)
+	COLUMNS(Y2, Y3, Y4, Y5, Y0, Y1)
+	ROWS(G_B3, Y6, Y7, Y8, Y9, X6, X7, X8, X9)
+	COLUMNS(Y6, Y7, Y8, Y9, Y0, Y1)
+	VSUBPS PAX, PBX, VDX // dx = bx - ax
+	VSUBPS PAY, PBY, VDY
+	VSUBPS PAZ, PBZ, VDZ
+	VMULPS VDX, VDX, Y12
+	VMULPS VDY, VDY, Y14
+	VADDPS Y14, Y12, Y12
+	VMULPS VDZ, VDZ, Y14
+	VADDPS Y14, Y12, Y12 // d2 = (dx*dx + dy*dy) + dz*dz
+	VCMPPS $0x11, Y13, Y12, Y14 // d2 < eps (ordered, quiet)
+	VMOVMSKPS Y14, BX
+	TESTL BX, BX
+	JNZ done
+	VSQRTPS Y12, Y12 // d
+	VMOVUPS G_REST(R8), Y4
+	VSUBPS Y12, Y4, Y4 // rest - d
+	VXORPS Y14, Y14, Y14
+	TESTL DX, DX
+	JNZ havelam
+	VMOVUPS (R9), Y14 // lam
+
+havelam:
+	VMULPS G_ALPHAH(R8), Y14, Y0 // alphaH*lam
+	VSUBPS Y0, Y4, Y4
+	VMULPS G_INVDEN(R8), Y4, Y4 // dl
+	VADDPS Y4, Y14, Y14
+	VMOVUPS Y14, (R9) // lambda = lam + dl
+	VDIVPS Y12, Y4, Y4 // s = dl / d
+	VMULPS G_WA(R8), Y4, Y0 // ka
+	VMULPS G_WB(R8), Y4, Y1 // kb
+	VMULPS VDX, Y0, Y14
+	VSUBPS Y14, PAX, PAX // ax - ka*dx
+	VMULPS VDY, Y0, Y14
+	VSUBPS Y14, PAY, PAY
+	VMULPS VDZ, Y0, Y14
+	VSUBPS Y14, PAZ, PAZ
+	VMULPS VDX, Y1, Y14
+	VADDPS Y14, PBX, PBX // bx + kb*dx
+	VMULPS VDY, Y1, Y14
+	VADDPS Y14, PBY, PBY
+	VMULPS VDZ, Y1, Y14
+	VADDPS Y14, PBZ, PBZ
+	BACKTOROWS(PAX, PAY, PAZ, Y0, Y1, Y4, Y12)
+	PUT8(G_A3, PAX, PAY, PAZ, Y0, X3, X5, X2, X0)
+	BACKTOROWS(PBX, PBY, PBZ, Y0, Y1, Y4, Y12)
+	PUT8(G_B3, PBX, PBY, PBZ, Y0, X7, X9, X6, X0)
+	ADDQ $G_SIZE, R8
+	ADDQ $32, R9
+	INCQ AX
+	CMPQ AX, CX
+	JLT loop
+
+done:
+	VZEROUPPER
+	MOVQ AX, ret+16(FP)
+	RET

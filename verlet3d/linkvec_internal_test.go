@@ -1,0 +1,119 @@
+package verlet3d
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// kernelWorld is a 48 x 48 grid (over 8,192 links, so coloured in
+// regions) with a jumbled start, two pinned particles, soft and rigid
+// links, a string, a Jakobsen link, a broken link, and one link of zero
+// length, with its multipliers set to nonzero values.
+func kernelWorld(t *testing.T) *World {
+	t.Helper()
+	w := gridWorld(48)
+	for i := range w.pos {
+		f := float32(i)
+		w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
+	}
+	w.Pin(0)
+	w.Pin(100)
+	for l := Link(0); int(l) < w.NumLinks(); l += 7 {
+		w.SetLinkCompliance(l, 1e-4)
+	}
+	a, b := w.LinkParticles(500)
+	w.pos[b] = w.pos[a] // zero length: its group goes link by link
+	if _, err := w.AddLink(3, 60, LinkSettings{TensionOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddLink(5, 70, LinkSettings{Stiffness: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	w.BreakLink(900)
+	ls := &w.links
+	ls.colour(len(w.pos))
+	ls.prepare(w.invMass, w.massGen, 3600)
+	for i := range ls.lambda {
+		ls.lambda[i] = 1e-3 * sin32(float32(i))
+	}
+	return w
+}
+
+// The link kernel (where the processor has one) gives the same bits as
+// solveLinks: over whole ranges and ranges cut mid-group, on a first pass
+// and a later one, with pinned particles, flagged links and a link of zero
+// length among its groups.
+func TestLinkKernelMatchesScalar(t *testing.T) {
+	if !haveLinkKernel {
+		t.Skip("no link kernel on this processor")
+	}
+	vec, scalar := kernelWorld(t), kernelWorld(t)
+	scalar.links.noVector = true
+	scalar.links.prepared = false
+	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600)
+	if len(scalar.links.groupOK) != 0 {
+		t.Fatal("noVector left the groups on")
+	}
+	ok := 0
+	for _, g := range vec.links.groupOK {
+		if g {
+			ok++
+		}
+	}
+	if ok < len(vec.links.groupOK)*3/4 {
+		t.Fatalf("only %d of %d groups go to the kernel", ok, len(vec.links.groupOK))
+	}
+	n := len(vec.links.hot)
+	for _, r := range []struct {
+		lo, hi int
+		first  bool
+	}{{0, n, true}, {0, n, false}, {3, n - 5, false}, {13, 77, true}, {8, 16, false}, {n - 9, n, false}} {
+		for _, w := range []*World{vec, scalar} {
+			w.links.solveRange(r.lo, r.hi, w.pos, w.invMass, 3600, r.first)
+		}
+		for i := range vec.pos {
+			if !samebits(vec.pos[i], scalar.pos[i]) {
+				t.Fatalf("range %v: particle %d at %v with the kernel, %v without", r, i, vec.pos[i], scalar.pos[i])
+			}
+		}
+		for i := range vec.links.lambda {
+			if math.Float32bits(vec.links.lambda[i]) != math.Float32bits(scalar.links.lambda[i]) {
+				t.Fatalf("range %v: multiplier %d is %v with the kernel, %v without", r, i, vec.links.lambda[i], scalar.links.lambda[i])
+			}
+		}
+	}
+}
+
+func samebits(a, b mgl32.Vec3) bool {
+	for k := range a {
+		if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// A group of eight links never includes the last particle (the kernel
+// reads 16 bytes per particle), nor links that share a particle.
+func TestLinkGroupsAreDisjoint(t *testing.T) {
+	if !haveLinkKernel {
+		t.Skip("no link kernel on this processor")
+	}
+	w := kernelWorld(t)
+	ls := &w.links
+	last := int32(len(w.pos) - 1)
+	for g, ok := range ls.groupOK {
+		if !ok {
+			continue
+		}
+		seen := map[int32]bool{}
+		for _, c := range ls.hot[g*linkGroupSize : (g+1)*linkGroupSize] {
+			if seen[c.a] || seen[c.b] || c.a == last || c.b == last || c.flags != 0 {
+				t.Fatalf("group %d: link %d-%d (flags %d) shares a particle, touches the last one or is flagged", g, c.a, c.b, c.flags)
+			}
+			seen[c.a], seen[c.b] = true, true
+		}
+	}
+}

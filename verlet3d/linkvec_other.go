@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package verlet3d
+
+// haveLinkKernel is false: this architecture solves every link with
+// solveLinks.
+const haveLinkKernel = false
+
+func solveLinkGroups(*linkGroupArgs, int) int { panic("verlet3d: no link kernel on this architecture") }
