@@ -32,7 +32,6 @@ func (w *World) step(left int) {
 	if w.links.dirty {
 		w.links.colour(len(w.pos))
 	}
-	copy(w.stepStart, w.pos)
 	n := w.cfg.Substeps
 	h := w.SubstepLength()
 	w.invH2 = 1 / (h * h)
@@ -217,6 +216,12 @@ func (w *World) integrateRange(id, lo, hi int) {
 	var g mgl32.Vec3 // gravity, unless applyForces put it in acc
 	if !w.accGravity {
 		g = w.gravity.Acceleration
+	}
+	if w.sub.Index == 0 {
+		// The step's start, copied here by each worker for its own
+		// particles rather than by the caller for all of them: a worker
+		// then writes only cache lines it already holds.
+		copy(w.stepStart[lo:hi], w.pos[lo:hi])
 	}
 	// Equal-length views let the compiler drop the bounds checks.
 	pos := w.pos[lo:hi]
