@@ -28,7 +28,11 @@
 //     and a tail in the order they were added; a large set (8,192 links and
 //     more) by region: the particles are cut into four index ranges, each
 //     range's own links go together, colour by colour, and the links between
-//     ranges come last.
+//     ranges come last. On amd64 processors with AVX2 a pass solves plain
+//     XPBD links eight at a time where eight links in a row share no
+//     particle (most of a colour); every link is computed with the same
+//     operations, rounded the same way, so the result is bit-identical to
+//     the one-by-one loop, on any machine.
 //  5. Friction and restitution on the contacts: static friction undoes the
 //     sliding of the substep against a collider at rest (no creep below the
 //     friction angle), kinetic friction shortens it, and the velocity into
