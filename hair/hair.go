@@ -42,8 +42,11 @@ type Hair struct {
 	// per iteration (recomputed when the iteration count changes).
 	styleSub  []float32
 	styleIter []float32
-	styleN    int
-	restSeg   []float32 // rest segment length per strand, m
+	js        []float32 // float32(j) for j in [0, per), read by the pull kernel
+	// noKernel turns the pull kernel off (tests compare the two paths).
+	noKernel bool
+	styleN   int
+	restSeg  []float32 // rest segment length per strand, m
 
 	// Strand constraints, solved per strand by the ConstraintSet.
 	bendRest   []float32    // rest distance from particle j-2 to j, by particle
@@ -339,6 +342,12 @@ func (h *Hair) setStyle() {
 	}
 	h.styleSub = h.styleSub[:h.per]
 	h.styleIter = h.styleIter[:h.per]
+	if len(h.js) != h.per {
+		h.js = make([]float32, h.per)
+		for j := range h.js {
+			h.js[j] = float32(j)
+		}
+	}
 	s := h.set
 	for j := range h.styleSub {
 		t := float32(j) / float32(s.Segments)

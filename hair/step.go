@@ -2,6 +2,7 @@ package hair
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -511,6 +512,37 @@ func (h *Hair) pull(lo, hi int) {
 	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
 	minR := h.head.Radius + h.set.Radius
 	minR2 := minR * minR
+	// The kernel takes the first groups·8 particles after each root, on
+	// every strand but the hair's last (whose last row would read one
+	// float past the positions and the targets).
+	groups := h.pullKernelGroups()
+	klo, khi := lo, min(hi, h.set.Strands-1)
+	if groups == 0 || khi <= klo {
+		klo, khi = lo, lo
+	} else {
+		a := pullArgs{
+			pos:     unsafe.Pointer(&pos[klo*per+1]),
+			target:  unsafe.Pointer(&target[klo*per+1]),
+			inv:     unsafe.Pointer(&inv[klo*per+1]),
+			restSeg: unsafe.Pointer(&h.restSeg[klo]),
+			js:      unsafe.Pointer(&h.js[1]),
+			style:   unsafe.Pointer(&si[1]),
+			strands: int64(khi - klo),
+			groups:  int64(groups),
+			strideP: int64(per) * 12,
+			strideW: int64(per) * 4,
+		}
+		if style {
+			a.doStyle = 1
+		}
+		fill8(&a.cx, cx)
+		fill8(&a.cy, cy)
+		fill8(&a.cz, cz)
+		fill8(&a.minR, minR)
+		fill8(&a.minR2, minR2)
+		fill8(&a.eps, 1e-18)
+		pullStrands(&a)
+	}
 	for i := lo; i < hi; i++ {
 		o := i * per
 		st := pos[o : o+per]
@@ -518,7 +550,11 @@ func (h *Hair) pull(lo, hi int) {
 		ts := target[o : o+per]
 		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
-		for j := 1; j < len(st); j++ {
+		j0 := 1
+		if i >= klo && i < khi {
+			j0 += 8 * groups
+		}
+		for j := j0; j < len(st); j++ {
 			if ws[j] == 0 {
 				continue
 			}

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "../internal/simd/transpose_amd64.h"
 
 // Offsets in linkGroupArgs.
 #define ARG_POS 0
@@ -39,29 +40,6 @@
 	VINSERTF128 $1, (SI)(BX*4), R2, R2; \
 	MOVLQSX OFF+28(R8), BX; \
 	VINSERTF128 $1, (SI)(BX*4), R3, R3
-
-// COLUMNS turns rows R0-R3 into columns: x in R1, y in R3, z in R0 (T0
-// and T1 are scratch).
-#define COLUMNS(R0, R1, R2, R3, T0, T1) \
-	VUNPCKLPS R1, R0, T0; \
-	VUNPCKLPS R3, R2, T1; \
-	VUNPCKHPS R1, R0, R0; \
-	VUNPCKHPS R3, R2, R2; \
-	VSHUFPS $0x44, T1, T0, R1; \
-	VSHUFPS $0xEE, T1, T0, R3; \
-	VSHUFPS $0x44, R2, R0, R0
-
-// BACKTOROWS turns columns X, Y, Z into rows (x, y, z, z): particles 0
-// and 4 in X, 1 and 5 in Y, 2 and 6 in Z, 3 and 7 in T0 (T1-T3 scratch).
-#define BACKTOROWS(X, Y, Z, T0, T1, T2, T3) \
-	VUNPCKLPS Y, X, T0; \
-	VUNPCKHPS Y, X, T1; \
-	VUNPCKLPS Z, Z, T2; \
-	VUNPCKHPS Z, Z, T3; \
-	VSHUFPS $0x44, T2, T0, X; \
-	VSHUFPS $0xEE, T2, T0, Y; \
-	VSHUFPS $0x44, T3, T1, Z; \
-	VSHUFPS $0xEE, T3, T1, T0
 
 // PUT writes x, y and z of row XR's low half to the particle whose float
 // index is the int32 at OFF(R8): 12 bytes, never the next particle's.

@@ -1,0 +1,123 @@
+package hair
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets pull_amd64.s reads pullArgs at.
+func TestPullArgsLayout(t *testing.T) {
+	var a pullArgs
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"pos", unsafe.Offsetof(a.pos), 0}, {"target", unsafe.Offsetof(a.target), 8},
+		{"inv", unsafe.Offsetof(a.inv), 16}, {"restSeg", unsafe.Offsetof(a.restSeg), 24},
+		{"js", unsafe.Offsetof(a.js), 32}, {"style", unsafe.Offsetof(a.style), 40},
+		{"strands", unsafe.Offsetof(a.strands), 48}, {"groups", unsafe.Offsetof(a.groups), 56},
+		{"strideP", unsafe.Offsetof(a.strideP), 64}, {"strideW", unsafe.Offsetof(a.strideW), 72},
+		{"doStyle", unsafe.Offsetof(a.doStyle), 80}, {"cx", unsafe.Offsetof(a.cx), 88},
+		{"cy", unsafe.Offsetof(a.cy), 120}, {"cz", unsafe.Offsetof(a.cz), 152},
+		{"minR", unsafe.Offsetof(a.minR), 184}, {"minR2", unsafe.Offsetof(a.minR2), 216},
+		{"eps", unsafe.Offsetof(a.eps), 248}, {"rx", unsafe.Offsetof(a.rx), 280},
+		{"ry", unsafe.Offsetof(a.ry), 312}, {"rz", unsafe.Offsetof(a.rz), 344},
+		{"seg", unsafe.Offsetof(a.seg), 376},
+	} {
+		if c.got != c.want {
+			t.Errorf("pullArgs.%s at %d, pull_amd64.s reads it at %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// pullHair is a hair of strands x segments whose particles are scattered
+// about (some past their leash, some inside the head), with two pinned
+// particles past the root, style targets set, and a World particle after
+// the hair unless last; the head is off the origin.
+func pullHair(t *testing.T, strands, segments int, last bool) (*verlet3d.World, *Hair) {
+	t.Helper()
+	w, err := verlet3d.NewWorld(WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	s.Strands, s.Segments = strands, segments
+	head := DefaultHead()
+	head.Center = mgl32.Vec3{0.3, 1.6, -0.2}
+	h, err := New(w, head, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !last {
+		if _, err := w.AddParticle(mgl32.Vec3{5, 5, 5}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Step()
+	h.pos, h.prev, h.inv = w.Positions(), w.PrevPositions(), w.InvMasses()
+	base := int(h.base)
+	c := h.cur.c
+	for o := 0; o < strands*h.per; o++ {
+		f := float32(o)
+		p := &h.pos[base+o]
+		if o%h.per == 0 {
+			continue // roots stay on the head
+		}
+		*p = p.Add(mgl32.Vec3{0.05 * sin32(f), 0.06 * sin32(1.3*f), 0.04 * sin32(2.1*f)})
+		if o%7 == 3 {
+			*p = c.Add(p.Sub(c).Normalize().Mul(0.6 * h.head.Radius)) // inside the head
+		}
+		if o%11 == 5 {
+			*p = p.Add(mgl32.Vec3{0.3, -0.2, 0.1}) // past its leash
+		}
+		h.target[o] = p.Add(mgl32.Vec3{0.01 * sin32(3*f), 0.02, -0.01})
+	}
+	w.Pin(h.base + verlet3d.Particle(h.per+3))
+	w.Pin(h.base + verlet3d.Particle(2*h.per+9))
+	h.inv = w.InvMasses()
+	return w, h
+}
+
+func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }
+
+// The pull kernel (where the processor has one) gives the same bits as
+// pull's loop, with and without style, over whole and partial strand
+// ranges, for strand lengths with and without a remainder past the
+// kernel's groups, with the hair last in its World or not.
+func TestPullKernelMatchesScalar(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	for _, c := range []struct {
+		strands, segments int
+		last              bool
+	}{{40, 16, false}, {40, 16, true}, {37, 12, false}, {9, 8, true}, {20, 24, false}, {12, 5, false}} {
+		_, kh := pullHair(t, c.strands, c.segments, c.last)
+		_, sh := pullHair(t, c.strands, c.segments, c.last)
+		sh.noKernel = true
+		if c.segments >= 8 && kh.pullKernelGroups() == 0 {
+			t.Fatalf("%+v: the kernel is off", c)
+		}
+		for _, style := range []float32{kh.set.StyleStiffness, 0} {
+			kh.set.StyleStiffness, sh.set.StyleStiffness = style, style
+			for _, r := range [][2]int{{0, c.strands}, {3, c.strands - 2}, {c.strands - 1, c.strands}} {
+				kh.pull(r[0], r[1])
+				sh.pull(r[0], r[1])
+				base := int(kh.base)
+				for o := 0; o < c.strands*kh.per; o++ {
+					a, b := kh.pos[base+o], sh.pos[base+o]
+					for k := range a {
+						if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+							t.Fatalf("%+v style %v range %v: particle %d at %v with the kernel, %v without", c, style, r, o, a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}
