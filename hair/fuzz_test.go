@@ -1,12 +1,13 @@
 package hair_test
 
 import (
-	"github.com/drape3d/drape/internal/checks"
-	"github.com/drape3d/drape/internal/vecmath"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/checks"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -73,10 +74,10 @@ func FuzzHair(f *testing.F) {
 			return
 		}
 		checks.CheckWorld(t, w, "after New")
-		c, q := head.Center, head.Rotation
-		if q == (mgl32.Quat{}) {
-			q = mgl32.QuatIdent()
-		}
+		// The shakes compose rotations onto q: keep it unit length, as
+		// the hair reads it (a quaternion near float32's range composed
+		// with a turn overflows).
+		c, q := head.Center, unitRotation(head.Rotation)
 		for op := 0; op < 64 && in.Len() > 0; op++ {
 			switch code := in.Intn(8); code {
 			case 0, 1, 2:
@@ -95,7 +96,7 @@ func FuzzHair(f *testing.F) {
 				if err := h.SetHead(p, r); err != nil {
 					checks.MustName(t, err, "SetHead", "centre", "center", "rotation", "Center", "Rotation")
 				} else {
-					c, q = p, r
+					c, q = p, unitRotation(r)
 				}
 			case 4:
 				p, r := in.Vec(), mgl32.Quat{W: in.F32(), V: in.Vec()}
@@ -103,7 +104,7 @@ func FuzzHair(f *testing.F) {
 				if err := h.Teleport(p, r); err != nil {
 					checks.MustName(t, err, "Teleport", "centre", "center", "rotation", "Center", "Rotation")
 				} else {
-					c, q = p, r
+					c, q = p, unitRotation(r)
 				}
 			case 5:
 				wd := verlet3d.Wind{Steady: in.Vec(), Gust: in.Maybe(0), GustPeriod: in.Maybe(2), Turbulence: in.Maybe(0), TurbulenceScale: in.Maybe(0.5)}
@@ -167,4 +168,15 @@ func TestAbsurdHairSettings(t *testing.T) {
 		}
 		before.Same(t, w, tc.name)
 	}
+}
+
+// unitRotation is q at unit length (in float64, so that a quaternion near
+// float32's range does not overflow), the identity for a zero one.
+func unitRotation(q mgl32.Quat) mgl32.Quat {
+	w, x, y, z := float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])
+	l := math.Sqrt(w*w + x*x + y*y + z*z)
+	if !(l > 1e-6) || math.IsInf(l, 0) {
+		return mgl32.QuatIdent()
+	}
+	return mgl32.Quat{W: float32(w / l), V: mgl32.Vec3{float32(x / l), float32(y / l), float32(z / l)}}
 }

@@ -252,3 +252,18 @@ func TestFaceClear(t *testing.T) {
 		t.Errorf("%d hair vertices over the face during the turn, more than 0.5%%", most)
 	}
 }
+
+// A head's rotation is used at unit length, however long the quaternion:
+// one near float32's range (found by FuzzHair) turned the head as the unit
+// one does, where it used to collapse the head's frame to its centre.
+func TestHeadRotationOfAnyLength(t *testing.T) {
+	unit := mgl32.QuatRotate(0.7, mgl32.Vec3{0.2, 1, -0.3}.Normalize())
+	local := mgl32.Vec3{0.05, 0.08, -0.02}
+	want := hair.Head{Rotation: unit, Radius: 0.1}.ToWorld(local)
+	for _, scale := range []float32{1e-3, 1, 1e20, 3e38} {
+		q := mgl32.Quat{W: unit.W * scale, V: unit.V.Mul(scale)}
+		if got := (hair.Head{Rotation: q, Radius: 0.1}).ToWorld(local); got.Sub(want).Len() > 1e-6 {
+			t.Errorf("rotation scaled by %g: %v to world is %v, want %v", scale, local, got, want)
+		}
+	}
+}

@@ -2,8 +2,9 @@ package hair
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+
+	"github.com/drape3d/drape/internal/vecmath"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -50,9 +51,22 @@ func (h Head) Validate() error {
 }
 
 // rotation returns the unit rotation of h, the identity for a zero one.
-func (h Head) rotation() mgl32.Quat {
-	q := h.Rotation
-	if l := q.Len(); l > 1e-6 {
+func (h Head) rotation() mgl32.Quat { return unitQuat(h.Rotation) }
+
+// unitQuat returns q scaled to unit length, the identity for a zero or
+// non-finite q. A finite quaternion longer than float32's range (found by
+// FuzzHair) has an infinite float32 length, and scaling by its inverse
+// gave a zero rotation: it is scaled down in float64 first. Any other
+// keeps the float32 arithmetic it always had.
+func unitQuat(q mgl32.Quat) mgl32.Quat {
+	l := q.Len()
+	if math.IsInf(float64(l), 1) {
+		w, x, y, z := float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])
+		l64 := math.Sqrt(w*w + x*x + y*y + z*z)
+		q = mgl32.Quat{W: float32(w / l64), V: mgl32.Vec3{float32(x / l64), float32(y / l64), float32(z / l64)}}
+		l = q.Len()
+	}
+	if l > 1e-6 && !math.IsInf(float64(l), 0) {
 		return q.Scale(1 / l)
 	}
 	return mgl32.QuatIdent()
