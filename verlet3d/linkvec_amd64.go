@@ -3,7 +3,8 @@ package verlet3d
 import "github.com/drape3d/drape/internal/simd"
 
 // haveLinkKernel reports whether the processor and the operating system
-// support AVX2 (the 8-wide arithmetic of linkvec_amd64.s).
+// support AVX2 (the 8-wide arithmetic of linkvec_amd64.s and
+// integrate_amd64.s).
 var haveLinkKernel = simd.AVX2()
 
 // solveLinkGroups solves n consecutive link groups starting at args.group
@@ -12,3 +13,10 @@ var haveLinkKernel = simd.AVX2()
 //
 //go:noescape
 func solveLinkGroups(args *linkGroupArgs, n int) int
+
+// integrateGroups integrates n groups of eight free particles and returns
+// how many it did: fewer than n when a group holds a particle that is not
+// free, which it leaves for integrateRange.
+//
+//go:noescape
+func integrateGroups(a *integrateArgs, n int) int

@@ -7,3 +7,7 @@ package verlet3d
 const haveLinkKernel = false
 
 func solveLinkGroups(*linkGroupArgs, int) int { panic("verlet3d: no link kernel on this architecture") }
+
+func integrateGroups(*integrateArgs, int) int {
+	panic("verlet3d: no integration kernel on this architecture")
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -204,7 +205,7 @@ func (w *World) integrate() {
 
 // integrateRange is integrate's work on particles [lo, hi).
 func (w *World) integrateRange(id, lo, hi int) {
-	h, frac := w.sub.H, w.sub.Frac
+	h := w.sub.H
 	damping := w.cfg.Damping
 	if w.settling() {
 		damping += w.cfg.SettleDamping
@@ -228,9 +229,45 @@ func (w *World) integrateRange(id, lo, hi int) {
 	n := len(pos)
 	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	clamps := 0
+	i := 0
+	if haveLinkKernel && !w.noKernels && n >= 8 {
+		a := integrateArgs{}
+		fill8(&a.k, k)
+		fill8(&a.h2, h2)
+		fill8(&a.gx, g[0])
+		fill8(&a.gy, g[1])
+		fill8(&a.gz, g[2])
+		fill8(&a.maxStep, maxStep)
+		fill8(&a.maxStep2, maxStep2)
+		for i+8 <= n {
+			groups := (n - i) / 8
+			a.pos, a.prev = unsafe.Pointer(&pos[i]), unsafe.Pointer(&prev[i])
+			a.acc, a.state = unsafe.Pointer(&acc[i]), unsafe.Pointer(&state[i])
+			done := integrateGroups(&a, groups)
+			i += 8 * done
+			if done < groups {
+				// A pinned or kinematic particle: this group goes one by one.
+				clamps += w.integrateParticles(lo, i, i+8, k, h2, maxStep, maxStep2, g)
+				i += 8
+			}
+		}
+		clamps += int(a.clamps)
+	}
+	clamps += w.integrateParticles(lo, i, n, k, h2, maxStep, maxStep2, g)
+	w.tally[id].clamps += clamps
+}
+
+// integrateParticles integrates particles lo+i for i in [from, to) and
+// returns how many it clamped to the largest step.
+func (w *World) integrateParticles(lo, from, to int, k, h2, maxStep, maxStep2 float32, g mgl32.Vec3) int {
+	pos := w.pos[lo+from : lo+to]
+	n := len(pos)
+	prev, acc, state := w.prev[lo+from : lo+to][:n], w.acc[lo+from : lo+to][:n], w.state[lo+from : lo+to][:n]
+	frac := w.sub.Frac
+	clamps := 0
 	for i := range pos {
 		if state[i] != stateFree {
-			w.integrateFixed(lo+i, frac)
+			w.integrateFixed(lo+from+i, frac)
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
@@ -245,7 +282,7 @@ func (w *World) integrateRange(id, lo, hi int) {
 		*p = *x
 		*x = mgl32.Vec3{x[0] + vx, x[1] + vy, x[2] + vz}
 	}
-	w.tally[id].clamps += clamps
+	return clamps
 }
 
 // integrateFixed moves a particle of inverse mass 0: a kinematic one along

@@ -71,7 +71,10 @@ type World struct {
 	guardJob     func(id, lo, hi int)
 	gravityJob   func(id, lo, hi int)
 	tally        []workerTally
-	blocks       []particleBlock // the collision broad phase's boxes, see buildBlocks
+	// noKernels turns the AVX2 integration kernel off (tests compare the
+	// two paths; links have linkStore.noVector).
+	noKernels bool
+	blocks    []particleBlock // the collision broad phase's boxes, see buildBlocks
 	// buildBlocks' inputs for blocksJob.
 	blockPrev   []mgl32.Vec3
 	blockMargin float32

@@ -1,0 +1,93 @@
+package verlet3d
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets integrate_amd64.s reads integrateArgs at.
+func TestIntegrateArgsLayout(t *testing.T) {
+	var a integrateArgs
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"pos", unsafe.Offsetof(a.pos), 0}, {"prev", unsafe.Offsetof(a.prev), 8},
+		{"acc", unsafe.Offsetof(a.acc), 16}, {"state", unsafe.Offsetof(a.state), 24},
+		{"k", unsafe.Offsetof(a.k), 32}, {"h2", unsafe.Offsetof(a.h2), 64},
+		{"gx", unsafe.Offsetof(a.gx), 96}, {"gy", unsafe.Offsetof(a.gy), 128},
+		{"gz", unsafe.Offsetof(a.gz), 160}, {"maxStep", unsafe.Offsetof(a.maxStep), 192},
+		{"maxStep2", unsafe.Offsetof(a.maxStep2), 224}, {"clamps", unsafe.Offsetof(a.clamps), 256},
+	} {
+		if c.got != c.want {
+			t.Errorf("integrateArgs.%s at %d, integrate_amd64.s reads it at %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// integrateWorld has 203 particles (25 groups of eight and three more)
+// moving every which way, a few of them fast enough to be clamped, with a
+// pinned and a kinematic particle, and forces on some (so that gravity
+// goes through acc) when withForces.
+func integrateWorld(t *testing.T, withForces bool) *World {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.MaxSpeed = 30
+	w, err := NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 203; i++ {
+		f := float32(i)
+		p, err := w.AddParticle(mgl32.Vec3{sin32(f), 1 + sin32(1.3*f), sin32(2.1 * f)}, 0.1+0.05*sin32(f)*sin32(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := mgl32.Vec3{sin32(3 * f), sin32(5 * f), sin32(7 * f)}.Mul(2)
+		if i%17 == 4 {
+			v = v.Mul(40) // past MaxSpeed
+		}
+		w.SetVelocity(p, v)
+	}
+	w.Pin(19)
+	w.SetTarget(77, mgl32.Vec3{0.5, 2, 0.5})
+	if withForces {
+		for i := 0; i < 203; i += 3 {
+			w.AddForce(Particle(i), mgl32.Vec3{0.3, -0.1 * float32(i%5), 0.2})
+		}
+	}
+	return w
+}
+
+// The integration kernel (where the processor has one) gives the same
+// bits and the same clamp count as the Go loop, with gravity in acc or
+// not, over whole and partial particle ranges.
+func TestIntegrateKernelMatchesScalar(t *testing.T) {
+	if !haveLinkKernel {
+		t.Skip("no AVX2")
+	}
+	for _, forces := range []bool{false, true} {
+		vec, scalar := integrateWorld(t, forces), integrateWorld(t, forces)
+		scalar.noKernels = true
+		for _, w := range []*World{vec, scalar} {
+			w.sub = Substep{Index: 1, Count: w.cfg.Substeps, H: w.SubstepLength(), Frac: 0.2}
+			w.applyForces(w.sub)
+			w.tally = make([]workerTally, 1)
+		}
+		for _, r := range [][2]int{{0, 203}, {5, 200}, {16, 40}, {0, 7}} {
+			vec.integrateRange(0, r[0], r[1])
+			scalar.integrateRange(0, r[0], r[1])
+			for i := range vec.pos {
+				if !samebits(vec.pos[i], scalar.pos[i]) || !samebits(vec.prev[i], scalar.prev[i]) {
+					t.Fatalf("forces %v range %v: particle %d at %v (prev %v) with the kernel, %v (%v) without",
+						forces, r, i, vec.pos[i], vec.prev[i], scalar.pos[i], scalar.prev[i])
+				}
+			}
+		}
+		if vec.tally[0].clamps != scalar.tally[0].clamps || vec.tally[0].clamps == 0 {
+			t.Fatalf("forces %v: %d speed clamps with the kernel, %d without (want equal, and some)", forces, vec.tally[0].clamps, scalar.tally[0].clamps)
+		}
+	}
+}
