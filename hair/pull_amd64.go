@@ -4,3 +4,8 @@ package hair
 //
 //go:noescape
 func pullStrands(a *pullArgs)
+
+// solveStrands8 runs the links kernel (links_amd64.s).
+//
+//go:noescape
+func solveStrands8(a *linkArgs)

@@ -3,3 +3,5 @@
 package hair
 
 func pullStrands(*pullArgs) { panic("hair: no pull kernel on this architecture") }
+
+func solveStrands8(*linkArgs) { panic("hair: no links kernel on this architecture") }

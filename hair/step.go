@@ -426,6 +426,10 @@ func (h *Hair) links(lo, hi int) {
 	base := int(h.base)
 	aS := h.set.StretchCompliance * h.invH2
 	aB := h.set.BendCompliance * h.invH2
+	if h.linksKernel(lo, hi) {
+		h.linksKernelRun(lo, aS, aB)
+		return
+	}
 	n := h.set.Strands * per
 	pos := h.pos[base : base+n]
 	inv := h.inv[base : base+n]

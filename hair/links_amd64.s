@@ -1,0 +1,373 @@
+#include "textflag.h"
+#include "../internal/simd/transpose_amd64.h"
+
+// Offsets in linkArgs (links_kernel.go; TestLinkArgsLayout checks them).
+#define L_POS 0
+#define L_INV 8
+#define L_KS 16
+#define L_KB 24
+#define L_BREST 32
+#define L_BINV 40
+#define L_LAMS 48
+#define L_LAMB 56
+#define L_REST 64
+#define L_SEGINV 72
+#define L_PER 80
+#define L_STRIDEP 88
+#define L_STRIDEW 96
+#define L_USEAS 104
+#define L_J 112
+#define C_AS 128
+#define C_AB 160
+#define C_EPS 192
+#define C_081 224
+#define C_121 256
+#define C_05 288
+#define C_15 320
+#define C_HALF 352
+#define C_ONE 384
+#define C_SIGN 416
+#define S_AX 448
+#define S_AY 480
+#define S_AZ 512
+#define S_CX 544
+#define S_CY 576
+#define S_CZ 608
+#define S_WA 640
+#define S_WC 672
+#define S_R 704
+#define S_IR 736
+#define S_BR 768
+#define S_BI 800
+
+// Lane l of a float array is l strides (R12 = 1, R13 = 3, DX = 5, CX = 7
+// strides) past lane 0; of the positions, l strides (R8 = 1, R9 = 3,
+// R10 = 5, R11 = 7 strides). BX is j·4 bytes, SI points at the positions
+// of particle j of lane 0.
+
+// XCOL loads arr[o] of the eight lanes (arr's pointer at ARG(DI)) into OUT
+// (Y9-Y14 scratch): each lane's row arr[o:o+4] is loaded, and the first
+// column kept.
+#define XCOL(ARG, OUT) \
+	MOVQ ARG(DI), AX; \
+	ADDQ BX, AX; \
+	VMOVUPS (AX), X9; \
+	VMOVUPS (AX)(R12*1), X10; \
+	VMOVUPS (AX)(R12*2), X11; \
+	VMOVUPS (AX)(R13*1), X12; \
+	VINSERTF128 $1, (AX)(R12*4), Y9, Y9; \
+	VINSERTF128 $1, (AX)(DX*1), Y10, Y10; \
+	VINSERTF128 $1, (AX)(R13*2), Y11, Y11; \
+	VINSERTF128 $1, (AX)(CX*1), Y12, Y12; \
+	VUNPCKLPS Y10, Y9, Y13; \
+	VUNPCKLPS Y12, Y11, Y14; \
+	VSHUFPS $0x44, Y14, Y13, OUT
+
+// XPUT stores the eight lanes of V (destroyed) to arr[o] (pointer at
+// ARG(DI)), four bytes each.
+#define XPUT(ARG, V, XV) \
+	MOVQ ARG(DI), AX; \
+	ADDQ BX, AX; \
+	VEXTRACTPS $0, XV, (AX); \
+	VEXTRACTPS $1, XV, (AX)(R12*1); \
+	VEXTRACTPS $2, XV, (AX)(R12*2); \
+	VEXTRACTPS $3, XV, (AX)(R13*1); \
+	VEXTRACTF128 $1, V, XV; \
+	VEXTRACTPS $0, XV, (AX)(R12*4); \
+	VEXTRACTPS $1, XV, (AX)(DX*1); \
+	VEXTRACTPS $2, XV, (AX)(R13*2); \
+	VEXTRACTPS $3, XV, (AX)(CX*1)
+
+// PROWS loads the particles at BASE (lane 0; the lanes follow at the
+// position strides) as rows in Y9-Y12.
+#define PROWS(BASE) \
+	VMOVUPS (BASE), X9; \
+	VMOVUPS (BASE)(R8*1), X10; \
+	VMOVUPS (BASE)(R8*2), X11; \
+	VMOVUPS (BASE)(R9*1), X12; \
+	VINSERTF128 $1, (BASE)(R8*4), Y9, Y9; \
+	VINSERTF128 $1, (BASE)(R10*1), Y10, Y10; \
+	VINSERTF128 $1, (BASE)(R9*2), Y11, Y11; \
+	VINSERTF128 $1, (BASE)(R11*1), Y12, Y12
+
+// PUTROW writes x, y, z of row XR's low half at OFF(BASE)(IDX).
+#define PUTROW(BASE, IDX, XR) \
+	VMOVSD XR, (BASE)IDX; \
+	VEXTRACTPS $2, XR, 8(BASE)IDX
+
+// PPUT writes the columns at scratch SX, SY, SZ as the particles at BASE
+// (lane 0) and the position strides (Y9-Y14 scratch).
+#define PPUT(BASE, SX, SY, SZ) \
+	VMOVUPS SX(DI), Y9; \
+	VMOVUPS SY(DI), Y10; \
+	VMOVUPS SZ(DI), Y11; \
+	BACKTOROWS(Y9, Y10, Y11, Y12, Y13, Y14, Y0); \
+	VMOVSD X9, (BASE); \
+	VEXTRACTPS $2, X9, 8(BASE); \
+	VMOVSD X10, (BASE)(R8*1); \
+	VEXTRACTPS $2, X10, 8(BASE)(R8*1); \
+	VMOVSD X11, (BASE)(R8*2); \
+	VEXTRACTPS $2, X11, 8(BASE)(R8*2); \
+	VMOVSD X12, (BASE)(R9*1); \
+	VEXTRACTPS $2, X12, 8(BASE)(R9*1); \
+	VEXTRACTF128 $1, Y9, X9; \
+	VEXTRACTF128 $1, Y10, X10; \
+	VEXTRACTF128 $1, Y11, X11; \
+	VEXTRACTF128 $1, Y12, X12; \
+	VMOVSD X9, (BASE)(R8*4); \
+	VEXTRACTPS $2, X9, 8(BASE)(R8*4); \
+	VMOVSD X10, (BASE)(R10*1); \
+	VEXTRACTPS $2, X10, 8(BASE)(R10*1); \
+	VMOVSD X11, (BASE)(R9*2); \
+	VEXTRACTPS $2, X11, 8(BASE)(R9*2); \
+	VMOVSD X12, (BASE)(R11*1); \
+	VEXTRACTPS $2, X12, 8(BASE)(R11*1)
+
+// LOADB loads particle j of the lanes (at SI) as columns in Y0-Y2.
+#define LOADB \
+	PROWS(SI); \
+	COLUMNS(Y9, Y10, Y11, Y12, Y13, Y14); \
+	VMOVAPS Y10, Y0; \
+	VMOVAPS Y12, Y1; \
+	VMOVAPS Y9, Y2
+
+// STRETCH is the stretch link from a (scratch S_AX..) to b (Y0-Y2): k in
+// Y3, lam in Y4, wb in Y5; updates a, b and lam as links does.
+#define STRETCH \
+	VSUBPS S_AX(DI), Y0, Y6; \
+	VSUBPS S_AY(DI), Y1, Y7; \
+	VSUBPS S_AZ(DI), Y2, Y8; \
+	VMULPS Y6, Y6, Y9; \
+	VMULPS Y7, Y7, Y10; \
+	VADDPS Y10, Y9, Y9; \
+	VMULPS Y8, Y8, Y10; \
+	VADDPS Y10, Y9, Y9; \
+	VMOVUPS S_R(DI), Y10; \
+	VMULPS Y10, Y10, Y10; \
+	VSUBPS Y10, Y9, Y11; \
+	VMULPS C_HALF(DI), Y11, Y11; \
+	VMULPS S_IR(DI), Y11, Y11; \
+	VSQRTPS Y9, Y12; \
+	VMOVUPS C_ONE(DI), Y13; \
+	VDIVPS Y12, Y13, Y13; \
+	VSUBPS S_R(DI), Y12, Y12; \
+	VCMPPS $0x1E, C_EPS(DI), Y9, Y14; \
+	VANDPS Y14, Y12, Y12; \
+	VANDPS Y14, Y13, Y13; \
+	VMULPS C_081(DI), Y10, Y14; \
+	VCMPPS $0x11, Y14, Y9, Y14; \
+	VMULPS C_121(DI), Y10, Y10; \
+	VCMPPS $0x1E, Y10, Y9, Y10; \
+	VORPS Y10, Y14, Y14; \
+	VBLENDVPS Y14, Y12, Y11, Y11; \
+	VMOVUPS S_IR(DI), Y12; \
+	VBLENDVPS Y14, Y13, Y12, Y12; \
+	VXORPS C_SIGN(DI), Y11, Y11; \
+	VXORPS Y9, Y9, Y9; \
+	VCMPPS $0x04, Y9, Y3, Y9; \
+	CMPQ L_USEAS(DI), $0; \
+	JEQ 3(PC); \
+	VMULPS C_AS(DI), Y4, Y13; \
+	VSUBPS Y13, Y11, Y11; \
+	VMULPS Y3, Y11, Y11; \
+	CMPQ L_USEAS(DI), $0; \
+	JEQ 3(PC); \
+	VADDPS Y11, Y4, Y13; \
+	VBLENDVPS Y9, Y13, Y4, Y4; \
+	VMULPS Y12, Y11, Y11; \
+	VMULPS S_WA(DI), Y11, Y10; \
+	VMULPS Y5, Y11, Y11; \
+	VMULPS Y6, Y10, Y12; \
+	VMOVUPS S_AX(DI), Y13; \
+	VSUBPS Y12, Y13, Y12; \
+	VBLENDVPS Y9, Y12, Y13, Y13; \
+	VMOVUPS Y13, S_AX(DI); \
+	VMULPS Y7, Y10, Y12; \
+	VMOVUPS S_AY(DI), Y13; \
+	VSUBPS Y12, Y13, Y12; \
+	VBLENDVPS Y9, Y12, Y13, Y13; \
+	VMOVUPS Y13, S_AY(DI); \
+	VMULPS Y8, Y10, Y12; \
+	VMOVUPS S_AZ(DI), Y13; \
+	VSUBPS Y12, Y13, Y12; \
+	VBLENDVPS Y9, Y12, Y13, Y13; \
+	VMOVUPS Y13, S_AZ(DI); \
+	VMULPS Y6, Y11, Y12; \
+	VADDPS Y12, Y0, Y12; \
+	VBLENDVPS Y9, Y12, Y0, Y0; \
+	VMULPS Y7, Y11, Y12; \
+	VADDPS Y12, Y1, Y12; \
+	VBLENDVPS Y9, Y12, Y1, Y1; \
+	VMULPS Y8, Y11, Y12; \
+	VADDPS Y12, Y2, Y12; \
+	VBLENDVPS Y9, Y12, Y2, Y2
+
+// BEND is the bend link from c (scratch S_CX..) to b (Y0-Y2): k in Y3, lam
+// in Y4, wb in Y5, the rest length and its inverse at S_BR and S_BI;
+// updates c, b and lam as links does.
+#define BEND \
+	VSUBPS S_CX(DI), Y0, Y6; \
+	VSUBPS S_CY(DI), Y1, Y7; \
+	VSUBPS S_CZ(DI), Y2, Y8; \
+	VMULPS Y6, Y6, Y9; \
+	VMULPS Y7, Y7, Y10; \
+	VADDPS Y10, Y9, Y9; \
+	VMULPS Y8, Y8, Y10; \
+	VADDPS Y10, Y9, Y9; \
+	VMOVUPS S_BR(DI), Y10; \
+	VMULPS Y10, Y10, Y10; \
+	VMULPS C_05(DI), Y10, Y14; \
+	VCMPPS $0x1E, Y14, Y9, Y14; \
+	VMULPS C_15(DI), Y10, Y11; \
+	VCMPPS $0x11, Y11, Y9, Y11; \
+	VANDPS Y11, Y14, Y14; \
+	VSUBPS Y10, Y9, Y11; \
+	VMULPS C_HALF(DI), Y11, Y11; \
+	VMULPS S_BI(DI), Y11, Y11; \
+	VSQRTPS Y9, Y12; \
+	VMOVUPS C_ONE(DI), Y13; \
+	VDIVPS Y12, Y13, Y13; \
+	VSUBPS S_BR(DI), Y12, Y12; \
+	VCMPPS $0x1E, C_EPS(DI), Y9, Y10; \
+	VANDPS Y10, Y12, Y12; \
+	VANDPS Y10, Y13, Y13; \
+	VBLENDVPS Y14, Y11, Y12, Y11; \
+	VMOVUPS S_BI(DI), Y12; \
+	VBLENDVPS Y14, Y12, Y13, Y12; \
+	VXORPS Y9, Y9, Y9; \
+	VCMPPS $0x04, Y9, Y3, Y13; \
+	VCMPPS $0x04, Y9, Y12, Y9; \
+	VANDPS Y9, Y13, Y13; \
+	VXORPS C_SIGN(DI), Y11, Y11; \
+	VMULPS C_AB(DI), Y4, Y9; \
+	VSUBPS Y9, Y11, Y11; \
+	VMULPS Y3, Y11, Y11; \
+	VADDPS Y11, Y4, Y9; \
+	VBLENDVPS Y13, Y9, Y4, Y4; \
+	VMULPS Y12, Y11, Y11; \
+	VMULPS S_WC(DI), Y11, Y10; \
+	VMULPS Y5, Y11, Y11; \
+	VMULPS Y6, Y10, Y12; \
+	VMOVUPS S_CX(DI), Y14; \
+	VSUBPS Y12, Y14, Y12; \
+	VBLENDVPS Y13, Y12, Y14, Y14; \
+	VMOVUPS Y14, S_CX(DI); \
+	VMULPS Y7, Y10, Y12; \
+	VMOVUPS S_CY(DI), Y14; \
+	VSUBPS Y12, Y14, Y12; \
+	VBLENDVPS Y13, Y12, Y14, Y14; \
+	VMOVUPS Y14, S_CY(DI); \
+	VMULPS Y8, Y10, Y12; \
+	VMOVUPS S_CZ(DI), Y14; \
+	VSUBPS Y12, Y14, Y12; \
+	VBLENDVPS Y13, Y12, Y14, Y14; \
+	VMOVUPS Y14, S_CZ(DI); \
+	VMULPS Y6, Y11, Y12; \
+	VADDPS Y12, Y0, Y12; \
+	VBLENDVPS Y13, Y12, Y0, Y0; \
+	VMULPS Y7, Y11, Y12; \
+	VADDPS Y12, Y1, Y12; \
+	VBLENDVPS Y13, Y12, Y1, Y1; \
+	VMULPS Y8, Y11, Y12; \
+	VADDPS Y12, Y2, Y12; \
+	VBLENDVPS Y13, Y12, Y2, Y2
+
+// CARRY moves on to the next particle: c takes a, a takes b (Y0-Y2), wc
+// takes wa and wa takes wb (Y5).
+#define CARRY \
+	VMOVUPS S_AX(DI), Y9; \
+	VMOVUPS Y9, S_CX(DI); \
+	VMOVUPS S_AY(DI), Y9; \
+	VMOVUPS Y9, S_CY(DI); \
+	VMOVUPS S_AZ(DI), Y9; \
+	VMOVUPS Y9, S_CZ(DI); \
+	VMOVUPS Y0, S_AX(DI); \
+	VMOVUPS Y1, S_AY(DI); \
+	VMOVUPS Y2, S_AZ(DI); \
+	VMOVUPS S_WA(DI), Y9; \
+	VMOVUPS Y9, S_WC(DI); \
+	VMOVUPS Y5, S_WA(DI)
+
+// func solveStrands8(a *linkArgs)
+//
+// One pass of links (step.go) over eight strands, particle by particle
+// from the root, computed as links computes it, operation for operation:
+// the stretch link from particle j-1 and the bend link from j-2, each
+// lane taking its own branch of the square-root-free or exact length by
+// masks, and links of k = 0 left alone.
+TEXT ·solveStrands8(SB), NOSPLIT, $0-8
+	MOVQ a+0(FP), DI
+	MOVQ L_STRIDEP(DI), R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ L_STRIDEW(DI), R12
+	LEAQ (R12)(R12*2), R13
+	LEAQ (R12)(R12*4), DX
+	LEAQ (R13)(R12*4), CX
+	MOVQ L_REST(DI), AX // the lanes' strands are consecutive
+	VMOVUPS (AX), Y9
+	VMOVUPS Y9, S_R(DI)
+	MOVQ L_SEGINV(DI), AX
+	VMOVUPS (AX), Y9
+	VMOVUPS Y9, S_IR(DI)
+
+	// The roots (a) and their inverse masses.
+	MOVQ L_POS(DI), SI
+	PROWS(SI)
+	COLUMNS(Y9, Y10, Y11, Y12, Y13, Y14)
+	VMOVUPS Y10, S_AX(DI)
+	VMOVUPS Y12, S_AY(DI)
+	VMOVUPS Y9, S_AZ(DI)
+	XORQ BX, BX
+	XCOL(L_INV, Y5)
+	VMOVUPS Y5, S_WA(DI)
+
+	// j = 1: the stretch link only.
+	ADDQ $12, SI
+	ADDQ $4, BX
+	XCOL(L_INV, Y5)
+	XCOL(L_KS, Y3)
+	XCOL(L_LAMS, Y4)
+	LOADB
+	STRETCH
+	XPUT(L_LAMS, Y4, X4)
+	CARRY
+	MOVQ $2, L_J(DI)
+
+loop:
+	MOVQ L_J(DI), AX
+	CMPQ AX, L_PER(DI)
+	JGE last
+	ADDQ $12, SI
+	ADDQ $4, BX
+	XCOL(L_INV, Y5)
+	XCOL(L_KS, Y3)
+	XCOL(L_LAMS, Y4)
+	LOADB
+	STRETCH
+	XPUT(L_LAMS, Y4, X4)
+	XCOL(L_BREST, Y9)
+	VMOVUPS Y9, S_BR(DI)
+	XCOL(L_BINV, Y9)
+	VMOVUPS Y9, S_BI(DI)
+	XCOL(L_KB, Y3)
+	XCOL(L_LAMB, Y4)
+	BEND
+	XPUT(L_LAMB, Y4, X4)
+	// Particle j-2 is done.
+	LEAQ -24(SI), AX
+	VMOVUPS Y0, S_BR(DI) // keep b (Y0-Y2) across PPUT, which uses Y0
+	PPUT(AX, S_CX, S_CY, S_CZ)
+	VMOVUPS S_BR(DI), Y0
+	CARRY
+	INCQ L_J(DI)
+	JMP loop
+
+last:
+	// Particles per-2 (c) and per-1 (a) are done.
+	LEAQ -12(SI), AX
+	PPUT(AX, S_CX, S_CY, S_CZ)
+	PPUT(SI, S_AX, S_AY, S_AZ)
+	VZEROUPPER
+	RET
