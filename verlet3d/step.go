@@ -37,19 +37,16 @@ func (w *World) step(left int) {
 	h := w.SubstepLength()
 	w.invH2 = 1 / (h * h)
 	for s := 0; s < n; s++ {
-		sub := Substep{
-			Index: s, Count: n, H: h,
-			Frac:       float32(s+1) / float32(n) / float32(left),
-			Time:       w.time + float64(s)*float64(w.cfg.TimeStep)/float64(n),
-			Step:       w.steps,
-			Iterations: w.cfg.Iterations,
-		}
+		sub := w.substep(s, left)
 		w.sub = sub
 		ph := &w.stats.Phases
 		t := time.Now()
 		w.applyForces(sub)
 		t = lap(&ph.Forces, t)
-		w.integrate()
+		if !w.integrated {
+			w.integrate()
+		}
+		w.integrated = false
 		t = lap(&ph.Integrate, t)
 		w.collide(s == 0)
 		t = lap(&ph.Collide, t)
@@ -66,7 +63,7 @@ func (w *World) step(left int) {
 			}
 		}
 		t = lap(&ph.Respond, t)
-		w.post(sub.Last())
+		w.post(s, left)
 		lap(&ph.Post, t)
 	}
 	w.steps++
@@ -324,7 +321,8 @@ func (w *World) solve(sub Substep) {
 // post is phase 6: breakage, the non-finite guard and, after the last
 // substep, the final collider projection (earlier substeps' stragglers get a
 // contact in the next substep anyway).
-func (w *World) post(last bool) {
+func (w *World) post(s, left int) {
+	last := s == w.cfg.Substeps-1
 	ls := &w.links
 	for i := range ls.hot {
 		if ls.breakable == 0 {
@@ -341,9 +339,42 @@ func (w *World) post(last bool) {
 			}
 		}
 	}
+	if !last && w.splitParticles() && len(w.fields) == 0 && !w.accUsed {
+		// Nothing runs between this guard and the next substep's
+		// integration (applyForces will find no force to apply): both go
+		// in one dispatch, each worker guarding and then integrating its
+		// own particles.
+		w.sub = w.substep(s+1, left)
+		w.accGravity = false // as applyForces will find
+		t := w.particles(w.guardIntegrateJob)
+		w.stats.NonFiniteResets += t.resets
+		w.stats.SpeedClamps += t.clamps
+		w.integrated = true
+		return
+	}
 	w.stats.NonFiniteResets += w.particles(w.guardJob).resets
 	if last {
 		w.clampOutside()
+	}
+}
+
+// guardIntegrateRange is the guard of one substep and the integration of
+// the next on particles [lo, hi) (see post).
+func (w *World) guardIntegrateRange(id, lo, hi int) {
+	w.guardRange(id, lo, hi)
+	w.integrateRange(id, lo, hi)
+}
+
+// substep describes substep s of the current step, of which the frame has
+// left steps still to run (see step).
+func (w *World) substep(s, left int) Substep {
+	n := w.cfg.Substeps
+	return Substep{
+		Index: s, Count: n, H: w.SubstepLength(),
+		Frac:       float32(s+1) / float32(n) / float32(left),
+		Time:       w.time + float64(s)*float64(w.cfg.TimeStep)/float64(n),
+		Step:       w.steps,
+		Iterations: w.cfg.Iterations,
 	}
 }
 

@@ -67,10 +67,13 @@ type World struct {
 	linkJob   func(worker int) // solveLinksWorker, bound once
 	// The particle-range phases, bound once so dispatching them does not
 	// allocate, with their per-worker tallies.
-	integrateJob func(id, lo, hi int)
-	guardJob     func(id, lo, hi int)
-	gravityJob   func(id, lo, hi int)
-	tally        []workerTally
+	integrateJob      func(id, lo, hi int)
+	guardJob          func(id, lo, hi int)
+	guardIntegrateJob func(id, lo, hi int)
+	// integrated: the last post integrated the substep about to run.
+	integrated bool
+	gravityJob func(id, lo, hi int)
+	tally      []workerTally
 	// noKernels turns the AVX2 integration kernel off (tests compare the
 	// two paths; links have linkStore.noVector).
 	noKernels bool
@@ -115,8 +118,12 @@ type Stats struct {
 // PhaseTimes is wall time per phase of the step (see the package doc for
 // the phases), summed over substeps.
 type PhaseTimes struct {
-	Forces    time.Duration // force fields
-	Integrate time.Duration // Verlet integration, gravity, kinematic targets
+	Forces time.Duration // force fields
+	// Integrate is Verlet integration, gravity and kinematic targets.
+	// With Config.Workers > 1 and no force field, every substep's
+	// integration but the first runs in one dispatch with the previous
+	// substep's guard, and is counted in Post.
+	Integrate time.Duration
 	Collide   time.Duration // contact detection against colliders
 	// Solve is the constraint iterations: every ConstraintSet's Prepare,
 	// links, tethers, every ConstraintSet's Solve and contacts.
@@ -147,7 +154,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg}
 	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
-	w.blocksJob = w.blocksRange
+	w.blocksJob, w.guardIntegrateJob = w.blocksRange, w.guardIntegrateRange
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
