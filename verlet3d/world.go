@@ -120,9 +120,9 @@ type Stats struct {
 type PhaseTimes struct {
 	Forces time.Duration // force fields
 	// Integrate is Verlet integration, gravity and kinematic targets.
-	// With Config.Workers > 1 and no force field, every substep's
-	// integration but the first runs in one dispatch with the previous
-	// substep's guard, and is counted in Post.
+	// With Config.Workers > 1, 2,048 particles or more and no force
+	// field, every substep's integration but the first runs in one
+	// dispatch with the previous substep's guard, and is counted in Post.
 	Integrate time.Duration
 	Collide   time.Duration // contact detection against colliders
 	// Solve is the constraint iterations: every ConstraintSet's Prepare,
