@@ -44,6 +44,15 @@ type colliderEntry struct {
 	// velocity-level friction for the whole step, see contactResponse.
 	lo, hi mgl32.Vec3
 	moving bool
+	// blo, bhi are its bounds in this substep (collide, clampOutside).
+	blo, bhi mgl32.Vec3
+}
+
+// colliderFound is one worker's contacts in collide: the contacts of
+// collider ci are c[seg[ci]:seg[ci+1]], in particle order.
+type colliderFound struct {
+	c   []contact
+	seg []int32
 }
 
 // contact is a temporary constraint that keeps one particle on the outer side
@@ -118,9 +127,7 @@ func (w *World) collide(first bool) {
 		w.stats.Contacts = 0
 		return
 	}
-	margin := w.cfg.ContactMargin
-	pos, prev := w.pos, w.prev[:len(w.pos)]
-	w.buildBlocks(prev, margin)
+	w.buildBlocks(w.prev[:len(w.pos)], w.cfg.ContactMargin)
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		lo, hi := e.c.Bounds()
@@ -128,9 +135,70 @@ func (w *World) collide(first bool) {
 			e.moving = lo != e.lo || hi != e.hi
 			e.lo, e.hi = lo, hi
 		}
+		e.blo, e.bhi = lo, hi
+	}
+	if w.parallelColliders() {
+		// Each worker finds its particles' contacts, collider by
+		// collider; they are joined in the order one goroutine finds
+		// them (collider by collider, particle by particle).
+		k := w.cfg.Workers
+		if len(w.found) < k {
+			w.found = make([]colliderFound, k)
+		}
+		w.particles(w.collideJob)
+		for ci := range w.colliders {
+			for id := range k {
+				f := &w.found[id]
+				w.contacts = append(w.contacts, f.c[f.seg[ci]:f.seg[ci+1]]...)
+			}
+		}
+	} else {
+		w.contacts = w.collideParticles(w.contacts, nil, 0, len(w.pos))
+	}
+	w.stats.Contacts = len(w.contacts)
+}
+
+// parallelColliders reports whether collide and clampOutside split the
+// particles over the workers: on several workers, for a World large enough
+// (splitParticles), when every collider is one of this package's shapes,
+// which only read themselves in Closest. A Collider of the game's own is
+// always called from one goroutine.
+func (w *World) parallelColliders() bool {
+	if !w.splitParticles() {
+		return false
+	}
+	for i := range w.colliders {
+		switch w.colliders[i].c.(type) {
+		case *Plane, *Sphere, *Capsule, *Box:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// collideRange is collide's work on particles [lo, hi) for worker id.
+func (w *World) collideRange(id, lo, hi int) {
+	f := &w.found[id]
+	f.seg = f.seg[:0]
+	f.c = w.collideParticles(f.c[:0], &f.seg, lo, hi)
+}
+
+// collideParticles appends to dst the contacts of particles [lo, hi) with
+// every collider, collider by collider, and (when seg is not nil) where
+// each collider's contacts start, and the end.
+func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []contact {
+	margin := w.cfg.ContactMargin
+	pos, prev := w.pos, w.prev[:len(w.pos)]
+	for ci := range w.colliders {
+		e := &w.colliders[ci]
+		if seg != nil {
+			*seg = append(*seg, int32(len(dst)))
+		}
+		lo3, hi3 := e.blo, e.bhi
 		moving := e.moving
-		for i := 0; i < len(pos); i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi, e.s.Mask) {
+		for i := lo; i < hi; i++ {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo3, hi3, e.s.Mask) {
 				i += blockSize - 1 // the loop adds the last one
 				continue
 			}
@@ -140,23 +208,26 @@ func (w *World) collide(first bool) {
 			// The box around the substep's path, grown by radius and margin.
 			p, a := pos[i], prev[i]
 			r := w.radius[i] + margin
-			if min2(p[0], a[0])-r > hi[0] || max2(p[0], a[0])+r < lo[0] ||
-				min2(p[1], a[1])-r > hi[1] || max2(p[1], a[1])+r < lo[1] ||
-				min2(p[2], a[2])-r > hi[2] || max2(p[2], a[2])+r < lo[2] {
+			if min2(p[0], a[0])-r > hi3[0] || max2(p[0], a[0])+r < lo3[0] ||
+				min2(p[1], a[1])-r > hi3[1] || max2(p[1], a[1])+r < lo3[1] ||
+				min2(p[2], a[2])-r > hi3[2] || max2(p[2], a[2])+r < lo3[2] {
 				continue
 			}
 			s, n, ok := vecmath.PathContact(e.c, a, p, w.radius[i], margin)
 			if !ok {
 				continue
 			}
-			w.contacts = append(w.contacts, contact{
+			dst = append(dst, contact{
 				p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
 				vn: p.Sub(a).Dot(n), surface: s, normal: n,
 				r: w.radius[i], collider: int32(ci), moving: moving,
 			})
 		}
 	}
-	w.stats.Contacts = len(w.contacts)
+	if seg != nil {
+		*seg = append(*seg, int32(len(dst)))
+	}
+	return dst
 }
 
 // blockSize is how many consecutive particles share one box in the
@@ -366,10 +437,25 @@ func (w *World) clampOutside() {
 		return
 	}
 	w.buildBlocks(nil, 0)
-	for _, e := range w.colliders {
-		lo, hi := e.c.Bounds()
-		for i := 0; i < len(w.pos); i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo, hi, e.s.Mask) {
+	for ci := range w.colliders {
+		e := &w.colliders[ci]
+		e.blo, e.bhi = e.c.Bounds()
+	}
+	if w.parallelColliders() {
+		w.particles(w.clampJob)
+	} else {
+		w.clampRange(0, 0, len(w.pos))
+	}
+}
+
+// clampRange is clampOutside's work on particles [lo, hi): each particle
+// meets the colliders in the order they were added, as on one goroutine.
+func (w *World) clampRange(_, lo, hi int) {
+	for ci := range w.colliders {
+		e := &w.colliders[ci]
+		blo, bhi := e.blo, e.bhi
+		for i := lo; i < hi; i++ {
+			if i%blockSize == 0 && w.blocks[i/blockSize].apart(blo, bhi, e.s.Mask) {
 				i += blockSize - 1 // the loop adds the last one
 				continue
 			}
@@ -378,7 +464,7 @@ func (w *World) clampOutside() {
 			}
 			p := w.pos[i]
 			r := w.radius[i]
-			if p[0]+r < lo[0] || p[0]-r > hi[0] || p[1]+r < lo[1] || p[1]-r > hi[1] || p[2]+r < lo[2] || p[2]-r > hi[2] {
+			if p[0]+r < blo[0] || p[0]-r > bhi[0] || p[1]+r < blo[1] || p[1]-r > bhi[1] || p[2]+r < blo[2] || p[2]-r > bhi[2] {
 				continue
 			}
 			s, n := e.c.Closest(p)

@@ -83,6 +83,10 @@ type World struct {
 	blockMargin float32
 	blockMask   uint32 // the colliders' Masks, ORed
 	blocksJob   func(lo, hi int)
+	// collide's and clampOutside's particle-range jobs, and collide's
+	// contacts by worker.
+	collideJob, clampJob func(id, lo, hi int)
+	found                []colliderFound
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
@@ -155,6 +159,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w := &World{cfg: cfg}
 	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
 	w.blocksJob, w.guardIntegrateJob = w.blocksRange, w.guardIntegrateRange
+	w.collideJob, w.clampJob = w.collideRange, w.clampRange
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
