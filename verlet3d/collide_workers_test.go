@@ -12,7 +12,7 @@ import (
 // shapes): collide calls it from one goroutine.
 type ownSphere struct{ s *verlet3d.Sphere }
 
-func (o ownSphere) Bounds() (mgl32.Vec3, mgl32.Vec3)            { return o.s.Bounds() }
+func (o ownSphere) Bounds() (mgl32.Vec3, mgl32.Vec3)              { return o.s.Bounds() }
 func (o ownSphere) Closest(p mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) { return o.s.Closest(p) }
 
 // rainOnShapes drops 3,000 particles (enough to split them between
