@@ -11,7 +11,10 @@ import (
 // Collider is a kinematic shape that particles cannot enter. Its transform
 // may change between steps (move it with the character); it is never pushed
 // back. Plane, Sphere, Capsule and Box are provided; any convex shape that
-// can answer Closest works.
+// can answer Closest works. With Config.Workers > 1 the provided shapes
+// are tested against several ranges of particles at once; while a World
+// holds a Collider of another type, every collider is called from one
+// goroutine, so Closest need not be safe for concurrent use.
 type Collider interface {
 	// Bounds returns an axis-aligned box enclosing the shape; particles
 	// outside it (plus their radius and the contact margin) are skipped.
