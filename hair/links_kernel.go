@@ -66,15 +66,8 @@ func (h *Hair) linksKernelRun(lo int, aS, aB float32) {
 	if aS != 0 {
 		a.useAS = 1
 	}
-	fill8(&a.aS, aS)
-	fill8(&a.aB, aB)
-	fill8(&a.eps, 1e-18)
-	fill8(&a.c081, 0.81)
-	fill8(&a.c121, 1.21)
-	fill8(&a.c05, 0.5)
-	fill8(&a.c15, 1.5)
-	fill8(&a.half, 0.5)
-	fill8(&a.one, 1)
-	fill8(&a.sign, math.Float32frombits(1<<31))
+	a.aS, a.aB, a.eps = simd.Broadcast(aS), simd.Broadcast(aB), simd.Broadcast(1e-18)
+	a.c081, a.c121, a.c05, a.c15 = simd.Broadcast(0.81), simd.Broadcast(1.21), simd.Broadcast(0.5), simd.Broadcast(1.5)
+	a.half, a.one, a.sign = simd.Broadcast(0.5), simd.Broadcast(1), simd.Broadcast(math.Float32frombits(1<<31))
 	solveStrands8(&a)
 }

@@ -45,9 +45,3 @@ func (h *Hair) pullKernelGroups() int {
 	}
 	return (h.per - 1) / 8
 }
-
-func fill8(v *[8]float32, x float32) {
-	for i := range v {
-		v[i] = x
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/simd"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -542,12 +543,8 @@ func (h *Hair) pull(lo, hi int) {
 		if style {
 			a.doStyle = 1
 		}
-		fill8(&a.cx, cx)
-		fill8(&a.cy, cy)
-		fill8(&a.cz, cz)
-		fill8(&a.minR, minR)
-		fill8(&a.minR2, minR2)
-		fill8(&a.eps, 1e-18)
+		a.cx, a.cy, a.cz = simd.Broadcast(cx), simd.Broadcast(cy), simd.Broadcast(cz)
+		a.minR, a.minR2, a.eps = simd.Broadcast(minR), simd.Broadcast(minR2), simd.Broadcast(1e-18)
 		pullStrands(&a)
 	}
 	for i := lo; i < hi; i++ {

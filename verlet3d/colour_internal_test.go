@@ -135,7 +135,7 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	if int(ls.serial) != 0 {
 		t.Fatalf("a 12 x 12 grid has %d links in parallel batches; the test wants them all in the serial tail", ls.serial)
 	}
-	ls.prepare(w.invMass, w.massGen, 3600)
+	ls.prepare(w.invMass, w.massGen, 3600, false)
 	for i := range byHandle {
 		byHandle[i].invDen = ls.hot[ls.slot[i]].invDen
 	}

@@ -21,9 +21,3 @@ type integrateArgs struct {
 	k, h2, gx, gy, gz, maxStep, maxStep2 [8]float32
 	clamps                               int64 // speed clamps, added to
 }
-
-func fill8(v *[8]float32, x float32) {
-	for i := range v {
-		v[i] = x
-	}
-}

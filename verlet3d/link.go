@@ -86,9 +86,6 @@ type linkStore struct {
 	// groupOK is empty when the kernel is off. Kept by prepare.
 	groups  []linkGroup
 	groupOK []bool
-	// noVector turns the link kernel off for this World (tests compare
-	// the two paths).
-	noVector bool
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -96,7 +93,10 @@ type linkStore struct {
 // links did), so that a pass neither recomputes nor divides by it per link
 // (a division costs as much as the rest of a link's arithmetic: cloth
 // 64 x 64 at 10 x 1 took 5% less time multiplying).
-func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
+//
+// With kernels, it also marks the groups the link kernel solves
+// (prepareGroups).
+func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32, kernels bool) {
 	if ls.prepared && ls.preparedGen == gen && ls.preparedH2 == invH2 {
 		return
 	}
@@ -111,7 +111,7 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32) {
 			c.invDen = 1 / den
 		}
 	}
-	ls.prepareGroups(invMass, invH2)
+	ls.prepareGroups(invMass, invH2, kernels)
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2
 }
 

@@ -47,9 +47,9 @@ type linkGroupArgs struct {
 // prepareGroups fills ls.groups and ls.groupOK from hot, which prepare has
 // just brought up to date. A group is solved by the kernel when its eight
 // links are plain XPBD links and share no particle.
-func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32) {
+func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels bool) {
 	ng := len(ls.hot) / linkGroupSize
-	if !ls.vectorOn() || ng == 0 || len(invMass) > maxVectorParticles {
+	if !kernels || ng == 0 || len(invMass) > maxVectorParticles {
 		ls.groupOK = ls.groupOK[:0]
 		return
 	}
@@ -92,9 +92,6 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32) {
 // maxVectorParticles bounds the particle count for the kernel, whose
 // gathers index pos as float32s with 32-bit signed indices (3 per particle).
 const maxVectorParticles = (1<<31 - 1) / 3
-
-// vectorOn reports whether this World's passes use the vector kernel.
-func (ls *linkStore) vectorOn() bool { return haveLinkKernel && !ls.noVector }
 
 // solveRange is one pass over the links hot[lo:hi]: the vector kernel on
 // every whole group in the range that prepareGroups marked, solveLinks on

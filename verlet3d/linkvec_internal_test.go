@@ -34,7 +34,7 @@ func kernelWorld(t *testing.T) *World {
 	w.BreakLink(900)
 	ls := &w.links
 	ls.colour(len(w.pos))
-	ls.prepare(w.invMass, w.massGen, 3600)
+	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
 	for i := range ls.lambda {
 		ls.lambda[i] = 1e-3 * sin32(float32(i))
 	}
@@ -46,15 +46,15 @@ func kernelWorld(t *testing.T) *World {
 // and a later one, with pinned particles, flagged links and a link of zero
 // length among its groups.
 func TestLinkKernelMatchesScalar(t *testing.T) {
-	if !haveLinkKernel {
+	if !haveKernels {
 		t.Skip("no link kernel on this processor")
 	}
 	vec, scalar := kernelWorld(t), kernelWorld(t)
-	scalar.links.noVector = true
+	scalar.noKernels = true
 	scalar.links.prepared = false
-	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600)
+	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600, scalar.kernels())
 	if len(scalar.links.groupOK) != 0 {
-		t.Fatal("noVector left the groups on")
+		t.Fatal("noKernels left the groups on")
 	}
 	ok := 0
 	for _, g := range vec.links.groupOK {
@@ -98,7 +98,7 @@ func samebits(a, b mgl32.Vec3) bool {
 // A group of eight links never includes the last particle (the kernel
 // reads 16 bytes per particle), nor links that share a particle.
 func TestLinkGroupsAreDisjoint(t *testing.T) {
-	if !haveLinkKernel {
+	if !haveKernels {
 		t.Skip("no link kernel on this processor")
 	}
 	w := kernelWorld(t)

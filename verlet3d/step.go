@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/simd"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -129,7 +130,7 @@ func lap(d *time.Duration, t time.Time) time.Time {
 // (and nothing from AddForce) acc stays zero and is not even touched:
 // integrate adds gravity itself.
 func (w *World) applyForces(s Substep) {
-	w.accGravity = len(w.fields) > 0 || w.accUsed
+	w.accGravity = w.forcesToApply()
 	if !w.accGravity {
 		return
 	}
@@ -139,6 +140,10 @@ func (w *World) applyForces(s Substep) {
 		f.Apply(w, s)
 	}
 }
+
+// forcesToApply reports whether applyForces has anything to put in acc:
+// a force field, or forces added since acc was last cleared.
+func (w *World) forcesToApply() bool { return len(w.fields) > 0 || w.accUsed }
 
 // gravityRange sets the acceleration of particles [lo, hi) to gravity.
 func (w *World) gravityRange(_, lo, hi int) {
@@ -221,21 +226,15 @@ func (w *World) integrateRange(id, lo, hi int) {
 		// then writes only cache lines it already holds.
 		copy(w.stepStart[lo:hi], w.pos[lo:hi])
 	}
-	// Equal-length views let the compiler drop the bounds checks.
-	pos := w.pos[lo:hi]
-	n := len(pos)
-	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	clamps := 0
-	i := 0
-	if haveLinkKernel && !w.noKernels && n >= 8 {
-		a := integrateArgs{}
-		fill8(&a.k, k)
-		fill8(&a.h2, h2)
-		fill8(&a.gx, g[0])
-		fill8(&a.gy, g[1])
-		fill8(&a.gz, g[2])
-		fill8(&a.maxStep, maxStep)
-		fill8(&a.maxStep2, maxStep2)
+	i := 0 // particles lo+i on go through the Go loop
+	if n := hi - lo; w.kernels() && n >= 8 {
+		pos, prev, acc, state := w.pos[lo:hi], w.prev[lo:hi], w.acc[lo:hi], w.state[lo:hi]
+		a := integrateArgs{
+			k: simd.Broadcast(k), h2: simd.Broadcast(h2),
+			gx: simd.Broadcast(g[0]), gy: simd.Broadcast(g[1]), gz: simd.Broadcast(g[2]),
+			maxStep: simd.Broadcast(maxStep), maxStep2: simd.Broadcast(maxStep2),
+		}
 		for i+8 <= n {
 			groups := (n - i) / 8
 			a.pos, a.prev = unsafe.Pointer(&pos[i]), unsafe.Pointer(&prev[i])
@@ -244,27 +243,30 @@ func (w *World) integrateRange(id, lo, hi int) {
 			i += 8 * done
 			if done < groups {
 				// A pinned or kinematic particle: this group goes one by one.
-				clamps += w.integrateParticles(lo, i, i+8, k, h2, maxStep, maxStep2, g)
+				clamps += w.integrateParticles(lo+i, lo+i+8, k, h2, maxStep, maxStep2, g)
 				i += 8
 			}
 		}
 		clamps += int(a.clamps)
 	}
-	clamps += w.integrateParticles(lo, i, n, k, h2, maxStep, maxStep2, g)
+	clamps += w.integrateParticles(lo+i, hi, k, h2, maxStep, maxStep2, g)
 	w.tally[id].clamps += clamps
 }
 
-// integrateParticles integrates particles lo+i for i in [from, to) and
-// returns how many it clamped to the largest step.
-func (w *World) integrateParticles(lo, from, to int, k, h2, maxStep, maxStep2 float32, g mgl32.Vec3) int {
-	pos := w.pos[lo+from : lo+to]
+// kernels reports whether this World runs the AVX2 kernels.
+func (w *World) kernels() bool { return haveKernels && !w.noKernels }
+
+// integrateParticles integrates particles [lo, hi) and returns how many
+// it clamped to the largest step.
+func (w *World) integrateParticles(lo, hi int, k, h2, maxStep, maxStep2 float32, g mgl32.Vec3) int {
+	pos := w.pos[lo:hi]
 	n := len(pos)
-	prev, acc, state := w.prev[lo+from : lo+to][:n], w.acc[lo+from : lo+to][:n], w.state[lo+from : lo+to][:n]
+	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	frac := w.sub.Frac
 	clamps := 0
 	for i := range pos {
 		if state[i] != stateFree {
-			w.integrateFixed(lo+from+i, frac)
+			w.integrateFixed(lo+i, frac)
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
@@ -300,7 +302,7 @@ func (w *World) solve(sub Substep) {
 	parallel := w.cfg.Workers > 1 && (len(ls.batches) > 2 || len(ls.regions) > 0)
 	for it := 0; it < w.cfg.Iterations; it++ {
 		// Before every pass: a hook may have broken a link since the last.
-		ls.prepare(w.invMass, w.massGen, w.invH2)
+		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
 		w.firstPass = it == 0
 		if parallel {
 			e := w.executor()
@@ -339,7 +341,7 @@ func (w *World) post(s, left int) {
 			}
 		}
 	}
-	if !last && w.splitParticles() && len(w.fields) == 0 && !w.accUsed {
+	if !last && w.splitParticles() && !w.forcesToApply() {
 		// Nothing runs between this guard and the next substep's
 		// integration (applyForces will find no force to apply): both go
 		// in one dispatch, each worker guarding and then integrating its

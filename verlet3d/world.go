@@ -74,8 +74,7 @@ type World struct {
 	integrated bool
 	gravityJob func(id, lo, hi int)
 	tally      []workerTally
-	// noKernels turns the AVX2 integration kernel off (tests compare the
-	// two paths; links have linkStore.noVector).
+	// noKernels turns the AVX2 kernels off (tests compare the two paths).
 	noKernels bool
 	blocks    []particleBlock // the collision broad phase's boxes, see buildBlocks
 	// buildBlocks' inputs for blocksJob.

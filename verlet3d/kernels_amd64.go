@@ -2,10 +2,10 @@ package verlet3d
 
 import "github.com/drape3d/drape/internal/simd"
 
-// haveLinkKernel reports whether the processor and the operating system
-// support AVX2 (the 8-wide arithmetic of linkvec_amd64.s and
-// integrate_amd64.s).
-var haveLinkKernel = simd.AVX2()
+// haveKernels reports whether the processor and the operating system
+// support AVX2, which the kernels of linkvec_amd64.s and
+// integrate_amd64.s need.
+var haveKernels = simd.AVX2()
 
 // solveLinkGroups solves n consecutive link groups starting at args.group
 // and returns how many it solved: fewer than n when a group holds a link

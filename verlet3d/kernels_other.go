@@ -2,9 +2,8 @@
 
 package verlet3d
 
-// haveLinkKernel is false: this architecture solves every link with
-// solveLinks.
-const haveLinkKernel = false
+// haveKernels is false: this architecture runs the Go loops.
+const haveKernels = false
 
 func solveLinkGroups(*linkGroupArgs, int) int { panic("verlet3d: no link kernel on this architecture") }
 

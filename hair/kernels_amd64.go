@@ -1,6 +1,6 @@
 package hair
 
-// pullStrands runs the kernel (pull_amd64.s).
+// pullStrands runs the pull kernel (pull_amd64.s).
 //
 //go:noescape
 func pullStrands(a *pullArgs)
