@@ -1,5 +1,5 @@
 #include "textflag.h"
-#include "../internal/simd/transpose_amd64.h"
+#include "../internal/simd/macros_amd64.h"
 
 // Offsets in linkArgs (links_kernel.go; TestLinkArgsLayout checks them).
 #define L_POS 0
@@ -131,34 +131,71 @@
 	VMOVAPS Y12, Y1; \
 	VMOVAPS Y9, Y2
 
-// STRETCH is the stretch link from a (scratch S_AX..) to b (Y0-Y2): k in
-// Y3, lam in Y4, wb in Y5; updates a, b and lam as links does.
-#define STRETCH \
-	VSUBPS S_AX(DI), Y0, Y6; \
-	VSUBPS S_AY(DI), Y1, Y7; \
-	VSUBPS S_AZ(DI), Y2, Y8; \
-	VMULPS Y6, Y6, Y9; \
-	VMULPS Y7, Y7, Y10; \
-	VADDPS Y10, Y9, Y9; \
-	VMULPS Y8, Y8, Y10; \
-	VADDPS Y10, Y9, Y9; \
-	VMOVUPS S_R(DI), Y10; \
-	VMULPS Y10, Y10, Y10; \
+// DIFF sets d (Y6-Y8) to b (Y0-Y2) less the particle at scratch SX, SY,
+// SZ, and d² (Y9), Y10 scratch.
+#define DIFF(SX, SY, SZ) \
+	VSUBPS SX(DI), Y0, Y6; \
+	VSUBPS SY(DI), Y1, Y7; \
+	VSUBPS SZ(DI), Y2, Y8; \
+	NORM2(Y6, Y7, Y8, Y9, Y10)
+
+// APPROX sets Y11 to the square-root-free constraint ((d² - r²)·0.5)·ir,
+// r² in Y10 and ir at scratch SIR.
+#define APPROX(SIR) \
 	VSUBPS Y10, Y9, Y11; \
 	VMULPS C_HALF(DI), Y11, Y11; \
-	VMULPS S_IR(DI), Y11, Y11; \
+	VMULPS SIR(DI), Y11, Y11
+
+// EXACT sets Y12 to sqrt(d²) - r (r at scratch SR) and Y13 to 1/sqrt(d²),
+// both 0 where d² is not above eps (Y10 scratch).
+#define EXACT(SR) \
 	VSQRTPS Y9, Y12; \
 	VMOVUPS C_ONE(DI), Y13; \
 	VDIVPS Y12, Y13, Y13; \
-	VSUBPS S_R(DI), Y12, Y12; \
-	VCMPPS $0x1E, C_EPS(DI), Y9, Y14; \
-	VANDPS Y14, Y12, Y12; \
-	VANDPS Y14, Y13, Y13; \
+	VSUBPS SR(DI), Y12, Y12; \
+	VCMPPS $0x1E, C_EPS(DI), Y9, Y10; \
+	VANDPS Y10, Y12, Y12; \
+	VANDPS Y10, Y13, Y13
+
+// BACK moves the particle at scratch column S back by K·D in the lanes of
+// mask M (T and Y12 scratch).
+#define BACK(D, K, S, M, T) \
+	VMULPS D, K, Y12; \
+	VMOVUPS S(DI), T; \
+	VSUBPS Y12, T, Y12; \
+	VBLENDVPS M, Y12, T, T; \
+	VMOVUPS T, S(DI)
+
+// ON moves b's coordinate B on by K·D in the lanes of mask M (Y12
+// scratch).
+#define ON(D, K, B, M) \
+	VMULPS D, K, Y12; \
+	VADDPS Y12, B, Y12; \
+	VBLENDVPS M, Y12, B, B
+
+// MOVE applies a link's impulse: the particle at scratch SX, SY, SZ goes
+// back by KA·d, b (Y0-Y2) on by KB·d, in the lanes of mask M (T scratch).
+#define MOVE(KA, KB, SX, SY, SZ, M, T) \
+	BACK(Y6, KA, SX, M, T); \
+	BACK(Y7, KA, SY, M, T); \
+	BACK(Y8, KA, SZ, M, T); \
+	ON(Y6, KB, Y0, M); \
+	ON(Y7, KB, Y1, M); \
+	ON(Y8, KB, Y2, M)
+
+// STRETCH is the stretch link from a (scratch S_AX..) to b (Y0-Y2): k in
+// Y3, lam in Y4, wb in Y5; updates a, b and lam as links does.
+#define STRETCH \
+	DIFF(S_AX, S_AY, S_AZ); \
+	VMOVUPS S_R(DI), Y10; \
+	VMULPS Y10, Y10, Y10; \
+	APPROX(S_IR); \
 	VMULPS C_081(DI), Y10, Y14; \
 	VCMPPS $0x11, Y14, Y9, Y14; \
 	VMULPS C_121(DI), Y10, Y10; \
 	VCMPPS $0x1E, Y10, Y9, Y10; \
 	VORPS Y10, Y14, Y14; \
+	EXACT(S_R); \
 	VBLENDVPS Y14, Y12, Y11, Y11; \
 	VMOVUPS S_IR(DI), Y12; \
 	VBLENDVPS Y14, Y13, Y12, Y12; \
@@ -177,43 +214,13 @@
 	VMULPS Y12, Y11, Y11; \
 	VMULPS S_WA(DI), Y11, Y10; \
 	VMULPS Y5, Y11, Y11; \
-	VMULPS Y6, Y10, Y12; \
-	VMOVUPS S_AX(DI), Y13; \
-	VSUBPS Y12, Y13, Y12; \
-	VBLENDVPS Y9, Y12, Y13, Y13; \
-	VMOVUPS Y13, S_AX(DI); \
-	VMULPS Y7, Y10, Y12; \
-	VMOVUPS S_AY(DI), Y13; \
-	VSUBPS Y12, Y13, Y12; \
-	VBLENDVPS Y9, Y12, Y13, Y13; \
-	VMOVUPS Y13, S_AY(DI); \
-	VMULPS Y8, Y10, Y12; \
-	VMOVUPS S_AZ(DI), Y13; \
-	VSUBPS Y12, Y13, Y12; \
-	VBLENDVPS Y9, Y12, Y13, Y13; \
-	VMOVUPS Y13, S_AZ(DI); \
-	VMULPS Y6, Y11, Y12; \
-	VADDPS Y12, Y0, Y12; \
-	VBLENDVPS Y9, Y12, Y0, Y0; \
-	VMULPS Y7, Y11, Y12; \
-	VADDPS Y12, Y1, Y12; \
-	VBLENDVPS Y9, Y12, Y1, Y1; \
-	VMULPS Y8, Y11, Y12; \
-	VADDPS Y12, Y2, Y12; \
-	VBLENDVPS Y9, Y12, Y2, Y2
+	MOVE(Y10, Y11, S_AX, S_AY, S_AZ, Y9, Y13)
 
 // BEND is the bend link from c (scratch S_CX..) to b (Y0-Y2): k in Y3, lam
 // in Y4, wb in Y5, the rest length and its inverse at S_BR and S_BI;
 // updates c, b and lam as links does.
 #define BEND \
-	VSUBPS S_CX(DI), Y0, Y6; \
-	VSUBPS S_CY(DI), Y1, Y7; \
-	VSUBPS S_CZ(DI), Y2, Y8; \
-	VMULPS Y6, Y6, Y9; \
-	VMULPS Y7, Y7, Y10; \
-	VADDPS Y10, Y9, Y9; \
-	VMULPS Y8, Y8, Y10; \
-	VADDPS Y10, Y9, Y9; \
+	DIFF(S_CX, S_CY, S_CZ); \
 	VMOVUPS S_BR(DI), Y10; \
 	VMULPS Y10, Y10, Y10; \
 	VMULPS C_05(DI), Y10, Y14; \
@@ -221,16 +228,8 @@
 	VMULPS C_15(DI), Y10, Y11; \
 	VCMPPS $0x11, Y11, Y9, Y11; \
 	VANDPS Y11, Y14, Y14; \
-	VSUBPS Y10, Y9, Y11; \
-	VMULPS C_HALF(DI), Y11, Y11; \
-	VMULPS S_BI(DI), Y11, Y11; \
-	VSQRTPS Y9, Y12; \
-	VMOVUPS C_ONE(DI), Y13; \
-	VDIVPS Y12, Y13, Y13; \
-	VSUBPS S_BR(DI), Y12, Y12; \
-	VCMPPS $0x1E, C_EPS(DI), Y9, Y10; \
-	VANDPS Y10, Y12, Y12; \
-	VANDPS Y10, Y13, Y13; \
+	APPROX(S_BI); \
+	EXACT(S_BR); \
 	VBLENDVPS Y14, Y11, Y12, Y11; \
 	VMOVUPS S_BI(DI), Y12; \
 	VBLENDVPS Y14, Y12, Y13, Y12; \
@@ -247,30 +246,7 @@
 	VMULPS Y12, Y11, Y11; \
 	VMULPS S_WC(DI), Y11, Y10; \
 	VMULPS Y5, Y11, Y11; \
-	VMULPS Y6, Y10, Y12; \
-	VMOVUPS S_CX(DI), Y14; \
-	VSUBPS Y12, Y14, Y12; \
-	VBLENDVPS Y13, Y12, Y14, Y14; \
-	VMOVUPS Y14, S_CX(DI); \
-	VMULPS Y7, Y10, Y12; \
-	VMOVUPS S_CY(DI), Y14; \
-	VSUBPS Y12, Y14, Y12; \
-	VBLENDVPS Y13, Y12, Y14, Y14; \
-	VMOVUPS Y14, S_CY(DI); \
-	VMULPS Y8, Y10, Y12; \
-	VMOVUPS S_CZ(DI), Y14; \
-	VSUBPS Y12, Y14, Y12; \
-	VBLENDVPS Y13, Y12, Y14, Y14; \
-	VMOVUPS Y14, S_CZ(DI); \
-	VMULPS Y6, Y11, Y12; \
-	VADDPS Y12, Y0, Y12; \
-	VBLENDVPS Y13, Y12, Y0, Y0; \
-	VMULPS Y7, Y11, Y12; \
-	VADDPS Y12, Y1, Y12; \
-	VBLENDVPS Y13, Y12, Y1, Y1; \
-	VMULPS Y8, Y11, Y12; \
-	VADDPS Y12, Y2, Y12; \
-	VBLENDVPS Y13, Y12, Y2, Y2
+	MOVE(Y10, Y11, S_CX, S_CY, S_CZ, Y13, Y14)
 
 // CARRY moves on to the next particle: c takes a, a takes b (Y0-Y2), wc
 // takes wa and wa takes wb (Y5).

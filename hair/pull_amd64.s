@@ -1,5 +1,5 @@
 #include "textflag.h"
-#include "../internal/simd/transpose_amd64.h"
+#include "../internal/simd/macros_amd64.h"
 
 // Offsets in pullArgs (pull_kernel.go; TestPullArgsLayout checks them).
 #define A_POS 0
@@ -39,6 +39,27 @@
 #define PUTROW(BASE, OFF, XR) \
 	VMOVSD XR, OFF(BASE); \
 	VEXTRACTPS $2, XR, OFF+8(BASE)
+
+// OFFSET sets Y9-Y11 to p (Y3, Y5, Y2) less the point at scratch SX, SY,
+// SZ, and Y12 to its length² (Y13 scratch).
+#define OFFSET(SX, SY, SZ) \
+	VSUBPS SX(DI), Y3, Y9; \
+	VSUBPS SY(DI), Y5, Y10; \
+	VSUBPS SZ(DI), Y2, Y11; \
+	NORM2(Y9, Y10, Y11, Y12, Y13)
+
+// PLACE sets p (Y3, Y5, Y2) to the point at SX, SY, SZ plus the offset
+// (Y9-Y11) times k (Y12), in the lanes of mask M.
+#define PLACE(SX, SY, SZ, M) \
+	VMULPS Y12, Y9, Y9; \
+	VADDPS SX(DI), Y9, Y9; \
+	VBLENDVPS M, Y9, Y3, Y3; \
+	VMULPS Y12, Y10, Y10; \
+	VADDPS SY(DI), Y10, Y10; \
+	VBLENDVPS M, Y10, Y5, Y5; \
+	VMULPS Y12, Y11, Y11; \
+	VADDPS SZ(DI), Y11, Y11; \
+	VBLENDVPS M, Y11, Y2, Y2
 
 // func pullStrands(a *pullArgs)
 //
@@ -81,29 +102,14 @@ group:
 	VMOVAPS Y2, Y8
 
 	// The leash: l = p - root; if |l|² > m² (m = j·seg), p = root + l·m/|l|.
-	VSUBPS A_RX(DI), Y3, Y9
-	VSUBPS A_RY(DI), Y5, Y10
-	VSUBPS A_RZ(DI), Y2, Y11
-	VMULPS Y9, Y9, Y12
-	VMULPS Y10, Y10, Y13
-	VADDPS Y13, Y12, Y12
-	VMULPS Y11, Y11, Y13
-	VADDPS Y13, Y12, Y12 // l2
+	OFFSET(A_RX, A_RY, A_RZ) // l, l2
 	VMOVUPS (R13)(R12*1), Y13
 	VMULPS A_SEGV(DI), Y13, Y13 // m = float32(j)*seg
 	VMULPS Y13, Y13, Y14
 	VCMPPS $0x1E, Y14, Y12, Y14 // l2 > m*m (ordered)
 	VSQRTPS Y12, Y12
 	VDIVPS Y12, Y13, Y12 // k = m / sqrt(l2)
-	VMULPS Y12, Y9, Y9
-	VADDPS A_RX(DI), Y9, Y9
-	VBLENDVPS Y14, Y9, Y3, Y3
-	VMULPS Y12, Y10, Y10
-	VADDPS A_RY(DI), Y10, Y10
-	VBLENDVPS Y14, Y10, Y5, Y5
-	VMULPS Y12, Y11, Y11
-	VADDPS A_RZ(DI), Y11, Y11
-	VBLENDVPS Y14, Y11, Y2, Y2
+	PLACE(A_RX, A_RY, A_RZ, Y14)
 
 	// The style pull: p += s·(target - p).
 	CMPQ A_DOSTYLE(DI), $0
@@ -124,29 +130,14 @@ group:
 
 head:
 	// The head sphere: if eps < |p - c|² < minR², p = c + (p - c)·minR/|p - c|.
-	VSUBPS A_CX(DI), Y3, Y9
-	VSUBPS A_CY(DI), Y5, Y10
-	VSUBPS A_CZ(DI), Y2, Y11
-	VMULPS Y9, Y9, Y12
-	VMULPS Y10, Y10, Y13
-	VADDPS Y13, Y12, Y12
-	VMULPS Y11, Y11, Y13
-	VADDPS Y13, Y12, Y12 // d2
+	OFFSET(A_CX, A_CY, A_CZ) // d, d2
 	VCMPPS $0x11, A_MINR2(DI), Y12, Y13 // d2 < minR2
 	VCMPPS $0x1E, A_EPS(DI), Y12, Y14 // d2 > eps
 	VANDPS Y14, Y13, Y13
 	VSQRTPS Y12, Y12
 	VMOVUPS A_MINR(DI), Y14
 	VDIVPS Y12, Y14, Y12 // k = minR / sqrt(d2)
-	VMULPS Y12, Y9, Y9
-	VADDPS A_CX(DI), Y9, Y9
-	VBLENDVPS Y13, Y9, Y3, Y3
-	VMULPS Y12, Y10, Y10
-	VADDPS A_CY(DI), Y10, Y10
-	VBLENDVPS Y13, Y10, Y5, Y5
-	VMULPS Y12, Y11, Y11
-	VADDPS A_CZ(DI), Y11, Y11
-	VBLENDVPS Y13, Y11, Y2, Y2
+	PLACE(A_CX, A_CY, A_CZ, Y13)
 
 	// Particles of inverse mass 0 stay.
 	VXORPS Y14, Y14, Y14

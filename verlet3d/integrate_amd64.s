@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "../internal/simd/macros_amd64.h"
 
 // Offsets in integrateArgs (integrate_kernel.go; TestIntegrateArgsLayout).
 #define I_POS 0
@@ -141,11 +142,7 @@ loop:
 	VMULPS I_H2(DI), Y8, Y8
 	VADDPS Y8, Y5, Y5
 	// The speed clamp: where |v|² > maxStep², v *= maxStep/|v|.
-	VMULPS Y3, Y3, Y6
-	VMULPS Y4, Y4, Y7
-	VADDPS Y7, Y6, Y6
-	VMULPS Y5, Y5, Y7
-	VADDPS Y7, Y6, Y6
+	NORM2(Y3, Y4, Y5, Y6, Y7)
 	VCMPPS $0x1E, I_MAX2(DI), Y6, Y7 // l2 > maxStep2 (ordered)
 	VMOVMSKPS Y7, BX
 	TESTL BX, BX

@@ -1,5 +1,5 @@
 #include "textflag.h"
-#include "../internal/simd/transpose_amd64.h"
+#include "../internal/simd/macros_amd64.h"
 
 // Offsets in linkGroupArgs.
 #define ARG_POS 0
@@ -99,11 +99,7 @@ loop:
 	VSUBPS PAX, PBX, VDX // dx = bx - ax
 	VSUBPS PAY, PBY, VDY
 	VSUBPS PAZ, PBZ, VDZ
-	VMULPS VDX, VDX, Y12
-	VMULPS VDY, VDY, Y14
-	VADDPS Y14, Y12, Y12
-	VMULPS VDZ, VDZ, Y14
-	VADDPS Y14, Y12, Y12 // d2 = (dx*dx + dy*dy) + dz*dz
+	NORM2(VDX, VDY, VDZ, Y12, Y14) // d2
 	VCMPPS $0x11, Y13, Y12, Y14 // d2 < eps (ordered, quiet)
 	VMOVMSKPS Y14, BX
 	TESTL BX, BX

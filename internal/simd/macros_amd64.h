@@ -1,5 +1,7 @@
-// Transposes between particles and coordinates for drape's AVX2 kernels
-// (#include "../internal/simd/transpose_amd64.h"). A row is one particle's
+// Macros shared by drape's AVX2 kernels
+// (#include "../internal/simd/macros_amd64.h").
+//
+// Transposes between particles and coordinates: a row is one particle's
 // x, y, z and one float more; rows 0-3 sit in the low halves of four YMM
 // registers and rows 4-7 in their high halves, so one transpose turns
 // eight particles into three columns of eight.
@@ -27,3 +29,12 @@
 	VSHUFPS $0x44, T3, T1, Z; \
 	VSHUFPS $0xEE, T3, T1, T0
 
+
+// NORM2 sets OUT to X·X + Y·Y + Z·Z, summed in that order as Go sums
+// x*x + y*y + z*z (T is scratch).
+#define NORM2(X, Y, Z, OUT, T) \
+	VMULPS X, X, OUT; \
+	VMULPS Y, Y, T; \
+	VADDPS T, OUT, OUT; \
+	VMULPS Z, Z, T; \
+	VADDPS T, OUT, OUT
