@@ -264,6 +264,18 @@
 	VMOVUPS Y9, S_WC(DI); \
 	VMOVUPS Y5, S_WA(DI)
 
+// STRETCHNEXT moves on to particle j+1 (SI, BX) and solves its stretch
+// link.
+#define STRETCHNEXT \
+	ADDQ $12, SI; \
+	ADDQ $4, BX; \
+	XCOL(L_INV, Y5); \
+	XCOL(L_KS, Y3); \
+	XCOL(L_LAMS, Y4); \
+	LOADB; \
+	STRETCH; \
+	XPUT(L_LAMS, Y4, X4)
+
 // func solveStrands8(a *linkArgs)
 //
 // One pass of links (step.go) over eight strands, particle by particle
@@ -300,14 +312,7 @@ TEXT ·solveStrands8(SB), NOSPLIT, $0-8
 	VMOVUPS Y5, S_WA(DI)
 
 	// j = 1: the stretch link only.
-	ADDQ $12, SI
-	ADDQ $4, BX
-	XCOL(L_INV, Y5)
-	XCOL(L_KS, Y3)
-	XCOL(L_LAMS, Y4)
-	LOADB
-	STRETCH
-	XPUT(L_LAMS, Y4, X4)
+	STRETCHNEXT
 	CARRY
 	MOVQ $2, L_J(DI)
 
@@ -315,14 +320,7 @@ loop:
 	MOVQ L_J(DI), AX
 	CMPQ AX, L_PER(DI)
 	JGE last
-	ADDQ $12, SI
-	ADDQ $4, BX
-	XCOL(L_INV, Y5)
-	XCOL(L_KS, Y3)
-	XCOL(L_LAMS, Y4)
-	LOADB
-	STRETCH
-	XPUT(L_LAMS, Y4, X4)
+	STRETCHNEXT
 	XCOL(L_BREST, Y9)
 	VMOVUPS Y9, S_BR(DI)
 	XCOL(L_BINV, Y9)

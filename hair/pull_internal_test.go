@@ -10,13 +10,26 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
+// offset is a field of a kernel's argument struct: where Go puts it and
+// where the assembly reads it.
+type offset struct {
+	name      string
+	got, want uintptr
+}
+
+func checkOffsets(t *testing.T, file string, fields []offset) {
+	t.Helper()
+	for _, f := range fields {
+		if f.got != f.want {
+			t.Errorf("%s at %d, %s reads it at %d", f.name, f.got, file, f.want)
+		}
+	}
+}
+
 // The offsets pull_amd64.s reads pullArgs at.
 func TestPullArgsLayout(t *testing.T) {
 	var a pullArgs
-	for _, c := range []struct {
-		name      string
-		got, want uintptr
-	}{
+	checkOffsets(t, "pull_amd64.s", []offset{
 		{"pos", unsafe.Offsetof(a.pos), 0}, {"target", unsafe.Offsetof(a.target), 8},
 		{"inv", unsafe.Offsetof(a.inv), 16}, {"restSeg", unsafe.Offsetof(a.restSeg), 24},
 		{"js", unsafe.Offsetof(a.js), 32}, {"style", unsafe.Offsetof(a.style), 40},
@@ -28,11 +41,7 @@ func TestPullArgsLayout(t *testing.T) {
 		{"eps", unsafe.Offsetof(a.eps), 248}, {"rx", unsafe.Offsetof(a.rx), 280},
 		{"ry", unsafe.Offsetof(a.ry), 312}, {"rz", unsafe.Offsetof(a.rz), 344},
 		{"seg", unsafe.Offsetof(a.seg), 376},
-	} {
-		if c.got != c.want {
-			t.Errorf("pullArgs.%s at %d, pull_amd64.s reads it at %d", c.name, c.got, c.want)
-		}
-	}
+	})
 }
 
 // pullHair is a hair of strands x segments whose particles are scattered
@@ -125,35 +134,27 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 // The offsets links_amd64.s reads linkArgs at.
 func TestLinkArgsLayout(t *testing.T) {
 	var a linkArgs
-	off := func(p unsafe.Pointer) uintptr { return uintptr(p) - uintptr(unsafe.Pointer(&a)) }
-	for _, c := range []struct {
-		name      string
-		got, want uintptr
-	}{
-		{"pos", off(unsafe.Pointer(&a.pos)), 0}, {"inv", off(unsafe.Pointer(&a.inv)), 8},
-		{"kS", off(unsafe.Pointer(&a.kS)), 16}, {"kB", off(unsafe.Pointer(&a.kB)), 24},
-		{"bendRest", off(unsafe.Pointer(&a.bendRest)), 32}, {"bendInv", off(unsafe.Pointer(&a.bendInv)), 40},
-		{"lamS", off(unsafe.Pointer(&a.lamS)), 48}, {"lamB", off(unsafe.Pointer(&a.lamB)), 56},
-		{"restSeg", off(unsafe.Pointer(&a.restSeg)), 64}, {"segInv", off(unsafe.Pointer(&a.segInv)), 72},
-		{"per", off(unsafe.Pointer(&a.per)), 80}, {"strideP", off(unsafe.Pointer(&a.strideP)), 88},
-		{"strideW", off(unsafe.Pointer(&a.strideW)), 96}, {"useAS", off(unsafe.Pointer(&a.useAS)), 104},
-		{"j", off(unsafe.Pointer(&a.j)), 112}, {"aS", off(unsafe.Pointer(&a.aS)), 128},
-		{"aB", off(unsafe.Pointer(&a.aB)), 160}, {"eps", off(unsafe.Pointer(&a.eps)), 192},
-		{"c081", off(unsafe.Pointer(&a.c081)), 224}, {"c121", off(unsafe.Pointer(&a.c121)), 256},
-		{"c05", off(unsafe.Pointer(&a.c05)), 288}, {"c15", off(unsafe.Pointer(&a.c15)), 320},
-		{"half", off(unsafe.Pointer(&a.half)), 352}, {"one", off(unsafe.Pointer(&a.one)), 384},
-		{"sign", off(unsafe.Pointer(&a.sign)), 416}, {"ax", off(unsafe.Pointer(&a.ax)), 448},
-		{"ay", off(unsafe.Pointer(&a.ay)), 480}, {"az", off(unsafe.Pointer(&a.az)), 512},
-		{"cx", off(unsafe.Pointer(&a.cx)), 544}, {"cy", off(unsafe.Pointer(&a.cy)), 576},
-		{"cz", off(unsafe.Pointer(&a.cz)), 608}, {"wa", off(unsafe.Pointer(&a.wa)), 640},
-		{"wc", off(unsafe.Pointer(&a.wc)), 672}, {"r", off(unsafe.Pointer(&a.r)), 704},
-		{"ir", off(unsafe.Pointer(&a.ir)), 736}, {"br", off(unsafe.Pointer(&a.br)), 768},
-		{"bi", off(unsafe.Pointer(&a.bi)), 800},
-	} {
-		if c.got != c.want {
-			t.Errorf("linkArgs.%s at %d, links_amd64.s reads it at %d", c.name, c.got, c.want)
-		}
-	}
+	checkOffsets(t, "links_amd64.s", []offset{
+		{"pos", unsafe.Offsetof(a.pos), 0}, {"inv", unsafe.Offsetof(a.inv), 8},
+		{"kS", unsafe.Offsetof(a.kS), 16}, {"kB", unsafe.Offsetof(a.kB), 24},
+		{"bendRest", unsafe.Offsetof(a.bendRest), 32}, {"bendInv", unsafe.Offsetof(a.bendInv), 40},
+		{"lamS", unsafe.Offsetof(a.lamS), 48}, {"lamB", unsafe.Offsetof(a.lamB), 56},
+		{"restSeg", unsafe.Offsetof(a.restSeg), 64}, {"segInv", unsafe.Offsetof(a.segInv), 72},
+		{"per", unsafe.Offsetof(a.per), 80}, {"strideP", unsafe.Offsetof(a.strideP), 88},
+		{"strideW", unsafe.Offsetof(a.strideW), 96}, {"useAS", unsafe.Offsetof(a.useAS), 104},
+		{"j", unsafe.Offsetof(a.j), 112}, {"aS", unsafe.Offsetof(a.aS), 128},
+		{"aB", unsafe.Offsetof(a.aB), 160}, {"eps", unsafe.Offsetof(a.eps), 192},
+		{"c081", unsafe.Offsetof(a.c081), 224}, {"c121", unsafe.Offsetof(a.c121), 256},
+		{"c05", unsafe.Offsetof(a.c05), 288}, {"c15", unsafe.Offsetof(a.c15), 320},
+		{"half", unsafe.Offsetof(a.half), 352}, {"one", unsafe.Offsetof(a.one), 384},
+		{"sign", unsafe.Offsetof(a.sign), 416}, {"ax", unsafe.Offsetof(a.ax), 448},
+		{"ay", unsafe.Offsetof(a.ay), 480}, {"az", unsafe.Offsetof(a.az), 512},
+		{"cx", unsafe.Offsetof(a.cx), 544}, {"cy", unsafe.Offsetof(a.cy), 576},
+		{"cz", unsafe.Offsetof(a.cz), 608}, {"wa", unsafe.Offsetof(a.wa), 640},
+		{"wc", unsafe.Offsetof(a.wc), 672}, {"r", unsafe.Offsetof(a.r), 704},
+		{"ir", unsafe.Offsetof(a.ir), 736}, {"br", unsafe.Offsetof(a.br), 768},
+		{"bi", unsafe.Offsetof(a.bi), 800},
+	})
 }
 
 // The links kernel gives the same bits as links' loop: positions and both
