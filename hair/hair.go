@@ -43,8 +43,8 @@ type Hair struct {
 	styleSub  []float32
 	styleIter []float32
 	js        []float32 // float32(j) for j in [0, per), read by the pull kernel
-	// noKernel turns the pull kernel off (tests compare the two paths).
-	noKernel bool
+	// noKernels turns the pull kernel off (tests compare the two paths).
+	noKernels bool
 	styleN   int
 	restSeg  []float32 // rest segment length per strand, m
 

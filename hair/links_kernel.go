@@ -40,7 +40,7 @@ type linkArgs struct {
 // rows read a few floats past its strand), strands of at least four
 // particles.
 func (h *Hair) linksKernel(lo, hi int) bool {
-	return simd.AVX2() && !h.noKernel && hi-lo == 8 && hi < h.set.Strands && h.per >= 4
+	return simd.AVX2() && !h.noKernels && hi-lo == 8 && hi < h.set.Strands && h.per >= 4
 }
 
 // linksKernelRun solves one pass of the links of strands lo..lo+7.

@@ -108,7 +108,7 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 	}{{40, 16, false}, {40, 16, true}, {37, 12, false}, {9, 8, true}, {20, 24, false}, {12, 5, false}} {
 		_, kh := pullHair(t, c.strands, c.segments, c.last)
 		_, sh := pullHair(t, c.strands, c.segments, c.last)
-		sh.noKernel = true
+		sh.noKernels = true
 		if c.segments >= 8 && kh.pullKernelGroups() == 0 {
 			t.Fatalf("%+v: the kernel is off", c)
 		}
@@ -171,7 +171,7 @@ func TestLinksKernelMatchesScalar(t *testing.T) {
 	}{{40, 16, 0}, {40, 16, 1e-7}, {33, 12, 0}, {17, 5, 1e-6}, {24, 3, 0}} {
 		_, kh := pullHair(t, c.strands, c.segments, false)
 		_, sh := pullHair(t, c.strands, c.segments, false)
-		sh.noKernel = true
+		sh.noKernels = true
 		for _, h := range []*Hair{kh, sh} {
 			h.set.StretchCompliance = c.stretch
 			base := int(h.base)

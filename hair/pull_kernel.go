@@ -40,7 +40,7 @@ type pullArgs struct {
 // pullKernelGroups is how many groups of eight particles per strand the
 // kernel takes, for strands of per particles; 0 when there is no kernel.
 func (h *Hair) pullKernelGroups() int {
-	if !simd.AVX2() || h.noKernel {
+	if !simd.AVX2() || h.noKernels {
 		return 0
 	}
 	return (h.per - 1) / 8
