@@ -43,10 +43,11 @@ type Hair struct {
 	styleSub  []float32
 	styleIter []float32
 	js        []float32 // float32(j) for j in [0, per), read by the pull kernel
-	// noKernels turns the pull kernel off (tests compare the two paths).
+	// noKernels turns the links and pull kernels off (tests compare the
+	// two paths).
 	noKernels bool
-	styleN   int
-	restSeg  []float32 // rest segment length per strand, m
+	styleN    int
+	restSeg   []float32 // rest segment length per strand, m
 
 	// Strand constraints, solved per strand by the ConstraintSet.
 	bendRest   []float32    // rest distance from particle j-2 to j, by particle
