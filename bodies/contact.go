@@ -26,7 +26,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	if s.nAsleep > 0 {
 		s.checkSleepers(pos, prev, inv, h)
 	}
-	s.maxWidth = 0
+	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos = h, pos
 	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
@@ -34,6 +34,9 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		cb := &s.cubes[i]
 		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
 			s.maxWidth = wd
+		}
+		if cb.held && !cb.asleep {
+			s.nDragged++
 		}
 	}
 	s.sweep()

@@ -9,13 +9,11 @@ import "github.com/go-gl/mathgl/mgl32"
 // nothing. Islands share no movable body, so each is solved on its own:
 // its contacts' rows sit together in System.rows, in the order the
 // contacts were made, and its passes end as soon as its own contacts stop
-// moving and sliding (convergedMove, convergedSlide), whatever the rest of
-// the World does. (Measured in the cubes100 benchmark scene, Gauss-Seidel
-// over four corners rarely gets there within Settings.Passes: a resting
-// cube's corners still trade a few 1e-8 m per pass. The bounds are what
-// keeps creep out, so they stay.) The result of an island does not depend on the others, nor on the
-// order or the goroutine that solves them (World.Parallel), which is what
-// makes the solve the same for any worker count.
+// moving and sliding (convergedMove, and convergedSlide or the float32
+// spacing of the island's coordinates: slideBound), whatever the rest of
+// the World does. The result of an island does not depend on the others,
+// nor on the order or the goroutine that solves them (World.Parallel),
+// which is what makes the solve the same for any worker count.
 
 // island is a range of System.rows.
 type island struct {

@@ -235,6 +235,17 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	if len(s.contacts) == 0 {
 		return
 	}
+	// With only free rigid cubes and no other particles touching them,
+	// nothing the World does between its iterations moves a cube (its
+	// links hold already), so all the passes run in the first call, and
+	// the rows are set up once a substep. (A jelly cube's links, or the
+	// links of a cube held by a pinned or dragged particle, move its
+	// particles between the calls: then the passes are spread.)
+	it, its := sub.Iteration, max(sub.Iterations, 1)
+	atOnce := s.nRigid == len(s.contacts) && s.nJelly == 0 && s.nDragged == 0
+	if atOnce && it > 0 {
+		return
+	}
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	for i := range s.cubes {
 		cb := &s.cubes[i]
@@ -266,12 +277,14 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 		ca, cb, _, _ := s.sides(c, pos)
 		c.wn = c.mass(ca, cb, c.n, inv, true)
 	}
-	// Settings.Passes sweeps per substep, spread over the World's
-	// iterations, at least two in each (with 10 iterations, as many as
-	// before Passes counted per substep: a hollow twisted stack of five
-	// creeps 6.4% of its size in 10 s with one).
-	it, its := sub.Iteration, max(sub.Iterations, 1)
+	// Otherwise Settings.Passes sweeps per substep, spread over the
+	// World's iterations, at least two in each (with 10 iterations, as
+	// many as before Passes counted per substep: a hollow twisted stack of
+	// five creeps 6.4% of its size in 10 s with one).
 	s.passes = max((it+1)*s.set.Passes/its-it*s.set.Passes/its, min(2, s.set.Passes))
+	if atOnce {
+		s.passes = s.set.Passes
+	}
 	// Without contacts of other particles, which move cubes too, each
 	// island moves its own cubes at the end of its job.
 	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)

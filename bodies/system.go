@@ -30,19 +30,21 @@ type Settings struct {
 	// touch. Default 0.01.
 	Margin float32
 	// Passes is how many times at most the contacts of cubes (against
-	// cubes and colliders) are solved per substep, spread over the World's
-	// iterations, at least twice in each; the passes of an island (cubes
-	// touching through cubes) end early once none of its contacts moves or
-	// slides by more than float32 noise. Four corners holding a cube by
-	// static friction, and a stack, are chains of rigid contacts solved one
-	// after another (Gauss-Seidel): too few passes leave a little sliding
-	// every substep, which is creep. A pass costs a few dozen flops per
-	// contact and touches no particle. 1 to 100; default 16: at
+	// cubes and colliders) are solved per substep: all in the World's
+	// first iteration when the System has only rigid cubes and no cloth
+	// or hair touches them, else spread over the iterations, at least
+	// twice in each. The passes of an island (cubes touching through
+	// cubes) end early once none of its contacts moves or slides by more
+	// than float32 noise. Four corners holding a cube by static friction,
+	// and a stack, are chains of rigid contacts solved one after another
+	// (Gauss-Seidel): too few passes leave a little sliding every substep,
+	// which is creep. A pass costs a few dozen flops per contact and
+	// touches no particle. 1 to 100; default 16: at
 	// verlet3d.DefaultConfig (10 substeps of 2 iterations) a cube on a
-	// slope 3° below its friction angle moves under 0.001 mm in 5 s, and
-	// the top of a stack of six hollow cubes 0.6% of its size in 20 s
-	// (1.6% with 12 passes, 1.9% with 8, against a limit of 2% in the
-	// tests; a hollow twisted stack of five 1.4%, 2.4% and 4.7% in 10 s).
+	// slope 3° below its friction angle moves under 0.05 mm in 5 s, and
+	// the top of a stack of six cubes 0.6% of its size in 20 s, hollow
+	// ones 1.4% (1.9% with 12 passes, 3.0% with 8; the tests allow 2%); a
+	// hollow twisted stack of five 1.5%, 2.5% and 4.5% in 10 s.
 	Passes int
 }
 
@@ -96,6 +98,8 @@ type System struct {
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
+	nJelly    int // cubes with Compliance > 0
+	nDragged  int // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -291,6 +295,9 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	cb.pos, cb.quat = cs.Position, cb.q.quat()
 	cb.c, cb.cPrev = cs.Position, cs.Position
 	s.cubes = append(s.cubes, cb)
+	if !cb.rigid {
+		s.nJelly++
+	}
 	s.order = append(s.order, int32(len(s.cubes)-1))
 	s.sortedLo = append(s.sortedLo, 0)
 	for i := 0; i < n; i++ {
