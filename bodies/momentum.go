@@ -65,8 +65,12 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	}
 	M := float64(cb.mass)
 	c0[0], c0[1], c0[2] = c0[0]/M, c0[1]/M, c0[2]/M
+	// The particles of a rigid cube sit at its corners (and centre), so
+	// their inertia about the centre of mass is isotropic: 2/3 of
+	// Σ m·|r|² about any axis. (predict placed them exactly at the last
+	// substep; the solve's small turns since change it by |θ|², 1e-10.)
 	var P, L [3]float64
-	var in [3][3]float64
+	var mr2 float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
@@ -79,16 +83,12 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		L[0] += m * (r[1]*d[2] - r[2]*d[1])
 		L[1] += m * (r[2]*d[0] - r[0]*d[2])
 		L[2] += m * (r[0]*d[1] - r[1]*d[0])
-		xx, yy, zz := r[0]*r[0], r[1]*r[1], r[2]*r[2]
-		in[0][0] += m * (yy + zz)
-		in[1][1] += m * (xx + zz)
-		in[2][2] += m * (xx + yy)
-		in[0][1] -= m * r[0] * r[1]
-		in[0][2] -= m * r[0] * r[2]
-		in[1][2] -= m * r[1] * r[2]
+		mr2 += m * (r[0]*r[0] + r[1]*r[1] + r[2]*r[2])
 	}
-	in[1][0], in[2][0], in[2][1] = in[0][1], in[0][2], in[1][2]
-	om := solve3d(in, L)
+	var om [3]float64
+	if I := mr2 * 2 / 3; I > 0 {
+		om = [3]float64{L[0] / I, L[1] / I, L[2] / I}
+	}
 	for k := 0; k < 3; k++ {
 		cb.v[k] = P[k] / (M * hd)
 		cb.om[k] = om[k] / hd
