@@ -454,8 +454,16 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		}
 	}
 	mu := col.mu
+	// A corner of a plane that stays clearly beyond the margin all the
+	// substep (a plane's distance is linear along the path) gets no
+	// contact from PathContact either: the slack covers its sweep's
+	// tolerance and rounding.
+	clear := s.margin + max(1e-5, 0.25*s.margin) + 1e-5
 	for _, p := range cb.p {
 		if inv[p] == 0 {
+			continue
+		}
+		if plane && pos[p].Sub(pl.Point).Dot(pl.Normal) > clear && prev[p].Sub(pl.Point).Dot(pl.Normal) > clear {
 			continue
 		}
 		sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, s.margin)
