@@ -173,6 +173,16 @@ func jdot(d, ra, rb *mgl32.Vec3, a, b *rigid) float32 {
 	return ((x + y) + z) - (u + v)
 }
 
+// jdotA is jdot against the ground (or a held cube), whose correction is
+// zero: the same sums without b's terms, so the same value, and short
+// enough to inline. Most rows are a crate on the floor.
+func jdotA(d, ra *mgl32.Vec3, a *rigid) float32 {
+	x := d[0]*a.dc[0] + d[1]*a.dc[1]
+	y := d[2]*a.dc[2] + ra[0]*a.th[0]
+	z := ra[1]*a.th[1] + ra[2]*a.th[2]
+	return (x + y) + z
+}
+
 // rowNormals pushes the points of every row apart along its normal as far
 // as the accumulated normal impulse (kept >= 0) allows. It returns the
 // largest distance a row moved its points, m.
@@ -191,7 +201,12 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 		a, b := &rig[r.ia], &rig[r.ib]
 		// The sums are trees, not chains: the next row of the same cube
 		// waits for this one, so latency is what a pass costs.
-		C := r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
+		var C float32
+		if b.invM == 0 {
+			C = r.c0 + jdotA(&r.n, &r.an, a)
+		} else {
+			C = r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
+		}
 		pn := r.pn - C*r.iwn
 		if pn < 0 {
 			pn = 0
@@ -247,8 +262,14 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		a, b := &rig[r.ia], &rig[r.ib]
 		var p1, p2 float32
 		if r.pn > 0 {
-			s1 := r.s1 + jdot(&r.t1, &r.at1, &r.bt1, a, b)
-			s2 := r.s2 + jdot(&r.t2, &r.at2, &r.bt2, a, b)
+			var s1, s2 float32
+			if b.invM == 0 {
+				s1 = r.s1 + jdotA(&r.t1, &r.at1, a)
+				s2 = r.s2 + jdotA(&r.t2, &r.at2, a)
+			} else {
+				s1 = r.s1 + jdot(&r.t1, &r.at1, &r.bt1, a, b)
+				s2 = r.s2 + jdot(&r.t2, &r.at2, &r.bt2, a, b)
+			}
 			p1 = r.p1 - (r.i11*s1 + r.i12*s2)
 			p2 = r.p2 - (r.i12*s1 + r.i22*s2)
 			if lt2, lim := p1*p1+p2*p2, r.mu*r.pn; lt2 > lim*lim {
