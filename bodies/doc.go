@@ -71,7 +71,8 @@
 // Cubes that touch through other cubes form an island; islands share no
 // movable body and are solved one by one, each through compact solver
 // rows (island.go, rows.go). The islands, most of the cost, run in
-// World.Parallel ranges (two Solve calls per substep at the defaults);
+// World.Parallel ranges (one Solve call per substep with only rigid
+// cubes and nothing else touching them, else one per World iteration);
 // every range writes only its own cubes, rows and contacts, so the result
 // is bit for bit the same for any Config.Workers. The per-cube work
 // (prediction and frames in Prepare, the carry in Finish) and the narrow
