@@ -3,6 +3,7 @@ package cloth_test
 import (
 	"math"
 	"math/rand"
+	"sort"
 	"testing"
 	"time"
 
@@ -109,19 +110,37 @@ func (contactCounter) Solve(*verlet3d.World, verlet3d.Substep) {}
 // side they came from, so every such crossing is a corner through the
 // cloth.
 func crossings(tris []uint32, nc, corners int, old, now []mgl32.Vec3) int {
+	// Each triangle's bounds over both snapshots, grown by 10 cm, sorted
+	// by their lower x: a corner then looks only at the triangles whose x
+	// range can meet its own.
+	type box struct {
+		lo, hi mgl32.Vec3
+		t      int
+	}
+	boxes := make([]box, 0, len(tris)/3)
+	var width float32
+	for t := 0; t+2 < len(tris); t += 3 {
+		ia, ib, ic := tris[t], tris[t+1], tris[t+2]
+		var b box
+		for a := 0; a < 3; a++ {
+			b.lo[a] = min(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a]) - 0.1
+			b.hi[a] = max(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a]) + 0.1
+		}
+		b.t = t
+		width = max(width, b.hi[0]-b.lo[0])
+		boxes = append(boxes, b)
+	}
+	sort.Slice(boxes, func(i, j int) bool { return boxes[i].lo[0] < boxes[j].lo[0] })
 	n := 0
 	for k := 0; k < corners; k++ {
 		x0, x1 := old[nc+k], now[nc+k]
-		for t := 0; t+2 < len(tris); t += 3 {
-			ia, ib, ic := tris[t], tris[t+1], tris[t+2]
-			var lo, hi mgl32.Vec3
-			for a := 0; a < 3; a++ {
-				lo[a] = min(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a])
-				hi[a] = max(old[ia][a], old[ib][a], old[ic][a], now[ia][a], now[ib][a], now[ic][a])
-			}
+		from := min(x0[0], x1[0]) - width - 1e-3
+		i := sort.Search(len(boxes), func(i int) bool { return boxes[i].lo[0] >= from })
+		for ; i < len(boxes) && boxes[i].lo[0] <= max(x0[0], x1[0]); i++ {
+			b := &boxes[i]
 			out := false
 			for a := 0; a < 3; a++ {
-				if min(x0[a], x1[a]) > hi[a]+0.1 || max(x0[a], x1[a]) < lo[a]-0.1 {
+				if min(x0[a], x1[a]) > b.hi[a] || max(x0[a], x1[a]) < b.lo[a] {
 					out = true
 					break
 				}
@@ -129,6 +148,7 @@ func crossings(tris []uint32, nc, corners int, old, now []mgl32.Vec3) int {
 			if out {
 				continue
 			}
+			ia, ib, ic := tris[b.t], tris[b.t+1], tris[b.t+2]
 			d0, in0 := planeDistance(x0, old[ia], old[ib], old[ic])
 			d1, in1 := planeDistance(x1, now[ia], now[ib], now[ic])
 			if in0 && in1 && d0*d1 < 0 && abs32(d0) < 0.1 && abs32(d1) < 0.1 {
