@@ -13,6 +13,8 @@ import (
 // sort-and-sweep and builds this substep's contacts.
 func (s *System) prepare(w *verlet3d.World, h float32) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
+	// The last substep's impulses, for warm starts (warm.go).
+	s.warm.save(s.rows, s.contacts, s.h)
 	s.contacts = s.contacts[:0]
 	s.stats = Stats{}
 	s.pass = 0
@@ -470,7 +472,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		if !ok {
 			continue
 		}
-		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu, e: col.e}
+		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu, e: col.e, feat: ci}
 		c.a[0], c.wa[0] = p, 1
 		*buf = append(*buf, c)
 	}
@@ -490,7 +492,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	fl := l
 	fl[axis] = sign * cb.half
 	idx, wt := faceWeights(cb.half, fl, axis, sign)
-	c := contact{kind: kindCollider, ca: ic, cb: -1, na: 4, fixed: sp, n: n, mu: mu}
+	c := contact{kind: kindCollider, ca: ic, cb: -1, na: 4, fixed: sp, n: n, mu: mu, feat: ci}
 	for i := 0; i < 4; i++ {
 		c.a[i], c.wa[i] = cb.p[idx[i]], wt[i]
 	}

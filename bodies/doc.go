@@ -60,7 +60,9 @@
 // Friction is Coulomb friction at the position level (the sliding since the
 // start of the substep is cancelled within the friction cone), so a crate
 // rests on a slope up to its friction angle without creeping;
-// Settings.Passes sweeps per substep let four corners (and a stack) agree.
+// Settings.Passes sweeps per substep let four corners (and a stack) agree;
+// a lone cube's contacts start each substep from the impulses they ended
+// the last one with (warm.go), so a crate at rest needs a pass or two.
 // Restitution is optional.
 //
 // Pairs are found by sort-and-sweep on x and particles by a binary search

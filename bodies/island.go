@@ -37,7 +37,7 @@ func (s *System) find(i int32) int32 {
 // their first contact.
 func (s *System) buildIslands() {
 	n := len(s.cubes)
-	s.islands, s.islandCubes = s.islands[:0], s.islandCubes[:0]
+	s.islands, s.islandCubes, s.rows = s.islands[:0], s.islandCubes[:0], s.rows[:0]
 	if cap(s.parent) < n {
 		s.parent = make([]int32, n)
 		s.islandOf = make([]int32, n)
@@ -151,6 +151,9 @@ func (s *System) solveIslands(lo, hi int) {
 		rows := s.rows[is.lo:is.hi]
 		for k := range rows {
 			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
+		}
+		if is.pass == 0 && is.chi-is.clo == 1 {
+			s.warmStart(is) // the substep's first Solve call
 		}
 		s.solveIsland(is, s.passes)
 		for k := range rows {

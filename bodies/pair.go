@@ -184,7 +184,7 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 			}
 			x[k] = sk * h
 			idx, wt := faceWeights(h, x, k, sk)
-			c := contact{kind: kindCube, ca: iinc, cb: iref, na: 2, nb: 4, n: n, mu: mu}
+			c := contact{kind: kindCube, ca: iinc, cb: iref, na: 2, nb: 4, n: n, mu: mu, feat: int32(q)}
 			c.a[0], c.a[1], c.wa[0], c.wa[1] = inc.p[c0], inc.p[c1], 1-t, t
 			for i := 0; i < 4; i++ {
 				c.b[i], c.wb[i] = ref.p[idx[i]], wt[i]

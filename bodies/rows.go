@@ -143,13 +143,15 @@ func (s *System) solveIsland(is *island, passes int) {
 }
 
 // slideBound is the sliding under which the passes of island is count as
-// converged: convergedSlide, or the float32 spacing of the island's
-// coordinates where that is coarser (beyond 0.25 m from the origin on
-// some axis). A row's sliding is a difference of positions rounded to that
-// spacing, so two corners of a cube 3 m from the origin can disagree by
-// 1.2e-7 m about a slide that no rigid motion removes: the passes then
-// trade it between the corners until they run out (measured in the
-// cubes100 benchmark scene, where most islands ran every pass for that).
+// converged: convergedSlide, or twice the float32 spacing of the island's
+// coordinates where that is coarser (beyond 0.125 m from the origin on
+// some axis). A row's sliding is a difference of four positions rounded to
+// that spacing, so two corners of a cube 3 m from the origin can disagree
+// by a few 1e-7 m about a slide that no rigid motion removes: the passes
+// then trade it between the corners until they run out (measured in the
+// cubes100 benchmark scene: most islands ran every pass for that with the
+// bound at convergedSlide, and resting crates still 1 in 5 at one spacing,
+// sliding 1.1-1.3 spacings).
 func (s *System) slideBound(is *island) float32 {
 	var far mgl32.Vec3
 	for _, c := range s.islandCubes[is.clo:is.chi] {
@@ -158,7 +160,7 @@ func (s *System) slideBound(is *island) float32 {
 			far[k] = max(far[k], abs(cb.lo[k]), abs(cb.hi[k]))
 		}
 	}
-	return max(convergedSlide, ulp(far))
+	return max(convergedSlide, 2*ulp(far))
 }
 
 // jdot returns how far the corrections of bodies a and b move a row's

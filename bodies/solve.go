@@ -50,6 +50,9 @@ type contact struct {
 	// contact's push (markBlocked); along the normal it counts as
 	// immovable.
 	blocked bool
+	// feat tells apart contacts on the same particles (warm.go): the
+	// collider of a collider contact, the end of a clipped edge.
+	feat int32
 }
 
 const (
