@@ -101,10 +101,16 @@ func (s *System) buildIslands() {
 		s.rows = make([]row, len(cs), max(cap(s.contacts), 2*len(cs)))
 	}
 	s.rows = s.rows[:len(cs)]
+	// Contacts in a row often share their normal (a collider's corners):
+	// the tangents of the last normal are kept.
+	var last, t1, t2 mgl32.Vec3
 	for k := range cs {
 		c := &cs[k]
 		is := &s.islands[s.contactIsland[k]]
-		t1, t2 := tangents(c.n)
+		if k == 0 || c.n != last {
+			last = c.n
+			t1, t2 = tangents(last)
+		}
 		s.rows[is.hi] = row{ci: int32(k), n: c.n, t1: t1, t2: t2, mu: c.mu}
 		is.hi++
 	}
