@@ -232,9 +232,9 @@ func (s *System) prepareCubes(lo, hi int) {
 		}
 		cb.pred = false
 		if cb.rigid && !cb.held {
-			s.predict(cb, pos, prev, s.h)
-			// predict placed the particles at the rotation it found.
-			s.placed(cb, pos)
+			// predict places the particles at the rotation it finds.
+			rm := s.predict(cb, pos, prev, s.h)
+			s.placed(cb, pos, &rm)
 		} else {
 			s.frame(cb, pos)
 		}
@@ -255,12 +255,13 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 		q, _ = polarRotation(a, faceAverage(a), 64)
 	}
 	cb.q = q
-	s.setFrame(cb, pos, c)
+	rm := q.mat()
+	s.setFrame(cb, pos, c, &rm)
 }
 
 // placed is frame for a cube whose particles predict has just placed
-// rigidly at the rotation cb.q: only the centre is read back.
-func (s *System) placed(cb *cube, pos []mgl32.Vec3) {
+// rigidly at the rotation cb.q (matrix rm): only the centre is read back.
+func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
 	var c [3]float64
 	for _, p := range cb.p {
 		x := pos[p]
@@ -268,14 +269,13 @@ func (s *System) placed(cb *cube, pos []mgl32.Vec3) {
 		c[1] += float64(x[1])
 		c[2] += float64(x[2])
 	}
-	s.setFrame(cb, pos, [3]float64{c[0] / 8, c[1] / 8, c[2] / 8})
+	s.setFrame(cb, pos, [3]float64{c[0] / 8, c[1] / 8, c[2] / 8}, rm)
 }
 
-// setFrame sets cb's centre to c and its axes and bounds from cb.q and pos.
-func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64) {
-	q := cb.q
+// setFrame sets cb's centre to c, its axes from r (the matrix of cb.q) and
+// its bounds from pos.
+func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64, r *mat3d) {
 	cb.c = mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])}
-	r := q.mat()
 	for k := 0; k < 3; k++ {
 		cb.axis[k] = mgl32.Vec3{float32(r[k][0]), float32(r[k][1]), float32(r[k][2])}
 	}

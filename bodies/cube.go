@@ -111,6 +111,7 @@ type cube struct {
 	qPred quatd
 	v, om [3]float64
 	dpred [9]mgl32.Vec3
+	offs  [9][3]float64 // the particles' offsets from the centre at qPred, m
 
 	// Published transform, refreshed at the end of every substep.
 	pos  mgl32.Vec3

@@ -52,8 +52,8 @@ import (
 
 // predict reads the velocity and spin of the free rigid cube cb from its
 // integrated particles and places them rigidly, turned by the exact
-// rotation.
-func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
+// rotation, which it returns as a matrix.
+func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) mat3d {
 	n := cb.numParticles()
 	hd := float64(h)
 	var c0 [3]float64
@@ -110,13 +110,14 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	c1 := [3]float64{c0[0] + P[0]/M, c0[1] + P[1]/M, c0[2] + P[2]/M}
 	rm := q.mat()
 	ax := cb.halfAxes(&rm)
-	offs := offsets(&ax)
+	cb.offs = offsets(&ax)
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
-		r := offs[i]
+		r := cb.offs[i]
 		pos[p] = mgl32.Vec3{float32(c1[0] + r[0]), float32(c1[1] + r[1]), float32(c1[2] + r[2])}
 		cb.dpred[i] = pos[p].Sub(prev[p])
 	}
+	return rm
 }
 
 // carry adds to the velocity and spin of a predicted cube what the solve
@@ -126,9 +127,7 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	n := cb.numParticles()
 	hd := float64(h)
-	rm := cb.qPred.mat()
-	ax := cb.halfAxes(&rm)
-	offs := offsets(&ax)
+	offs := &cb.offs
 	var dP, dL, c1 [3]float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)

@@ -76,18 +76,21 @@ func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	ground := int32(len(s.islandCubes))
 	r.ia, r.ib = ground, ground
+	// A side the solve does not move (held or asleep: the ground) has no
+	// arm; only the islands' cubes have a ctr0 when nothing else touches
+	// cubes (solve).
 	var pa, pb, ra, rb mgl32.Vec3
 	if c.ca >= 0 {
 		pa = c.pointA(pos)
-		ra = pa.Sub(s.cubes[c.ca].ctr0)
 		if k := s.slotOf[c.ca]; k >= 0 {
+			ra = pa.Sub(s.cubes[c.ca].ctr0)
 			r.ia = k
 		}
 	}
 	if c.cb >= 0 {
 		pb = c.pointB(pos)
-		rb = pb.Sub(s.cubes[c.cb].ctr0)
 		if k := s.slotOf[c.cb]; k >= 0 {
+			rb = pb.Sub(s.cubes[c.cb].ctr0)
 			r.ib = k
 		}
 	} else {

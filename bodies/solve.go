@@ -250,10 +250,21 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 		return
 	}
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	for i := range s.cubes {
-		cb := &s.cubes[i]
-		cb.ctr0 = cb.com(pos)
-		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+	// Where the corrections turn cubes about. Contacts of other particles
+	// meet any cube (and moveCubes looks at every one); else only the
+	// islands' cubes move.
+	if s.nRigid == len(s.contacts) {
+		for _, c := range s.islandCubes {
+			cb := &s.cubes[c]
+			cb.ctr0 = cb.com(pos)
+			cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+		}
+	} else {
+		for i := range s.cubes {
+			cb := &s.cubes[i]
+			cb.ctr0 = cb.com(pos)
+			cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+		}
 	}
 	// The solve state of the islands' cubes, island after island (so that
 	// two workers never write the same cache line but where their ranges
