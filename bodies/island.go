@@ -147,6 +147,46 @@ func (s *System) buildIslands() {
 	}
 }
 
+// splitIslands cuts the islands into at most workers contiguous shares of
+// about equal work (islandSplit). Work is uneven: a lone warm-started crate
+// settles in a pass or two, a pile runs every pass, and the pairs' islands
+// come first; cut by count, one worker got the piles and the other waited.
+func (s *System) splitIslands(workers int) {
+	shares := max(min(workers, len(s.islands)), 1)
+	s.islandSplit = append(s.islandSplit[:0], 0)
+	if shares == 1 {
+		s.islandSplit = append(s.islandSplit, int32(len(s.islands)))
+		return
+	}
+	cost := func(is *island) int {
+		if is.chi-is.clo == 1 {
+			return int(is.hi - is.lo)
+		}
+		return 4 * int(is.hi-is.lo)
+	}
+	total := 0
+	for i := range s.islands {
+		total += cost(&s.islands[i])
+	}
+	sum, k := 0, 1
+	for i := range s.islands {
+		sum += cost(&s.islands[i])
+		if k < shares && sum*shares >= total*k {
+			s.islandSplit = append(s.islandSplit, int32(i+1))
+			k++
+		}
+	}
+	for len(s.islandSplit) <= shares {
+		s.islandSplit = append(s.islandSplit, int32(len(s.islands)))
+	}
+}
+
+// solveIslandShares is the island job of a Solve call for shares [lo, hi)
+// of islandSplit.
+func (s *System) solveIslandShares(lo, hi int) {
+	s.solveIslands(int(s.islandSplit[lo]), int(s.islandSplit[hi]))
+}
+
 // solveIslands is the island job of a Solve call: for islands [lo, hi),
 // the rows' geometry from the current positions, then the passes. It
 // touches only the rows, contacts and cubes of its own islands.

@@ -302,7 +302,8 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// Without contacts of other particles, which move cubes too, each
 	// island moves its own cubes at the end of its job.
 	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)
-	w.Parallel(len(s.islands), s.islandJob)
+	s.splitIslands(w.Config().Workers)
+	w.Parallel(len(s.islandSplit)-1, s.islandJob)
 	s.pos = nil
 	if s.moveInIsland {
 		return

@@ -113,13 +113,14 @@ type System struct {
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
-	islandJob func(lo, hi int)
-	passes    int     // passes for this Solve call
-	h         float32 // substep length during Prepare, s
-	moveJob   func(lo, hi int)
-	prepJob   func(lo, hi int) // prepareCubes, bound once
-	carryJob  func(lo, hi int) // carryCubes, bound once
-	genJob    func(lo, hi int) // generate, bound once
+	islandJob   func(lo, hi int)
+	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])
+	passes      int     // passes for this Solve call
+	h           float32 // substep length during Prepare, s
+	moveJob     func(lo, hi int)
+	prepJob     func(lo, hi int) // prepareCubes, bound once
+	carryJob    func(lo, hi int) // carryCubes, bound once
+	genJob      func(lo, hi int) // generate, bound once
 	// moveInIsland: the island job moves its cubes (no particle contacts).
 	moveInIsland bool
 	slots        []genSlot    // contacts made by the ranges of generate
@@ -165,7 +166,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	}
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
-	sys.islandJob = sys.solveIslands
+	sys.islandJob = sys.solveIslandShares
 	sys.moveJob = sys.moveCubes
 	sys.prepJob = sys.prepareCubes
 	sys.carryJob = sys.carryCubes

@@ -1,7 +1,6 @@
 package verlet3d_test
 
 import (
-	"fmt"
 	"github.com/drape3d/drape/internal/checks"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
@@ -146,20 +145,45 @@ func buildCloth(t testing.TB, w *verlet3d.World, n int, spacing float32) []verle
 	return ps
 }
 
-// The same scene run twice gives identical positions, and 1 and 2 workers
-// agree exactly: links of one colour never share a particle.
-func TestDeterminism(t *testing.T) {
-	// 24 x 24 solves its links in colour batches, 48 x 48 (13,500 links)
-	// in regions.
-	for _, n := range []int{24, 48} {
-		t.Run(fmt.Sprintf("%dx%d", n, n), func(t *testing.T) { determinism(t, n) })
+// buildRopes hangs n ropes of length links each from pinned tops, side by
+// side over the test ball: two colours of n·length/2 links.
+func buildRopes(t testing.TB, w *verlet3d.World, n, length int) {
+	s := verlet3d.LinkSettings{Compliance: 1e-7}
+	for r := 0; r < n; r++ {
+		x := 0.2 + 0.8*float32(r)/float32(n)
+		prev := add(t, w, mgl32.Vec3{x, 2, 0.9}, 0)
+		for k := 1; k <= length; k++ {
+			p := add(t, w, mgl32.Vec3{x + 0.01*float32(k), 2, 0.9}, 0.01)
+			link(t, w, prev, p, s)
+			prev = p
+		}
 	}
 }
 
-func determinism(t *testing.T, n int) {
+// The same scene run twice gives identical positions, and 1, 2 and 4
+// workers agree exactly: links of one colour never share a particle.
+func TestDeterminism(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		build    func(t testing.TB, w *verlet3d.World)
+		parallel bool // the workers share the link passes
+	}{
+		// Colour batches too small to share (about 400 links each): one
+		// worker solves them, in the same order.
+		{"24x24", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 24, 0.05) }, false},
+		// Two colours of 3,000 links, shared colour by colour.
+		{"ropes", func(t testing.TB, w *verlet3d.World) { buildRopes(t, w, 60, 100) }, true},
+		// 13,500 links in regions.
+		{"48x48", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 48, 0.05) }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { determinism(t, tc.build, tc.parallel) })
+	}
+}
+
+func determinism(t *testing.T, build func(t testing.TB, w *verlet3d.World), parallel bool) {
 	run := func(workers int) []mgl32.Vec3 {
 		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
-		buildCloth(t, w, n, 0.05)
+		build(t, w)
 		ball := mustSphere(mgl32.Vec3{0.6, 1.2, 0.9}, 0.4)
 		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
 			t.Fatal(err)
@@ -169,8 +193,12 @@ func determinism(t *testing.T, n int) {
 		}
 		// The parallel path must really have run, or this test proves
 		// nothing about it.
-		if st := w.Stats(); workers > 1 && st.ParallelLinkPasses < 120*w.Config().Substeps*w.Config().Iterations {
+		st := w.Stats()
+		if passes := 120 * w.Config().Substeps * w.Config().Iterations; parallel && workers > 1 && st.ParallelLinkPasses < passes {
 			t.Fatalf("%d workers: only %d link passes ran in parallel", workers, st.ParallelLinkPasses)
+		}
+		if !parallel && st.ParallelLinkPasses != 0 {
+			t.Fatalf("%d workers: %d link passes ran in parallel, want none for batches this small", workers, st.ParallelLinkPasses)
 		}
 		return append([]mgl32.Vec3(nil), w.Positions()...)
 	}
