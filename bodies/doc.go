@@ -72,11 +72,12 @@
 //
 // Cubes that touch through other cubes form an island; islands share no
 // movable body and are solved one by one, each through compact solver
-// rows (island.go, rows.go). The islands, most of the cost, run in
-// World.Parallel ranges (one Solve call per substep with only rigid
-// cubes and nothing else touching them, else one per World iteration);
-// every range writes only its own cubes, rows and contacts, so the result
-// is bit for bit the same for any Config.Workers. The per-cube work
+// rows (island.go, rows.go). The islands, most of the cost, run on
+// World.Parallel in contiguous shares of about equal work (one Solve call
+// per substep with only rigid cubes and nothing else touching them, else
+// one per World iteration); every share writes only its own cubes, rows
+// and contacts, so the result is bit for bit the same for any
+// Config.Workers. The per-cube work
 // (prediction and frames in Prepare, the carry in Finish) and the narrow
 // phase run in World.Parallel ranges too, each range on its own cubes and
 // its own slot of contacts, joined in range order. (An earlier build ran
