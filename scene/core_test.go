@@ -35,7 +35,10 @@ func newMixedWorld(t testing.TB, workers int) *mixedWorld {
 		t.Fatal(err)
 	}
 	cs := cloth.DefaultSettings()
-	cs.Cols, cs.Rows, cs.Spacing = 40, 30, 0.025
+	// Over 8,192 links, so that the World's link passes are shared by
+	// the workers (in regions; smaller link sets' colour batches are not
+	// worth a barrier each).
+	cs.Cols, cs.Rows, cs.Spacing = 48, 36, 0.021
 	cs.Origin = mgl32.Vec3{-0.5, 1.5, 0.5}
 	cs.PinCols = []int{0}
 	g, err := cloth.New(w, cs)
