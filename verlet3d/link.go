@@ -67,7 +67,11 @@ type linkStore struct {
 	// pairs, with regions: the tail's groups. Pair k's links (between
 	// regions 2k and 2k+1) are hot[pairs[k]:pairs[k+1]], and the rest of
 	// the tail is hot[pairs[numRegions/2]:].
-	pairs   []int32
+	pairs []int32
+	// shared: the workers share the passes (regions, or colour batches
+	// of minBatchLinks links or more on average); else one goroutine
+	// solves hot in order, which gives the same result.
+	shared  bool
 	dirty   bool // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
@@ -538,9 +542,18 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 	ls.finishColour(hot, handle)
 }
 
+// minBatchLinks is the smallest mean colour batch, in links, that the
+// workers share: at about 3 ns a link, half of 2,048 links is a few
+// microseconds, what the barrier after a batch costs on a busy 2-vCPU
+// machine (100 cubes' 3,600 links come in 9 colours of 400: 180 barriers
+// a step made 2 workers slower than 1).
+const minBatchLinks = 2048
+
 // finishColour installs the reordered links.
 func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
+	batches := len(ls.batches) - 1
+	ls.shared = len(ls.regions) > 0 || (batches > 1 && int(ls.serial) >= minBatchLinks*batches)
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))
 	}

@@ -161,11 +161,6 @@ type workerTally struct {
 	_              [48]byte
 }
 
-// minBatchLinks is the smallest mean colour batch, in links, that the
-// workers share (World.solve): at about 3 ns a link, half of 2,048 links
-// is a few microseconds, what a barrier costs on a busy 2-vCPU machine.
-const minBatchLinks = 2048
-
 // minParallelParticles is the smallest particle count whose per-particle
 // phases are split over the workers: below it, dispatching costs more than
 // the work.
@@ -300,17 +295,12 @@ func (w *World) integrateFixed(i int, frac float32) {
 }
 
 // solve is phase 4: the iterations, constraint types in a fixed order:
-// links (colour by colour, on the executor when Config.Workers > 1), then
+// links (colour by colour, on the executor when Config.Workers > 1 and
+// linkStore.shared), then
 // tethers, then each ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {
 	ls := &w.links
-	// Colour batches go to the workers only when a batch holds enough
-	// links to pay for the barrier after it: 100 cubes' 3,600 links come
-	// in 9 colours of 400, and 180 barriers a step made 2 workers slower
-	// than 1. Serial or not, the links are solved in the same order.
-	batches := len(ls.batches) - 1
-	parallel := w.cfg.Workers > 1 && (len(ls.regions) > 0 ||
-		(batches > 1 && int(ls.serial) >= minBatchLinks*batches))
+	parallel := w.cfg.Workers > 1 && ls.shared
 	for it := 0; it < w.cfg.Iterations; it++ {
 		// Before every pass: a hook may have broken a link since the last.
 		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
