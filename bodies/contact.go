@@ -14,7 +14,7 @@ import (
 func (s *System) prepare(w *verlet3d.World, h float32) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	// The last substep's impulses, for warm starts (warm.go).
-	s.warm.save(s.rows, s.contacts, s.h)
+	s.saveWarm()
 	s.contacts = s.contacts[:0]
 	s.stats = Stats{}
 	s.pass = 0
@@ -460,7 +460,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	// substep (a plane's distance is linear along the path) gets no
 	// contact from PathContact either: the slack covers its sweep's
 	// tolerance and rounding.
-	clear := s.margin + max(1e-5, 0.25*s.margin) + 1e-5
+	clear := s.margin + vecmath.SweepTolerance(s.margin) + 1e-5
 	for _, p := range cb.p {
 		if inv[p] == 0 {
 			continue

@@ -22,6 +22,11 @@ type island struct {
 	pass     int32 // passes since Prepare, for the alternating order
 }
 
+// lone reports whether is holds a single movable cube (a crate on the
+// floor, or on held or asleep cubes): its contacts are warm-started
+// (warm.go) and settle in a pass or two.
+func (is *island) lone() bool { return is.chi-is.clo == 1 }
+
 // find returns the root of cube i in the union-find forest s.parent.
 func (s *System) find(i int32) int32 {
 	for s.parent[i] != i {
@@ -159,7 +164,7 @@ func (s *System) splitIslands(workers int) {
 		return
 	}
 	cost := func(is *island) int {
-		if is.chi-is.clo == 1 {
+		if is.lone() {
 			return int(is.hi - is.lo)
 		}
 		return 4 * int(is.hi-is.lo)
@@ -198,7 +203,7 @@ func (s *System) solveIslands(lo, hi int) {
 		for k := range rows {
 			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
 		}
-		if is.pass == 0 && is.chi-is.clo == 1 {
+		if is.pass == 0 && is.lone() {
 			s.warmStart(is) // the substep's first Solve call
 		}
 		s.solveIsland(is, s.passes)

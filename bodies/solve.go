@@ -253,17 +253,17 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// Where the corrections turn cubes about. Contacts of other particles
 	// meet any cube (and moveCubes looks at every one); else only the
 	// islands' cubes move.
+	start := func(cb *cube) {
+		cb.ctr0 = cb.com(pos)
+		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+	}
 	if s.nRigid == len(s.contacts) {
 		for _, c := range s.islandCubes {
-			cb := &s.cubes[c]
-			cb.ctr0 = cb.com(pos)
-			cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+			start(&s.cubes[c])
 		}
 	} else {
 		for i := range s.cubes {
-			cb := &s.cubes[i]
-			cb.ctr0 = cb.com(pos)
-			cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+			start(&s.cubes[i])
 		}
 	}
 	// The solve state of the islands' cubes, island after island (so that

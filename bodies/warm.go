@@ -63,11 +63,29 @@ func mix(h, v uint64) uint64 {
 	return h ^ h>>31
 }
 
-// save records the impulses of the rows of the substep that ended, found
-// at substep length h.
-func (t *warmTable) save(rows []row, contacts []contact, h float32) {
+// saveWarm records the impulses the rows of the lone cubes' islands
+// (the only ones warm-started) ended the last substep with, before
+// Prepare rebuilds the contacts.
+func (s *System) saveWarm() {
+	n := 0
+	for i := range s.islands {
+		if is := &s.islands[i]; is.lone() {
+			n += int(is.hi - is.lo)
+		}
+	}
+	t := &s.warm
+	t.clear(n, s.h)
+	for i := range s.islands {
+		if is := &s.islands[i]; is.lone() {
+			t.save(s.rows[is.lo:is.hi], s.contacts)
+		}
+	}
+}
+
+// clear empties t for n entries found at substep length h.
+func (t *warmTable) clear(n int, h float32) {
 	want := 16
-	for want < 2*len(rows) {
+	for want < 2*n {
 		want *= 2
 	}
 	if len(t.slots) < want {
@@ -76,6 +94,10 @@ func (t *warmTable) save(rows []row, contacts []contact, h float32) {
 		clear(t.slots)
 	}
 	t.n, t.h = 0, h
+}
+
+// save records the impulses of rows.
+func (t *warmTable) save(rows []row, contacts []contact) {
 	mask := uint64(len(t.slots) - 1)
 	for k := range rows {
 		r := &rows[k]
@@ -143,26 +165,18 @@ func (s *System) warmStart(is *island) {
 			r.pn, r.p1, r.p2 = 0, 0, 0
 			continue
 		}
-		px := r.n[0]*r.pn + r.t1[0]*r.p1 + r.t2[0]*r.p2
-		py := r.n[1]*r.pn + r.t1[1]*r.p1 + r.t2[1]*r.p2
-		pz := r.n[2]*r.pn + r.t1[2]*r.p1 + r.t2[2]*r.p2
-		if a := &rig[r.ia]; a.invM != 0 {
-			m, i := a.invM, a.invI
-			a.dc[0] += px * m
-			a.dc[1] += py * m
-			a.dc[2] += pz * m
-			a.th[0] += (r.an[0]*r.pn + r.at1[0]*r.p1 + r.at2[0]*r.p2) * i
-			a.th[1] += (r.an[1]*r.pn + r.at1[1]*r.p1 + r.at2[1]*r.p2) * i
-			a.th[2] += (r.an[2]*r.pn + r.at1[2]*r.p1 + r.at2[2]*r.p2) * i
-		}
-		if b := &rig[r.ib]; b.invM != 0 {
-			m, i := b.invM, b.invI
-			b.dc[0] -= px * m
-			b.dc[1] -= py * m
-			b.dc[2] -= pz * m
-			b.th[0] -= (r.bn[0]*r.pn + r.bt1[0]*r.p1 + r.bt2[0]*r.p2) * i
-			b.th[1] -= (r.bn[1]*r.pn + r.bt1[1]*r.p1 + r.bt2[1]*r.p2) * i
-			b.th[2] -= (r.bn[2]*r.pn + r.bt1[2]*r.p1 + r.bt2[2]*r.p2) * i
-		}
+		// The impulse, and its moments about either side's centre.
+		P := r.n.Mul(r.pn).Add(r.t1.Mul(r.p1)).Add(r.t2.Mul(r.p2))
+		rig[r.ia].push(P, r.an.Mul(r.pn).Add(r.at1.Mul(r.p1)).Add(r.at2.Mul(r.p2)))
+		rig[r.ib].push(P.Mul(-1), r.bn.Mul(-r.pn).Sub(r.bt1.Mul(r.p1)).Sub(r.bt2.Mul(r.p2)))
+	}
+}
+
+// push adds to g's correction the response to impulse P with moment m
+// about its centre (nothing for the ground).
+func (g *rigid) push(P, m mgl32.Vec3) {
+	if g.invM != 0 {
+		g.dc = g.dc.Add(P.Mul(g.invM))
+		g.th = g.th.Add(m.Mul(g.invI))
 	}
 }

@@ -61,7 +61,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 	if !(l > 0) || dEnd >= r+l {
 		return surface, normal, false
 	}
-	tol := max(1e-5, 0.25*margin)
+	tol := SweepTolerance(margin)
 	t := float32(0)
 	for range 32 {
 		q := a.Add(path.Mul(t / l))
@@ -79,6 +79,10 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 	}
 	return surface, normal, false
 }
+
+// SweepTolerance is how close to r Sweep counts a point of the path as
+// touching, for a contact margin in metres.
+func SweepTolerance(margin float32) float32 { return max(1e-5, 0.25*margin) }
 
 // Shape is a convex collision shape: the surface point closest to x and the
 // outward normal there.
