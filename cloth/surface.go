@@ -40,14 +40,16 @@ type SurfaceCollision struct {
 
 	version uint64   // Grid.Version the triangles were copied at
 	tris    []uint32 // the grid's triangles, three particle indices each
+	local   []uint32 // the same, three grid vertices each
 
 	// Spatial hash of the triangles' swept bounds, rebuilt every substep
 	// by counting sort: bucket b's triangles are items[start[b]:start[b+1]].
-	cell   float32
-	start  []int32
-	items  []int32
-	lo, hi []mgl32.Vec3 // each triangle's bounds, grown by thickness
-	bucket []uint32     // each triangle's bucket
+	cell     float32
+	start    []int32
+	items    []int32
+	lo, hi   []mgl32.Vec3 // each triangle's bounds, grown by thickness
+	vlo, vhi []mgl32.Vec3 // each grid vertex's bounds over the substep
+	bucket   []uint32     // each triangle's bucket
 	// contacts are the substep's, point by point: point i's are
 	// contacts[from[i]:from[i+1]]. prev and prevFrom are last substep's:
 	// a contact that goes on keeps the side it had (a point the solver
@@ -160,7 +162,8 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		// name other triangles.
 		sc.prev = sc.prev[:0]
 		clear(sc.prevFrom)
-		sc.tris = append(sc.tris[:0], g.Indices()...)
+		sc.local = append(sc.local[:0], g.Indices()...)
+		sc.tris = append(sc.tris[:0], sc.local...)
 		for i, v := range sc.tris {
 			sc.tris[i] = uint32(g.verts[v])
 		}
@@ -176,21 +179,63 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		sc.lo, sc.hi = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
 	}
 	lo, hi := sc.lo[:nt], sc.hi[:nt]
-	var size float32
-	for t := 0; t < nt; t++ {
-		l, h := pos[sc.tris[3*t]], pos[sc.tris[3*t]]
-		for k := 0; k < 3; k++ {
-			for _, q := range [2]mgl32.Vec3{pos[sc.tris[3*t+k]], prev[sc.tris[3*t+k]]} {
-				for a := 0; a < 3; a++ {
-					l[a] = min(l[a], q[a])
-					h[a] = max(h[a], q[a])
-				}
+	// Every vertex's path over the substep, boxed once (a vertex is the
+	// corner of up to six triangles); the sum of the coordinates tells a
+	// non-finite cloth (the comparisons below pass NaNs by).
+	nv := len(g.verts)
+	if cap(sc.vlo) < nv {
+		sc.vlo, sc.vhi = make([]mgl32.Vec3, nv), make([]mgl32.Vec3, nv)
+	}
+	vlo, vhi := sc.vlo[:nv], sc.vhi[:nv]
+	var sum float32
+	for k, v := range g.verts {
+		l, h := pos[v], prev[v]
+		sum += l[0] + l[1] + l[2] + h[0] + h[1] + h[2]
+		for a := 0; a < 3; a++ {
+			if h[a] < l[a] {
+				l[a], h[a] = h[a], l[a]
 			}
 		}
-		for a := 0; a < 3; a++ {
-			l[a] -= th
-			h[a] += th
-			size = max(size, h[a]-l[a])
+		vlo[k], vhi[k] = l, h
+	}
+	if !finite(sum) {
+		return // the World's guard resets it
+	}
+	var size float32
+	for t := 0; t < nt; t++ {
+		i, j, k := sc.local[3*t], sc.local[3*t+1], sc.local[3*t+2]
+		l, h := vlo[i], vhi[i]
+		for _, v := range [2]uint32{j, k} {
+			vl, vh := &vlo[v], &vhi[v]
+			if vl[0] < l[0] {
+				l[0] = vl[0]
+			}
+			if vl[1] < l[1] {
+				l[1] = vl[1]
+			}
+			if vl[2] < l[2] {
+				l[2] = vl[2]
+			}
+			if vh[0] > h[0] {
+				h[0] = vh[0]
+			}
+			if vh[1] > h[1] {
+				h[1] = vh[1]
+			}
+			if vh[2] > h[2] {
+				h[2] = vh[2]
+			}
+		}
+		l = mgl32.Vec3{l[0] - th, l[1] - th, l[2] - th}
+		h = mgl32.Vec3{h[0] + th, h[1] + th, h[2] + th}
+		if d := h[0] - l[0]; d > size {
+			size = d
+		}
+		if d := h[1] - l[1]; d > size {
+			size = d
+		}
+		if d := h[2] - l[2]; d > size {
+			size = d
 		}
 		lo[t], hi[t] = l, h
 	}
