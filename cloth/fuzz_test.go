@@ -14,8 +14,9 @@ import (
 var settingsFields = []string{"Settings.", "Tethers"}
 
 // FuzzCloth builds a grid from fuzzed cloth.Settings (sizes, spacing,
-// masses, compliances, pins, tethers, tearing), adds fuzzed wind and a
-// collider, then plays fuzzed frames, pin targets, wind changes and cuts.
+// masses, compliances, pins, tethers, tearing), adds fuzzed wind, a
+// collider and points held by a SurfaceCollision, then plays fuzzed frames,
+// pin targets, wind changes, cuts and throws.
 //
 //	go test ./cloth -run '^$' -fuzz '^FuzzCloth$' -fuzztime 5m -parallel 1
 func FuzzCloth(f *testing.F) {
@@ -109,10 +110,39 @@ func FuzzCloth(f *testing.F) {
 				}
 			}
 		}
+		// Points kept out of the cloth's triangles (a crate's corners, a
+		// thrown ball), some of them thrown at it.
+		var points []verlet3d.Particle
+		if flags&128 != 0 {
+			for i, n := 0, 1+in.Intn(4); i < n; i++ {
+				p, err := w.AddParticle(in.Vec(), in.Maybe(1))
+				checks.Tracef(t, "AddParticle %v %v", p, err)
+				if err == nil {
+					points = append(points, p)
+				}
+			}
+			th := in.Maybe(0.02)
+			checks.Tracef(t, "NewSurfaceCollision(%v, %v)", points, th)
+			before = checks.Snapshot(w)
+			if _, err := cloth.NewSurfaceCollision(g, points, th); err != nil {
+				checks.MustName(t, err, "NewSurfaceCollision", "thickness", "points")
+				before.Same(t, w, "NewSurfaceCollision")
+				points = nil
+			}
+		}
 		checks.CheckWorld(t, w, "after building")
 
 		for op := 0; op < 48 && in.Len() > 0; op++ {
-			switch code := in.Intn(8); code {
+			code := in.Intn(8)
+			if len(points) > 0 && code == 7 && in.U8()&1 != 0 {
+				p, v := points[in.Intn(len(points))], in.Vec()
+				checks.Tracef(t, "SetVelocity(%v, %v)", p, v)
+				if vecmath.Finite(v) {
+					w.SetVelocity(p, v)
+				}
+				continue
+			}
+			switch code {
 			case 0, 1, 2:
 				w.Advance(1.0 / 60)
 				checks.CheckWorld(t, w, "frame")
