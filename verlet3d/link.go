@@ -107,13 +107,17 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32, kerne
 	for i := range ls.hot {
 		c := &ls.hot[i]
 		den := invMass[c.a] + invMass[c.b]
+		c.invDen = 0
+		if den == 0 {
+			// Both ends pinned: nothing to move. (With a compliance as
+			// small as 4e-45 m/N, 1/(alpha/h²) overflowed to +Inf, and
+			// 0·Inf put NaN into the pinned particles.)
+			continue
+		}
 		if c.flags&linkJakobsen == 0 {
 			den += c.alpha * invH2
 		}
-		c.invDen = 0
-		if den != 0 {
-			c.invDen = 1 / den
-		}
+		c.invDen = 1 / den
 	}
 	ls.prepareGroups(invMass, invH2, kernels)
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2

@@ -506,3 +506,57 @@ func TestDisabledTetherLetsGo(t *testing.T) {
 		t.Errorf("default group %d, want 1", w.Group(p))
 	}
 }
+
+// TestLinkBetweenPinnedParticles: a link whose two ends are pinned moves
+// nothing, whatever its compliance. A 10 x 10 grid pinned along its top
+// row, with links of compliance 4e-45 m/N (a denormal the validation
+// accepts: FuzzCloth found it), put NaN into the pinned row in the first
+// pass, from 1/(alpha/h²) overflowing to +Inf.
+func TestLinkBetweenPinnedParticles(t *testing.T) {
+	for _, comp := range []float32{0, 4e-45, 1e-39, 1e-3} {
+		w := newWorld(t, nil)
+		const n = 10
+		var ps [n][n]verlet3d.Particle
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				p, err := w.AddParticle(mgl32.Vec3{float32(c) * 0.05, 3, float32(r) * 0.05}, 0.005)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ps[r][c] = p
+			}
+		}
+		for c := 0; c < n; c++ {
+			w.Pin(ps[0][c])
+		}
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				if c+1 < n {
+					if _, err := w.AddLink(ps[r][c], ps[r][c+1], verlet3d.LinkSettings{Compliance: comp}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if r+1 < n {
+					if _, err := w.AddLink(ps[r][c], ps[r+1][c], verlet3d.LinkSettings{Compliance: comp}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		for i := 0; i < 30; i++ {
+			w.Step()
+		}
+		if k := w.Stats().NonFiniteResets; k != 0 {
+			t.Errorf("compliance %v: %d non-finite resets", comp, k)
+		}
+		for c := 0; c < n; c++ {
+			if x, want := w.Position(ps[0][c]), (mgl32.Vec3{float32(c) * 0.05, 3, 0}); x != want {
+				t.Errorf("compliance %v: pinned particle %d at %v, want %v", comp, c, x, want)
+			}
+		}
+		// The free rows hang below the pins.
+		if y := w.Position(ps[n-1][n/2])[1]; !(y < 3) {
+			t.Errorf("compliance %v: bottom row at height %v, want below the pins at 3", comp, y)
+		}
+	}
+}
