@@ -62,7 +62,7 @@ type CapeFabric struct {
 	// links; structural links are rigid. Defaults 1e-3 and 0.05.
 	Shear, Bend float32
 	// TetherSlack lets the tethers from the top edge stretch by this
-	// fraction before they act. Default 0.001.
+	// fraction before they act, at most MaxTetherSlack. Default 0.001.
 	TetherSlack float32
 	// CarryLinear is the fraction in [0, 1] of the character's
 	// frame-to-frame translation applied directly to every free particle
@@ -152,6 +152,9 @@ func (s *CapeSettings) validate() error {
 			}
 			return fmt.Errorf("cloth: CapeSettings.%s = %v, want a finite value %s", f.name, f.v, want)
 		}
+	}
+	if s.TetherSlack > MaxTetherSlack {
+		return fmt.Errorf("cloth: CapeSettings.TetherSlack = %v, want a fraction in [0, %d]", s.TetherSlack, MaxTetherSlack)
 	}
 	if s.CarryLinear > 1 || s.CarryAngular > 1 {
 		return fmt.Errorf("cloth: CapeSettings.CarryLinear = %v, CarryAngular = %v, want fractions in [0, 1]", s.CarryLinear, s.CarryAngular)

@@ -321,6 +321,7 @@ func TestCapeBadSettings(t *testing.T) {
 		{"NaN mass", func(s *cloth.CapeSettings) { s.Mass = nan }, "Mass = NaN"},
 		{"negative lag", func(s *cloth.CapeSettings) { s.MaxLag = -1 }, "MaxLag = -1"},
 		{"carry > 1", func(s *cloth.CapeSettings) { s.CarryLinear = 2 }, "CarryLinear = 2"},
+		{"tether slack 1e9", func(s *cloth.CapeSettings) { s.TetherSlack = 1e9 }, "CapeSettings.TetherSlack = 1e+09"},
 		{"zero teleport", func(s *cloth.CapeSettings) { s.TeleportDistance = 0 }, "TeleportDistance = 0"},
 		{"body radius", func(s *cloth.CapeSettings) { s.Body = []verlet3d.Capsule{{}} }, "Body[0].Radius = 0"},
 		{"vertical back", func(s *cloth.CapeSettings) { s.Back = mgl32.Vec3{0, 1, 0} }, "Back"},

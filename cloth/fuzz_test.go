@@ -210,6 +210,10 @@ func TestAbsurdClothSettings(t *testing.T) {
 			ws.Air.Turbulence, ws.Air.TurbulenceScale = 2, 1e-45
 		}},
 		{"gust period 1e-45", "Wind.GustPeriod = 1e-45", func(_ *cloth.Settings, ws *cloth.WindSettings) { ws.Air.Gust, ws.Air.GustPeriod = 0.5, 1e-45 }},
+		{"tether slack 4.8e9 (cbdf92f5984a01b5)", "Settings.TetherSlack = 4.8e+09", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Tethers, s.TetherSlack = true, 4.8e9 }},
+		{"tethers of 5.6e9 m", "AddTethers: slack 10", func(s *cloth.Settings, _ *cloth.WindSettings) {
+			s.Cols, s.Rows, s.Spacing, s.Tethers, s.TetherSlack = 10, 10, 4e7, true, 10
+		}},
 	} {
 		w := newWorld(t, nil)
 		s, ws := cloth.DefaultSettings(), cloth.DefaultWindSettings()

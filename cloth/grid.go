@@ -68,9 +68,15 @@ type Settings struct {
 	// beyond its rest size whatever the iteration count.
 	Tethers bool
 	// TetherSlack lets tethers stretch by this fraction of their rest
-	// distance before they act (0.02 allows 2%). Default 0.
+	// distance before they act (0.02 allows 2%), at most MaxTetherSlack.
+	// Default 0.
 	TetherSlack float32
 }
+
+// MaxTetherSlack is the largest TetherSlack: tethers that let a cloth
+// stretch to eleven times its size no longer hold anything, and far
+// larger ones overflowed the World's tether lengths.
+const MaxTetherSlack = 10
 
 // DefaultSettings returns a 32 x 32 grid of 5 cm cells (1.55 m square),
 // 0.5 kg in all, hanging from row 0 at the origin with soft bending and
@@ -116,8 +122,8 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("cloth: Settings.Radius = %v, want metres >= 0", s.Radius)
 	case !finite(s.TearStrain) || s.TearStrain < 0:
 		return fmt.Errorf("cloth: Settings.TearStrain = %v, want >= 0 (0 never tears)", s.TearStrain)
-	case !finite(s.TetherSlack) || s.TetherSlack < 0:
-		return fmt.Errorf("cloth: Settings.TetherSlack = %v, want >= 0", s.TetherSlack)
+	case !finite(s.TetherSlack) || s.TetherSlack < 0 || s.TetherSlack > MaxTetherSlack:
+		return fmt.Errorf("cloth: Settings.TetherSlack = %v, want a fraction in [0, %d]", s.TetherSlack, MaxTetherSlack)
 	}
 	// The whole grid must lie where the World accepts particles.
 	lim := float32(verlet3d.MaxCoordinate)
@@ -664,15 +670,26 @@ func (g *Grid) SetTarget(row, col int, target mgl32.Vec3) {
 // AddTethers adds a tether from every free particle to the nearest particle
 // pinned so far, at its rest distance times 1+slack. New calls it when
 // Settings.Tethers is set; call it yourself after pinning later. It returns
-// an error if slack is negative or not finite, or nothing is pinned.
+// an error, and adds nothing, if slack is not a fraction in [0,
+// MaxTetherSlack], nothing is pinned, or a tether would be longer than
+// verlet3d.MaxCoordinate.
 func (g *Grid) AddTethers(slack float32) error {
-	if !finite(slack) || slack < 0 {
-		return fmt.Errorf("cloth: tether slack = %v, want >= 0", slack)
+	if !finite(slack) || slack < 0 || slack > MaxTetherSlack {
+		return fmt.Errorf("cloth: tether slack = %v, want a fraction in [0, %d]", slack, MaxTetherSlack)
 	}
 	cols, rows := g.s.Cols, g.s.Rows
 	nearest, dist2 := nearestPins(g.pinned[:rows*cols], rows, cols)
 	if nearest == nil {
 		return fmt.Errorf("cloth: AddTethers: no particle of the grid is pinned")
+	}
+	var far float64
+	for i := 0; i < rows*cols; i++ {
+		if !g.pinned[i] {
+			far = max(far, math.Sqrt(float64(dist2[i]))*float64(g.s.Spacing)*(1+float64(slack)))
+		}
+	}
+	if far > verlet3d.MaxCoordinate {
+		return fmt.Errorf("cloth: AddTethers: slack %v makes the longest tether %.3g m, beyond %g m (verlet3d.MaxCoordinate)", slack, far, float32(verlet3d.MaxCoordinate))
 	}
 	for i := 0; i < rows*cols; i++ {
 		if g.pinned[i] {
