@@ -72,7 +72,7 @@ golden:
 # fuzz runs each fuzz target for FUZZTIME (default 5m), one at a time; a
 # failing input lands in the package's testdata/fuzz/ and becomes a test.
 FUZZTIME ?= 5m
-FUZZ := verlet3d:FuzzWorld cloth:FuzzCloth hair:FuzzHair bodies:FuzzBodies scene:FuzzLoadGLTF
+FUZZ := verlet3d:FuzzWorld cloth:FuzzCloth cloth:FuzzCape hair:FuzzHair bodies:FuzzBodies scene:FuzzLoadGLTF
 fuzz:
 	@for pt in $(FUZZ); do p=$${pt%%:*}; f=$${pt##*:}; echo "== $$f ($$p, $(FUZZTIME))"; \
 	  $(GO) test ./$$p -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done
