@@ -154,6 +154,9 @@ func TestAbsurdHairSettings(t *testing.T) {
 		{"length 4.8e-31 (6ff9e49edf36e78b: NaN roots)", "Length = 4.8e-31", func(s *hair.Settings, _ *hair.Head) { s.Length, s.Lift, s.Volume = 4.8e-31, 0, 0 }},
 		{"head radius 1e-45 (0f97a7ee1781a114: NaN roots)", "Head.Radius = 1e-45", func(_ *hair.Settings, h *hair.Head) { h.Radius = 1e-45 }},
 		{"volume 1e30", "Volume = 1e+30", func(s *hair.Settings, _ *hair.Head) { s.Volume = 1e30 }},
+		{"cap 5.5e-35 rad inside the parting (b77578bb72452351: New never returned)", "PartingWidth = 0.05 leaves no room", func(s *hair.Settings, _ *hair.Head) {
+			s.CapAngle, s.CapTilt, s.Parting = 5.5e-35, 7e-24, 0.001
+		}},
 	} {
 		w, err := verlet3d.NewWorld(hair.WorldConfig())
 		if err != nil {

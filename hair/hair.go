@@ -105,7 +105,10 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	}
 	head.Rotation = head.rotation()
 	h := &Hair{w: w, set: s, per: s.Segments + 1, start: head, end: head, now: head}
-	roots := scalpPoints(s)
+	roots, err := scalpPoints(s)
+	if err != nil {
+		return nil, err
+	}
 	h.grow(head.Radius, roots)
 
 	n := s.Strands * h.per
@@ -365,12 +368,18 @@ func (h *Hair) StyleStiffness(j int) float32 { return h.styleSub[j] }
 
 // scalpPoints returns s.Strands unit vectors in the head's frame spread
 // evenly over the scalp cap by a golden-angle spiral, skipping the parting.
-func scalpPoints(s Settings) []mgl32.Vec3 {
+// It returns an error when the parting leaves almost none of the cap (a cap
+// a fraction of a degree wide, all of it in the gap): growing the spiral
+// until enough points fell outside the gap never ended there.
+func scalpPoints(s Settings) ([]mgl32.Vec3, error) {
 	n := s.Strands
 	var out []mgl32.Vec3
 	// The parting removes part of the cap: grow the spiral until enough
 	// points fall outside the gap, then drop the extras evenly.
 	for m := n; ; m += 1 + (n-len(out))/2 {
+		if m > 64*n+1024 {
+			return nil, fmt.Errorf("hair: Settings.PartingWidth = %v leaves no room for %d strands on a cap of Settings.CapAngle = %v rad", s.PartingWidth, n, s.CapAngle)
+		}
 		out = spiral(s, m, out[:0])
 		if len(out) >= n {
 			break
@@ -387,7 +396,7 @@ func scalpPoints(s Settings) []mgl32.Vec3 {
 		}
 		out = keep[:n]
 	}
-	return out
+	return out, nil
 }
 
 const goldenAngle = math.Pi * (3 - 2.2360679774997896) // π(3-√5)
