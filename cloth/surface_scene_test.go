@@ -2,92 +2,29 @@ package cloth_test
 
 import (
 	"math"
-	"math/rand"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/internal/draped"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// drapedPyramid builds the demo's cubes scene without GL, with the same
-// numbers: a stack of five 40 cm crates off to the side, a 3 x 3 + 2 x 2 +
-// 1 pyramid of 36 cm crates on a floor, a 2.2 m tablecloth (36 x 36
-// particles, 1.5 cm radius) dropped over it and rain smaller crates (18 to
-// 32 cm, placed by seed) raining onto it from 3 m up, 35 cm apart in
-// height. With surface set, the
-// cloth keeps every crate's corners out of its triangles. It returns the
-// World, the System, the cloth, the collision (nil without) and the
-// corners.
+// drapedPyramid builds the demo's cubes scene without GL (internal/draped)
+// with rain crates placed by seed; with surface set, the cloth keeps every
+// crate's corners out of its triangles. It returns the World, the System,
+// the cloth, the collision (nil without) and the corners.
 func drapedPyramid(t testing.TB, rain int, seed int64, surface bool) (*verlet3d.World, *bodies.System, *cloth.Grid, *cloth.SurfaceCollision, []verlet3d.Particle) {
 	t.Helper()
 	w := newWorld(t, nil)
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	sc, err := draped.Build(w, rain, seed, surface)
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor, err := verlet3d.NewBox(mgl32.Vec3{0, -0.25, 0}, mgl32.Vec3{6, 0.25, 6}, mgl32.QuatIdent())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
-	add := func(s bodies.CubeSettings) {
-		if _, err := sys.AddCube(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The demo's stack of five, away from the cloth: its particles come
-	// first, as there.
-	size := float32(0.4)
-	for i := 0; i < 5; i++ {
-		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4},
-			Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})})
-	}
-	ps := size * 0.9
-	for level := 0; level < 3; level++ {
-		n := 3 - level
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				off := (float32(n) - 1) / 2
-				add(bodies.CubeSettings{Size: ps, Mass: 1.5, Position: mgl32.Vec3{
-					0.9 + (float32(i)-off)*ps*1.02, ps/2 + float32(level)*ps, 0.5 + (float32(j)-off)*ps*1.02}})
-			}
-		}
-	}
-	r := rand.New(rand.NewSource(seed))
-	for i := 0; i < rain; i++ {
-		s := 0.18 + 0.14*r.Float32()
-		p := mgl32.Vec3{0.9 + 2*r.Float32() - 1, 3 + 0.35*float32(i), 0.5 + 2*r.Float32() - 1}
-		q := mgl32.QuatRotate(r.Float32()*math.Pi, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		add(bodies.CubeSettings{Size: s, Mass: 0.5 + s*3, Position: p, Rotation: q,
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(4)})
-	}
-	const n, side = 36, 2.2
-	cs := cloth.DefaultSettings()
-	cs.Cols, cs.Rows = n, n
-	cs.Spacing = side / (n - 1)
-	cs.Mass = 0.6
-	cs.Origin = mgl32.Vec3{0.9 - side/2, 1.9, 0.5 - side/2}
-	cs.Down = mgl32.Vec3{0, 0, 1}
-	cs.Radius = 0.015
-	g := newGrid(t, w, cs)
-	var corners []verlet3d.Particle
-	for c := 0; c < sys.NumCubes(); c++ {
-		cc := sys.Corners(bodies.Cube(c))
-		corners = append(corners, cc[:]...)
-	}
-	var sc *cloth.SurfaceCollision
-	if surface {
-		if sc, err = cloth.NewSurfaceCollision(g, corners, cs.Radius); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return w, sys, g, sc, corners
+	return w, sc.System, sc.Cloth, sc.Surface, sc.Corners
 }
 
 // contactCounter is a ConstraintSet added after a SurfaceCollision: its
@@ -297,36 +234,17 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 	for _, surface := range []bool{false, true} {
 		w := newWorld(t, nil)
-		sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+		sys, err := draped.Floor(w)
 		if err != nil {
-			t.Fatal(err)
-		}
-		floor, err := verlet3d.NewBox(mgl32.Vec3{0, -0.25, 0}, mgl32.Vec3{6, 0.25, 6}, mgl32.QuatIdent())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 			t.Fatal(err)
 		}
 		const size = 0.36
-		crate, err := sys.AddCube(bodies.CubeSettings{Size: size, Mass: 1.5, Position: mgl32.Vec3{0.9, size / 2, 0.5}})
-		if err != nil {
+		if _, err := sys.AddCube(bodies.CubeSettings{Size: size, Mass: 1.5, Position: mgl32.Vec3{draped.CenterX, size / 2, draped.CenterZ}}); err != nil {
 			t.Fatal(err)
 		}
-		const n, side = 36, 2.2
-		cs := cloth.DefaultSettings()
-		cs.Cols, cs.Rows = n, n
-		cs.Spacing = side / (n - 1)
-		cs.Mass = 0.6
-		cs.Origin = mgl32.Vec3{0.9 - side/2, 1.9, 0.5 - side/2}
-		cs.Down = mgl32.Vec3{0, 0, 1}
-		cs.Radius = 0.015
-		g := newGrid(t, w, cs)
-		if surface {
-			corners := sys.Corners(crate)
-			if _, err := cloth.NewSurfaceCollision(g, corners[:], cs.Radius); err != nil {
-				t.Fatal(err)
-			}
+		g, _, _, err := draped.Tablecloth(sys, surface)
+		if err != nil {
+			t.Fatal(err)
 		}
 		asleep := -1
 		for f := 0; f < 900 && asleep < 0; f++ {
@@ -339,7 +257,7 @@ func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 		pos := w.Positions()
 		var low float32 = 1
 		for _, v := range g.Vertices() {
-			if x := pos[v]; abs32(x[0]-0.9) < size/2-0.02 && abs32(x[2]-0.5) < size/2-0.02 {
+			if x := pos[v]; abs32(x[0]-draped.CenterX) < size/2-0.02 && abs32(x[2]-draped.CenterZ) < size/2-0.02 {
 				low = min(low, x[1])
 			}
 		}

@@ -1,12 +1,10 @@
 package bench_test
 
 import (
-	"math"
-	"math/rand"
 	"testing"
 
 	"github.com/drape3d/drape/bodies"
-	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/internal/draped"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -122,67 +120,12 @@ func BenchmarkDrapedCrates(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 }
 
-// drapedCrates is the demo's cubes scene (cmd/demo, its default flags)
-// without GL: a stack of five 40 cm crates, a 3 x 3 + 2 x 2 + 1 pyramid of
-// 36 cm crates, 30 smaller crates raining onto it and a 2.2 m tablecloth
-// of 36 x 36 particles dropped over it, at DefaultConfig on 1 worker.
+// drapedCrates is the demo's cubes scene (internal/draped: 30 crates
+// rained onto the pyramid, seed 5 as in the demo) at DefaultConfig on 1
+// worker.
 func drapedCrates(b *testing.B) *verlet3d.World {
 	w := newWorld(b, 1, 0, 0)
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-	if err != nil {
-		b.Fatal(err)
-	}
-	floor, _ := verlet3d.NewBox(mgl32.Vec3{0, -0.25, 0}, mgl32.Vec3{6, 0.25, 6}, mgl32.QuatIdent())
-	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		b.Fatal(err)
-	}
-	add := func(s bodies.CubeSettings) {
-		if _, err := sys.AddCube(s); err != nil {
-			b.Fatal(err)
-		}
-	}
-	const size = 0.4
-	for i := 0; i < 5; i++ {
-		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4},
-			Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})})
-	}
-	ps := float32(size * 0.9)
-	for level := 0; level < 3; level++ {
-		n := 3 - level
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				off := (float32(n) - 1) / 2
-				add(bodies.CubeSettings{Size: ps, Mass: 1.5, Position: mgl32.Vec3{
-					0.9 + (float32(i)-off)*ps*1.02, ps/2 + float32(level)*ps, 0.5 + (float32(j)-off)*ps*1.02}})
-			}
-		}
-	}
-	r := rand.New(rand.NewSource(5))
-	for i := 0; i < 30; i++ {
-		s := 0.18 + 0.14*r.Float32()
-		p := mgl32.Vec3{0.9 + 2*r.Float32() - 1, 3 + 0.35*float32(i), 0.5 + 2*r.Float32() - 1}
-		q := mgl32.QuatRotate(r.Float32()*math.Pi, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		add(bodies.CubeSettings{Size: s, Mass: 0.5 + s*3, Position: p, Rotation: q,
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(4)})
-	}
-	const n, side = 36, 2.2
-	cs := cloth.DefaultSettings()
-	cs.Cols, cs.Rows = n, n
-	cs.Spacing = side / (n - 1)
-	cs.Mass = 0.6
-	cs.Origin = mgl32.Vec3{0.9 - side/2, 1.9, 0.5 - side/2}
-	cs.Down = mgl32.Vec3{0, 0, 1}
-	cs.Radius = 0.015
-	g, err := cloth.New(w, cs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var corners []verlet3d.Particle
-	for c := 0; c < sys.NumCubes(); c++ {
-		cc := sys.Corners(bodies.Cube(c))
-		corners = append(corners, cc[:]...)
-	}
-	if _, err := cloth.NewSurfaceCollision(g, corners, cs.Radius); err != nil {
+	if _, err := draped.Build(w, 30, 5, true); err != nil {
 		b.Fatal(err)
 	}
 	return w
