@@ -22,13 +22,7 @@ func FuzzBodies(f *testing.F) {
 	f.Add([]byte("\x01\x04\xff\x80\x90\x01\x02\x03\x04\x05\x06\x07\x00\x01\x02\x03\x04\x05\x06\x07"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := checks.NewInput(data)
-		cfg := verlet3d.DefaultConfig()
-		cfg.Workers = 1 + in.Intn(2)
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
+		w := checks.World(t, in, verlet3d.DefaultConfig(), false)
 		set := bodies.DefaultSettings()
 		if in.U8()&1 != 0 {
 			set = bodies.Settings{Friction: in.Maybe(set.Friction), ParticleFriction: in.Maybe(set.ParticleFriction),

@@ -24,16 +24,7 @@ func FuzzCape(f *testing.F) {
 	f.Add([]byte("\x3f\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\x00\x01\x02\x03"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := checks.NewInput(data)
-		cfg := verlet3d.DefaultConfig()
-		cfg.Workers = 1 + in.Intn(2)
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		if _, err := w.AddParticle(mgl32.Vec3{0, 5, 0}, 1); err != nil {
-			t.Fatal(err)
-		}
+		w := checks.World(t, in, verlet3d.DefaultConfig(), true)
 		k := newWalker(t, w)
 		s := k.settings()
 		flags := in.U8()

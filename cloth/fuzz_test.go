@@ -25,17 +25,7 @@ func FuzzCloth(f *testing.F) {
 	f.Add([]byte("\x02\x03\x00\x01\x80\xa0\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x03\x03\x03\x04\x04\x05"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := checks.NewInput(data)
-		cfg := verlet3d.DefaultConfig()
-		cfg.Workers = 1 + in.Intn(2)
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		// Something already in the World, which a failed New must keep.
-		if _, err := w.AddParticle(mgl32.Vec3{0, 5, 0}, 1); err != nil {
-			t.Fatal(err)
-		}
+		w := checks.World(t, in, verlet3d.DefaultConfig(), true)
 		s := cloth.DefaultSettings()
 		s.Cols, s.Rows = 2+in.Intn(10), 2+in.Intn(10)
 		s.PinRows = []int{0}

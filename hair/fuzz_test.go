@@ -23,16 +23,7 @@ func FuzzHair(f *testing.F) {
 	f.Add([]byte("\x08\x03\xff\x81\x9c\x00\x00\x00\x00\x00\x00\x00\x01\x00\x02\x00\x03\x00\x04\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := checks.NewInput(data)
-		cfg := hair.WorldConfig()
-		cfg.Workers = 1 + in.Intn(2)
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		if _, err := w.AddParticle(mgl32.Vec3{0, 5, 0}, 1); err != nil {
-			t.Fatal(err)
-		}
+		w := checks.World(t, in, hair.WorldConfig(), true)
 		head := hair.DefaultHead()
 		s := hair.DefaultSettings()
 		s.Strands, s.Segments = 1+in.Intn(12), 1+in.Intn(10)

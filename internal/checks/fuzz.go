@@ -181,3 +181,22 @@ func SteadyAllocs(t *testing.T, w *verlet3d.World) {
 	}
 	t.Fatalf("steady steps allocated %v times per step", a)
 }
+
+// World makes the World a fuzz target plays in: cfg on 1 or 2 workers (the
+// next byte of in), closed when t ends. With held set it already holds one
+// particle, which a constructor that fails must leave as it was.
+func World(t *testing.T, in *Input, cfg verlet3d.Config, held bool) *verlet3d.World {
+	t.Helper()
+	cfg.Workers = 1 + in.Intn(2)
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	if held {
+		if _, err := w.AddParticle(mgl32.Vec3{0, 5, 0}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
