@@ -40,6 +40,11 @@ func benchScene(b *testing.B, sc scene) {
 func BenchmarkCloth64(b *testing.B)   { benchScene(b, clothScene(b, 1, 10, 1)) }
 func BenchmarkCloth64W2(b *testing.B) { benchScene(b, clothScene(b, 2, 10, 1)) }
 
+// BenchmarkHair2000 times a frame of hairScene (the table's hair2000 row)
+// after 30 frames.
+func BenchmarkHair2000(b *testing.B)   { benchScene(b, hairScene(b, 1)) }
+func BenchmarkHair2000W2(b *testing.B) { benchScene(b, hairScene(b, 2)) }
+
 // BenchmarkCubes100 times the first 2 s of cubesScene (the table's
 // cubes100 row), building the scene afresh every 120 frames outside the
 // timer.
