@@ -44,10 +44,13 @@
 //     corners; a cube that came in fast leaves with the collider's
 //     restitution;
 //   - cube against every other particle of the World: cloth and hair are
-//     pushed out through the face they came in by, and push back according
-//     to their mass. A particle that a World collider holds against the push
-//     (cloth on the floor under a crate) does not give way: the crate rests
-//     on it as on the floor.
+//     pushed out through the face they came in by (beside an edge or a
+//     corner, straight away from it), and push back according to their
+//     mass. A particle that a World collider holds against the push (cloth
+//     on the floor under a crate) does not give way into the collider: the
+//     crate rests on it as on the floor, while across the floor it gives way
+//     as it is. Depth a particle began a substep in is pushed out at 5 cm/s,
+//     so that it does not become a kick.
 //
 // A contact point sits on a feature and is carried by that feature's
 // corners with barycentric weights (1 for a corner, 1-t and t along an
