@@ -360,3 +360,34 @@ func TestSetCompliance(t *testing.T) {
 		}
 	}
 }
+
+// TestWindAbsurdDragFarPin: a valid but absurd wind (Drag 1e20) on a cloth
+// one of whose particles is sent to a target a billion metres off (the
+// World clamps SetTarget there) stretches a triangle across the world and
+// flings it; the pressure on it overflowed float32 to Inf and the World's
+// guard reset the cloth every step (found by FuzzCloth). The force of a
+// triangle is now bounded, so nothing goes non-finite.
+func TestWindAbsurdDragFarPin(t *testing.T) {
+	for _, far := range []bool{false, true} {
+		w := newWorld(t, nil)
+		s := cloth.DefaultSettings()
+		s.Cols, s.Rows, s.Spacing = 10, 10, 0.05
+		g := newGrid(t, w, s)
+		ws := cloth.DefaultWindSettings()
+		ws.Drag = 1e20
+		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{3, 3, 3}}
+		if _, err := cloth.NewWindForce(g, ws); err != nil {
+			t.Fatal(err)
+		}
+		if far {
+			g.SetTarget(8, 8, mgl32.Vec3{-1e30, 0, 0})
+		}
+		for i := 0; i < 300; i++ {
+			w.Step()
+		}
+		if n := w.Stats().NonFiniteResets; n != 0 {
+			t.Errorf("far pin %v: %d non-finite resets in 300 steps, want 0", far, n)
+		}
+		w.Close()
+	}
+}

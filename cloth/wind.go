@@ -248,6 +248,9 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		an := k * (cd + cl) * sgn / nl
 		au := k * cl * cos / ul
 		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
+		if !(f[0] < maxWindForce && f[0] > -maxWindForce && f[1] < maxWindForce && f[1] > -maxWindForce && f[2] < maxWindForce && f[2] > -maxWindForce) {
+			f = windForce64(half, cd, cl, sgn, cos, nl, ul, u2, nx, ny, nz, ux, uy, uz)
+		}
 		for _, v := range tri {
 			force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
 		}
@@ -260,6 +263,35 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		}
 	}
 	wd.net = net.Mul(3)
+}
+
+// maxWindForce bounds the force of one triangle on each of its vertices,
+// N. Air cannot push harder on cloth than this anyway: the World clamps the
+// speed it gives (Config.MaxSpeed). Without a bound, a valid but absurd
+// setting (Drag 1e20) on a triangle stretched and flung by a far pin target
+// overflowed float32 to Inf, and the World's guard had to reset the cloth.
+const maxWindForce = 1e30
+
+// windForce64 is apply's force of one triangle on each vertex, found in
+// float64 and scaled down to maxWindForce where it is larger.
+func windForce64(half, cd, cl, sgn, cos, nl, ul, u2, nx, ny, nz, ux, uy, uz float32) mgl32.Vec3 {
+	k := float64(half) * 0.5 * float64(nl) * float64(u2) * float64(cos) / 3
+	an := k * (float64(cd) + float64(cl)) * float64(sgn) / float64(nl)
+	au := k * float64(cl) * float64(cos) / float64(ul)
+	f := [3]float64{
+		an*float64(nx) - au*float64(ux),
+		an*float64(ny) - au*float64(uy),
+		an*float64(nz) - au*float64(uz),
+	}
+	l := math.Sqrt(f[0]*f[0] + f[1]*f[1] + f[2]*f[2])
+	if !(l > 0) || math.IsInf(l, 0) {
+		return mgl32.Vec3{}
+	}
+	if l > maxWindForce {
+		sc := maxWindForce / l
+		f = [3]float64{f[0] * sc, f[1] * sc, f[2] * sc}
+	}
+	return mgl32.Vec3{float32(f[0]), float32(f[1]), float32(f[2])}
 }
 
 // sampleAir fills cellAir from the air at the lattice nodes, sampled where
