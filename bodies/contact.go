@@ -393,12 +393,19 @@ func (s *System) vertexFace(p, owner, ib int32, r, mu float32, kind uint8, pos, 
 	for i := 0; i < 4; i++ {
 		c.b[i], c.wb[i] = b.p[idx[i]], wt[i]
 	}
-	if !s.movable(&c, inv) {
+	return s.addParticleContact(&c, pos, prev, inv)
+}
+
+// addParticleContact adds c, a contact of vertexFace, if either side can
+// move, and wakes an asleep cube a particle touches. It reports whether c
+// was added.
+func (s *System) addParticleContact(c *contact, pos, prev []mgl32.Vec3, inv []float32) bool {
+	if !s.movable(c, inv) {
 		return false
 	}
-	s.contacts = append(s.contacts, c)
-	if kind == kindParticle && b.asleep {
-		s.wakeByParticle(ib, p, c.n, pos, prev, s.h)
+	s.contacts = append(s.contacts, *c)
+	if c.kind == kindParticle && s.cubes[c.cb].asleep {
+		s.wakeByParticle(c.cb, c.a[0], c.n, pos, prev, s.h)
 	}
 	return true
 }
@@ -450,13 +457,7 @@ func (s *System) edgeCorner(p, owner, ib int32, l mgl32.Vec3, r, mu float32, kin
 		c.b[0], c.wb[0] = b.p[corner], 1-t
 		c.b[1], c.wb[1] = b.p[corner|1<<free], t
 	}
-	if !s.movable(&c, inv) {
-		return true
-	}
-	s.contacts = append(s.contacts, c)
-	if kind == kindParticle && b.asleep {
-		s.wakeByParticle(ib, p, c.n, pos, prev, s.h)
-	}
+	s.addParticleContact(&c, pos, prev, inv)
 	return true
 }
 

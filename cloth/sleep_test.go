@@ -98,15 +98,8 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const n, side, radius = 24, 1.5, 0.015
-		s := cloth.DefaultSettings()
-		s.Cols, s.Rows = n, n
-		s.Spacing = side / (n - 1)
-		s.Mass = 0.3
-		s.Origin = mgl32.Vec3{-side / 2, 0.05, -side / 2}
-		s.Down = mgl32.Vec3{0, 0, 1}
-		s.Radius = radius
-		g := newGrid(t, w, s)
+		const n, radius = floorClothN, floorClothRadius
+		g := floorCloth(t, w, 0.05)
 		var crates []bodies.Cube
 		var drop []mgl32.Vec3
 		for k := 0; k < 3; k++ {
@@ -166,6 +159,22 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 	}
 }
 
+// The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
+// over 1.5 m square, 0.3 kg, lying flat at height y, front side up.
+const floorClothN, floorClothRadius = 24, 0.015
+
+func floorCloth(t *testing.T, w *verlet3d.World, y float32) *cloth.Grid {
+	const side = 1.5
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows = floorClothN, floorClothN
+	s.Spacing = side / (floorClothN - 1)
+	s.Mass = 0.3
+	s.Origin = mgl32.Vec3{-side / 2, y, -side / 2}
+	s.Down = mgl32.Vec3{0, 0, 1}
+	s.Radius = floorClothRadius
+	return newGrid(t, w, s)
+}
+
 // TestCratesDroppedTurnedOnCloth drops a turned crate (0.26 m, 1.28 kg,
 // the demo's rain) onto a cloth lying on the floor at 2, 5 and 11 m/s, 12
 // orientations each, and measures how fast its centre rises after the
@@ -197,15 +206,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 			if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 				t.Fatal(err)
 			}
-			const n, side, radius = 24, 1.5, 0.015
-			s := cloth.DefaultSettings()
-			s.Cols, s.Rows = n, n
-			s.Spacing = side / (n - 1)
-			s.Mass = 0.3
-			s.Origin = mgl32.Vec3{-side / 2, radius + 0.001, -side / 2}
-			s.Down = mgl32.Vec3{0, 0, 1}
-			s.Radius = radius
-			newGrid(t, w, s)
+			floorCloth(t, w, floorClothRadius+0.001)
 			for i := 0; i < 30; i++ {
 				w.Step()
 			}
