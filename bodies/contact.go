@@ -94,7 +94,8 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 // along the collider's normal the push moves the crate alone, as the floor
 // under the cloth would, while across the floor the particle gives way as
 // it is (a particle beside a tilted crate's lower edge slides aside rather
-// than shoving the crate sideways and up). Solved as a free light particle
+// than shoving the crate sideways and up), and not at all to the crate's
+// friction (contact.free). Solved as a free light particle
 // instead, the crate pushes it into the floor, the floor's contact pushes
 // it back after, the crate never feels the floor through the cloth: it
 // sinks into the cloth, shoves the pinched particles out sideways and

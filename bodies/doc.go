@@ -49,8 +49,10 @@
 //     mass. A particle that a World collider holds against the push (cloth
 //     on the floor under a crate) does not give way into the collider: the
 //     crate rests on it as on the floor, while across the floor it gives way
-//     as it is. Depth a particle began a substep in is pushed out at 5 cm/s,
-//     so that it does not become a kick.
+//     to the push as it is; the collider holds it against the cube's
+//     friction, so a crate holds on cloth on a slope. Depth a particle began
+//     a substep in is pushed out at 5 cm/s, so that it does not become a
+//     kick.
 //
 // A contact point sits on a feature and is carried by that feature's
 // corners with barycentric weights (1 for a corner, 1-t and t along an

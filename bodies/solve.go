@@ -71,10 +71,10 @@ type contact struct {
 // velocity: undone in one substep, 3 mm of depth is 1.8 m/s, which a crate
 // resting on cloth on the floor took as a kick. Measured on turned crates
 // dropped onto cloth on the floor (TestCratesDroppedTurnedOnCloth, package
-// cloth): they bounced back at 0.95, 1.55 and 2.23 m/s on average from 2, 5
-// and 11 m/s without this limit, at 0.39, 0.53 and 0.90 with it (0.05 m/s,
-// as cloth.SurfaceCollision recovers; 0.02 or 0.1 m/s gave within 0.06 m/s
-// of that).
+// cloth): they bounced back at 0.88, 1.33 and 2.00 m/s on average from 2,
+// 5 and 11 m/s without this limit, at 0.21, 0.32 and 0.69 with it (0.05
+// m/s, as cloth.SurfaceCollision recovers; 0.02 and 0.1 m/s measured
+// within 0.06 m/s of 0.05 in an earlier state of this code).
 const particleRecoverySpeed = 0.05
 
 const (
@@ -208,15 +208,16 @@ func (s *System) sides(c *contact, pos []mgl32.Vec3) (ca, cb *cube, pa, pb mgl32
 }
 
 // mass returns the generalised inverse mass of the contact along the unit
-// direction d: how far the two points move apart per unit of impulse. held
-// says a blocked particle moves only across its collider's surface (for
-// the normal push; friction slides it as it is).
-func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, held bool) float32 {
+// direction d: how far the two points move apart per unit of impulse.
+// push says d is the normal push, friction else; a blocked particle moves
+// only across its collider under the push and not at all under friction
+// (free).
+func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, push bool) float32 {
 	var w float32
 	if ca != nil {
 		w += sideW(ca, c.ra, d)
 	} else if c.ca < 0 {
-		w += inv[c.a[0]] * c.free(d, held)
+		w += inv[c.a[0]] * c.free(d, push)
 	}
 	if cb != nil {
 		w += sideW(cb, c.rb, d)
@@ -227,24 +228,32 @@ func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, held bool) flo
 }
 
 // free returns how much of a unit move along the unit d side A's particle
-// can make: all of it, but for a blocked particle (held) only its part
-// across the collider's surface, |d - (d·f)f|² with f the collider's normal.
-func (c *contact) free(d mgl32.Vec3, held bool) float32 {
-	if !held || !c.blocked {
+// makes: all of it, but for a blocked particle under the normal push (push)
+// only its part across the collider's surface, |d - (d·f)f|² with f the
+// collider's normal, and under friction none: the collider holds it
+// against the cube's friction as it holds it against the push, so a crate
+// on cloth on a slope holds by its friction on the cloth (let go, the crate
+// dragged the cloth down a 10° slope at 0.9 m/s², the cloth's own friction
+// on the floor bearing only the cloth's weight).
+func (c *contact) free(d mgl32.Vec3, push bool) float32 {
+	switch {
+	case !c.blocked:
 		return 1
+	case !push:
+		return 0
 	}
 	f := c.hold.Dot(d)
 	return max(0, 1-f*f)
 }
 
-// impulse applies P to side A and -P to side B (held as for mass).
-func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32, held bool) {
+// impulse applies P to side A and -P to side B (push as for mass).
+func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32, push bool) {
 	if ca != nil {
 		kick(ca, c.ra, P, 1)
-	} else if c.ca < 0 {
+	} else if c.ca < 0 && (push || !c.blocked) {
 		p := c.a[0]
 		dx := P.Mul(inv[p])
-		if held && c.blocked {
+		if c.blocked {
 			// Only across the collider's surface.
 			dx = dx.Sub(c.hold.Mul(dx.Dot(c.hold)))
 			c.paHeld = c.paHeld.Add(dx)

@@ -146,16 +146,71 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 		for k, c := range crates {
 			// Dropped flat, a crate lands on the cloth and stays where it
 			// fell: its centre half its size above the floor plus the
-			// cloth under it (two radii), within 1 cm, and within 5 cm of
-			// where it was dropped across the floor.
+			// cloth under it (two radii), within 1 cm, and within 8 cm of
+			// where it was dropped across the floor (it rode the cloth
+			// 1.1-2.6 m before cloth held by the floor held the crate up.
+			// The limit was 5 cm until the floor held that cloth against
+			// the crate's friction too, so that a crate holds on cloth on
+			// a slope (TestCrateOnClothOnSlope): the crate now follows
+			// the cloth's ripples as the landing sends them under it,
+			// 5.8 cm for the middle crate).
 			at := sys.Position(c)
 			if y := at[1]; y < 0.15+2*radius-0.01 || y > 0.15+2*radius+0.01 {
 				t.Errorf("floor by %s: crate %d rests at y = %.3f m, want %.2f ± 0.01 (on the cloth)", name, c, y, 0.15+2*radius)
 			}
-			if d := (mgl32.Vec2{at[0] - drop[k][0], at[2] - drop[k][2]}).Len(); d > 0.05 {
-				t.Errorf("floor by %s: crate %d rests %.2f m from where it fell, want < 0.05 (it rode the cloth about)", name, c, d)
+			if d := (mgl32.Vec2{at[0] - drop[k][0], at[2] - drop[k][2]}).Len(); d > 0.08 {
+				t.Errorf("floor by %s: crate %d rests %.3f m from where it fell, want < 0.08 (it rode the cloth about)", name, c, d)
 			}
 		}
+	}
+}
+
+// TestCrateOnClothOnSlope: a crate set on cloth that lies on a 10° slope
+// holds there, as it does on the bare slope (cloth against the floor 0.6,
+// crate against the cloth bodies' ParticleFriction 0.4, both above
+// tan 10° = 0.18). The floor holds the cloth under the crate against the
+// crate's friction as it holds it against its weight; when it did not, the
+// cloth's own friction on the floor bore only the cloth's weight, and the
+// crate dragged the cloth down the slope, 11.4 m in 5 s.
+func TestCrateOnClothOnSlope(t *testing.T) {
+	const deg = 10
+	a := deg * math.Pi / 180
+	n := mgl32.Vec3{0, float32(math.Cos(a)), float32(math.Sin(a))}
+	down := mgl32.Vec3{0, -float32(math.Sin(a)), float32(math.Cos(a))} // down the slope
+	w := newWorld(t, nil)
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slope, _ := verlet3d.NewPlane(mgl32.Vec3{}, n)
+	if err := sys.AddCollider(slope, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	s := cloth.DefaultSettings()
+	s.Cols, s.Rows = floorClothN, floorClothN
+	s.Spacing = 1.5 / (floorClothN - 1)
+	s.Mass = 0.3
+	s.Origin = n.Mul(floorClothRadius + 0.001).Sub(mgl32.Vec3{0.75, 0, 0}).Sub(down.Mul(0.75))
+	s.Across, s.Down = mgl32.Vec3{1, 0, 0}, down
+	s.Radius = floorClothRadius
+	s.PinRows = nil
+	g := newGrid(t, w, s)
+	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: n.Mul(0.2),
+		Rotation: mgl32.QuatBetweenVectors(mgl32.Vec3{0, 1, 0}, n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30; i++ { // landing
+		w.Step()
+	}
+	crate0, cloth0 := sys.Position(c), w.Position(g.Particle(0, 0))
+	for i := 0; i < 300; i++ {
+		w.Step()
+	}
+	crate, clothMoved := sys.Position(c).Sub(crate0).Len(), w.Position(g.Particle(0, 0)).Sub(cloth0).Len()
+	t.Logf("%d° slope: in 5 s the crate moved %.4f m, the cloth's corner %.4f m; World asleep %v", deg, crate, clothMoved, w.Sleeping())
+	if crate > 0.02 || clothMoved > 0.02 {
+		t.Errorf("%d° slope: in 5 s the crate moved %.3f m and the cloth %.3f m, want both under 0.02 (they hold by friction)", deg, crate, clothMoved)
 	}
 }
 
@@ -185,9 +240,10 @@ func floorCloth(t *testing.T, w *verlet3d.World, y float32) *cloth.Grid {
 // every push: particles beside a tilted crate's edge shoved it sideways and
 // up, and it bounced off the cloth faster than it had fallen (1.6, 2.1 and
 // 3.3 m/s on average, 2.8, 4.0 and 6.0 at worst). They now give way across
-// the floor, stay still along it, and push a cube out of depth it began a
-// substep in at a limited speed: 0.39, 0.53 and 0.90 m/s on average, 0.71,
-// 0.91 and 1.41 at worst. The test allows the bare floor's average + 0.5
+// the floor (under the push; not under the crate's friction), stay still
+// along it, and push a cube out of depth it began a substep in at a
+// limited speed: 0.21, 0.32 and 0.69 m/s on average, 0.81, 0.72 and 1.33
+// at worst. The test allows the bare floor's average + 0.5
 // m/s, and at worst half the impact speed + 0.5 m/s.
 func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 	if testing.Short() {
