@@ -214,6 +214,20 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	}
 }
 
+// floorSystem returns a bodies.System for w whose cubes rest on the plane
+// y = 0 (friction 0.6, added through System.AddCollider).
+func floorSystem(t *testing.T, w *verlet3d.World) *bodies.System {
+	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
 // The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
 // over 1.5 m square, 0.3 kg, lying flat at height y, front side up.
 const floorClothN, floorClothRadius = 24, 0.015
@@ -255,14 +269,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 	drop := func(speed float32, seed int64, onCloth bool) (rise, across float32) {
 		w := newWorld(t, nil)
 		defer w.Close()
-		sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-		if err != nil {
-			t.Fatal(err)
-		}
-		floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-		if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-			t.Fatal(err)
-		}
+		sys := floorSystem(t, w)
 		if onCloth {
 			floorCloth(t, w, floorClothRadius+0.001)
 		}

@@ -186,14 +186,7 @@ func TestSoakCapeTeleports(t *testing.T) {
 // held by the floor (package bodies) for as long as the soak lasts.
 func TestSoakCratesOnCloth(t *testing.T) {
 	w := newWorld(t, nil)
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
+	sys := floorSystem(t, w)
 	g := floorCloth(t, w, floorClothRadius+0.001)
 	var crates []bodies.Cube
 	for k := 0; k < 3; k++ {
