@@ -99,7 +99,7 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 			t.Fatal(err)
 		}
 		const n, radius = floorClothN, floorClothRadius
-		g := floorCloth(t, w, 0.05)
+		g := floorCloth(t, w, mgl32.Vec3{0, 1, 0}, 0.05)
 		var crates []bodies.Cube
 		var drop []mgl32.Vec3
 		for k := 0; k < 3; k++ {
@@ -176,25 +176,9 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	const deg = 10
 	a := deg * math.Pi / 180
 	n := mgl32.Vec3{0, float32(math.Cos(a)), float32(math.Sin(a))}
-	down := mgl32.Vec3{0, -float32(math.Sin(a)), float32(math.Cos(a))} // down the slope
 	w := newWorld(t, nil)
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	slope, _ := verlet3d.NewPlane(mgl32.Vec3{}, n)
-	if err := sys.AddCollider(slope, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
-	s := cloth.DefaultSettings()
-	s.Cols, s.Rows = floorClothN, floorClothN
-	s.Spacing = 1.5 / (floorClothN - 1)
-	s.Mass = 0.3
-	s.Origin = n.Mul(floorClothRadius + 0.001).Sub(mgl32.Vec3{0.75, 0, 0}).Sub(down.Mul(0.75))
-	s.Across, s.Down = mgl32.Vec3{1, 0, 0}, down
-	s.Radius = floorClothRadius
-	s.PinRows = nil
-	g := newGrid(t, w, s)
+	sys := floorSystem(t, w, n)
+	g := floorCloth(t, w, n, floorClothRadius+0.001)
 	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: n.Mul(0.2),
 		Rotation: mgl32.QuatBetweenVectors(mgl32.Vec3{0, 1, 0}, n)})
 	if err != nil {
@@ -215,13 +199,14 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 }
 
 // floorSystem returns a bodies.System for w whose cubes rest on the plane
-// y = 0 (friction 0.6, added through System.AddCollider).
-func floorSystem(t *testing.T, w *verlet3d.World) *bodies.System {
+// through the origin with normal up (friction 0.6, added through
+// System.AddCollider).
+func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System {
 	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, up)
 	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 		t.Fatal(err)
 	}
@@ -229,17 +214,21 @@ func floorSystem(t *testing.T, w *verlet3d.World) *bodies.System {
 }
 
 // The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
-// over 1.5 m square, 0.3 kg, lying flat at height y, front side up.
+// over 1.5 m square, 0.3 kg, lying flat on the plane of floorSystem
+// (normal up), height above it, centred on the origin, front side up, its
+// rows along +X.
 const floorClothN, floorClothRadius = 24, 0.015
 
-func floorCloth(t *testing.T, w *verlet3d.World, y float32) *cloth.Grid {
+func floorCloth(t *testing.T, w *verlet3d.World, up mgl32.Vec3, height float32) *cloth.Grid {
 	const side = 1.5
+	across := mgl32.Vec3{1, 0, 0}
+	down := across.Cross(up)
 	s := cloth.DefaultSettings()
 	s.Cols, s.Rows = floorClothN, floorClothN
 	s.Spacing = side / (floorClothN - 1)
 	s.Mass = 0.3
-	s.Origin = mgl32.Vec3{-side / 2, y, -side / 2}
-	s.Down = mgl32.Vec3{0, 0, 1}
+	s.Origin = up.Mul(height).Sub(across.Mul(side / 2)).Sub(down.Mul(side / 2))
+	s.Across, s.Down = across, down
 	s.Radius = floorClothRadius
 	return newGrid(t, w, s)
 }
@@ -269,9 +258,10 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 	drop := func(speed float32, seed int64, onCloth bool) (rise, across float32) {
 		w := newWorld(t, nil)
 		defer w.Close()
-		sys := floorSystem(t, w)
+		up := mgl32.Vec3{0, 1, 0}
+		sys := floorSystem(t, w, up)
 		if onCloth {
-			floorCloth(t, w, floorClothRadius+0.001)
+			floorCloth(t, w, up, floorClothRadius+0.001)
 		}
 		for i := 0; i < 30; i++ {
 			w.Step()

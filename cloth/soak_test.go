@@ -186,8 +186,9 @@ func TestSoakCapeTeleports(t *testing.T) {
 // held by the floor (package bodies) for as long as the soak lasts.
 func TestSoakCratesOnCloth(t *testing.T) {
 	w := newWorld(t, nil)
-	sys := floorSystem(t, w)
-	g := floorCloth(t, w, floorClothRadius+0.001)
+	up := mgl32.Vec3{0, 1, 0}
+	sys := floorSystem(t, w, up)
+	g := floorCloth(t, w, up, floorClothRadius+0.001)
 	var crates []bodies.Cube
 	for k := 0; k < 3; k++ {
 		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
