@@ -334,24 +334,25 @@ func (s *System) sweep() {
 	}
 }
 
-// vertexFace adds a contact keeping particle p (radius r) outside box b, if
-// it is within the margin of it. The face is the one p entered through
-// during the substep, found from its start position relative to b's
-// motion like a ray entering a box: the last slab it crossed. A corner
-// sinking straight down onto a corner of b, exactly along b's side plane,
-// is thus held by the top face rather than "resolved" by a zero push out of
-// the side. A point already inside at the start of the substep leaves
-// through the nearest face.
-func (s *System) vertexFace(p, owner, ib int32, r, mu float32, kind uint8, pos, prev []mgl32.Vec3, inv []float32) bool {
+// vertexFace adds a contact keeping particle p (radius r, friction mu)
+// outside cube ib, if it is within the margin of it. Beside an edge or a
+// corner, edgeCorner decides. Otherwise the face is the one p entered
+// through during the substep, found from its start position relative to
+// the cube's motion like a ray entering a box: the last slab it crossed. A
+// particle sinking straight down exactly along a side plane is thus held by
+// the top face rather than "resolved" by a zero push out of the side. A
+// particle already inside at the start of the substep leaves through the
+// nearest face.
+func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, inv []float32) {
 	b := &s.cubes[ib]
 	x := pos[p]
 	l := b.local(x)
 	reach := b.half + r + s.margin
 	if l[0] > reach || l[0] < -reach || l[1] > reach || l[1] < -reach || l[2] > reach || l[2] < -reach {
-		return false
+		return
 	}
-	if s.edgeCorner(p, owner, ib, l, r, mu, kind, pos, prev, inv) {
-		return true
+	if s.edgeCorner(p, ib, l, r, mu, pos, prev, inv) {
+		return
 	}
 	lp := b.local(prev[p].Sub(b.c.Sub(b.cPrev)))
 	// Points this close to a slab count as inside it: aligned stacks put
@@ -389,26 +390,24 @@ func (s *System) vertexFace(p, owner, ib int32, r, mu float32, kind uint8, pos, 
 	fl := l
 	fl[axis] = sign * b.half
 	idx, wt := faceWeights(b.half, fl, axis, sign)
-	c := contact{kind: kind, ca: owner, cb: ib, na: 1, nb: 4, r: r, mu: mu, n: b.axis[axis].Mul(sign)}
+	c := contact{kind: kindParticle, ca: -1, cb: ib, na: 1, nb: 4, r: r, mu: mu, n: b.axis[axis].Mul(sign)}
 	c.a[0], c.wa[0] = p, 1
 	for i := 0; i < 4; i++ {
 		c.b[i], c.wb[i] = b.p[idx[i]], wt[i]
 	}
-	return s.addParticleContact(&c, pos, prev, inv)
+	s.addParticleContact(&c, pos, prev, inv)
 }
 
 // addParticleContact adds c, a contact of vertexFace, if either side can
-// move, and wakes an asleep cube a particle touches. It reports whether c
-// was added.
-func (s *System) addParticleContact(c *contact, pos, prev []mgl32.Vec3, inv []float32) bool {
+// move, and wakes an asleep cube a particle touches.
+func (s *System) addParticleContact(c *contact, pos, prev []mgl32.Vec3, inv []float32) {
 	if !s.movable(c, inv) {
-		return false
+		return
 	}
 	s.contacts = append(s.contacts, *c)
-	if c.kind == kindParticle && s.cubes[c.cb].asleep {
+	if s.cubes[c.cb].asleep {
 		s.wakeByParticle(c.cb, c.a[0], c.n, pos, prev, s.h)
 	}
-	return true
 }
 
 // edgeCorner handles vertexFace's particle p at l (b's local frame) when
@@ -422,7 +421,7 @@ func (s *System) addParticleContact(c *contact, pos, prev []mgl32.Vec3, inv []fl
 // rest in 15 s; with these it sleeps after about 8 s.) It reports whether
 // it decided p (a contact made, or none needed); false leaves p to the
 // faces.
-func (s *System) edgeCorner(p, owner, ib int32, l mgl32.Vec3, r, mu float32, kind uint8, pos, prev []mgl32.Vec3, inv []float32) bool {
+func (s *System) edgeCorner(p, ib int32, l mgl32.Vec3, r, mu float32, pos, prev []mgl32.Vec3, inv []float32) bool {
 	b := &s.cubes[ib]
 	var d mgl32.Vec3
 	corner, free, out := 0, -1, 0
@@ -447,7 +446,7 @@ func (s *System) edgeCorner(p, owner, ib int32, l mgl32.Vec3, r, mu float32, kin
 		return true // beyond the edge's reach
 	}
 	n := b.axis[0].Mul(d[0] / dl).Add(b.axis[1].Mul(d[1] / dl)).Add(b.axis[2].Mul(d[2] / dl))
-	c := contact{kind: kind, ca: owner, cb: ib, na: 1, nb: 1, r: r, mu: mu, n: n}
+	c := contact{kind: kindParticle, ca: -1, cb: ib, na: 1, nb: 1, r: r, mu: mu, n: n}
 	c.a[0], c.wa[0] = p, 1
 	c.b[0], c.wb[0] = b.p[corner], 1
 	if free >= 0 {
@@ -606,7 +605,7 @@ func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
 			if x[0]-r > cb.hi[0] || x[1]+r < cb.lo[1] || x[1]-r > cb.hi[1] || x[2]+r < cb.lo[2] || x[2]-r > cb.hi[2] {
 				continue
 			}
-			s.vertexFace(int32(p), -1, s.order[i], r, mu, kindParticle, pos, prev, inv)
+			s.vertexFace(int32(p), s.order[i], r, mu, pos, prev, inv)
 		}
 	}
 }
