@@ -249,7 +249,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		au := k * cl * cos / ul
 		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
 		if !(f[0] < maxWindForce && f[0] > -maxWindForce && f[1] < maxWindForce && f[1] > -maxWindForce && f[2] < maxWindForce && f[2] > -maxWindForce) {
-			f = windForce64(half, cd, cl, sgn, cos, nl, ul, u2, nx, ny, nz, ux, uy, uz)
+			f = windForce64(half, cd, cl, sgn, cos, nl, ul, u2, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
 		}
 		for _, v := range tri {
 			force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
@@ -273,15 +273,16 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 const maxWindForce = 1e30
 
 // windForce64 is apply's force of one triangle on each vertex, found in
-// float64 and scaled down to maxWindForce where it is larger.
-func windForce64(half, cd, cl, sgn, cos, nl, ul, u2, nx, ny, nz, ux, uy, uz float32) mgl32.Vec3 {
+// float64 from the same terms (n the triangle's normal, nl its length, u
+// the air's relative velocity, ul its length, u2 its square) and scaled
+// down to maxWindForce where it is larger.
+func windForce64(half, cd, cl, sgn, cos, nl, ul, u2 float32, n, u mgl32.Vec3) mgl32.Vec3 {
 	k := float64(half) * 0.5 * float64(nl) * float64(u2) * float64(cos) / 3
 	an := k * (float64(cd) + float64(cl)) * float64(sgn) / float64(nl)
 	au := k * float64(cl) * float64(cos) / float64(ul)
-	f := [3]float64{
-		an*float64(nx) - au*float64(ux),
-		an*float64(ny) - au*float64(uy),
-		an*float64(nz) - au*float64(uz),
+	var f [3]float64
+	for i := range f {
+		f[i] = an*float64(n[i]) - au*float64(u[i])
 	}
 	l := math.Sqrt(f[0]*f[0] + f[1]*f[1] + f[2]*f[2])
 	if !(l > 0) || math.IsInf(l, 0) {
