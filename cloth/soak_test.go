@@ -36,6 +36,35 @@ type soakWatch struct {
 	t      *testing.T
 	w      *verlet3d.World
 	window []float64
+	heap0  uint64 // the live heap at frame 120 (run)
+}
+
+// run plays the soak's frames, soakSeconds at 60 fps with a 0.25 s hitch
+// every 5 s: each gets the frame number, its time and its length and
+// advances the World. The live heap after frame 120 is kept for heapFlat.
+func (s *soakWatch) run(each func(f int, tm float64, dt float32)) {
+	frames := int(soakSeconds() * 60)
+	for f := 0; f < frames; f++ {
+		dt := float32(1.0 / 60)
+		if f%300 == 299 {
+			dt = 0.25 // a hitch every 5 s
+		}
+		each(f, float64(f)/60, dt)
+		if f == 120 {
+			s.heap0 = heapAfterGC()
+		}
+	}
+}
+
+// heapFlat fails if the live heap grew by more than 1 MiB since frame 120
+// of run, and returns both in KiB for the log.
+func (s *soakWatch) heapFlat() (kib0, kib1 uint64) {
+	s.t.Helper()
+	heap1 := heapAfterGC()
+	if heap1 > s.heap0+1<<20 {
+		s.t.Errorf("heap grew from %d to %d KiB", s.heap0>>10, heap1>>10)
+	}
+	return s.heap0 >> 10, heap1 >> 10
 }
 
 func (s *soakWatch) frame(tm float64, ke float64) {
@@ -96,29 +125,15 @@ func TestSoakFlagGale(t *testing.T) {
 		t.Fatal(err)
 	}
 	watch := &soakWatch{t: t, w: w}
-	dur := soakSeconds()
-	var heap0 uint64
-	frames := int(dur * 60)
-	for f := 0; f < frames; f++ {
-		tm := float64(f) / 60
-		dt := float32(1.0 / 60)
-		if f%300 == 299 {
-			dt = 0.25 // a hitch every 5 s
-		}
+	watch.run(func(_ int, tm float64, dt float32) {
 		w.Advance(dt)
 		watch.frame(tm, g.KineticEnergy())
-		if f == 120 {
-			heap0 = heapAfterGC()
-		}
-	}
+	})
 	watch.bounded(4)
-	heap1 := heapAfterGC()
-	t.Logf("%.0f s simulated: %d links broken, heap %d -> %d KiB", dur, w.Stats().LinksBroken, heap0>>10, heap1>>10)
+	kib0, kib1 := watch.heapFlat()
+	t.Logf("%.0f s simulated: %d links broken, heap %d -> %d KiB", soakSeconds(), w.Stats().LinksBroken, kib0, kib1)
 	if w.Stats().LinksBroken == 0 {
 		t.Errorf("a 25 m/s gale with TearStrain 0.2 tore nothing: the soak did not exercise tearing")
-	}
-	if heap1 > heap0+1<<20 {
-		t.Errorf("heap grew from %d to %d KiB", heap0>>10, heap1>>10)
 	}
 }
 
@@ -132,16 +147,9 @@ func TestSoakCapeTeleports(t *testing.T) {
 	g := &walk{speed: 1.5, turn: 0.3}
 	watch := &soakWatch{t: t, w: w}
 	dur := soakSeconds()
-	frames := int(dur * 60)
-	var heap0 uint64
 	since := 0.0 // time since the last teleport
 	var worstPin, worstStrain float32
-	for f := 0; f < frames; f++ {
-		tm := float64(f) / 60
-		dt := float32(1.0 / 60)
-		if f%300 == 299 {
-			dt = 0.25
-		}
+	watch.run(func(f int, tm float64, dt float32) {
 		if f%420 == 419 {
 			g.pos = g.pos.Add(mgl32.Vec3{40, 0, -25})
 			since = 0
@@ -155,14 +163,11 @@ func TestSoakCapeTeleports(t *testing.T) {
 			worstPin = max(worstPin, c.PinError())
 			worstStrain = max(worstStrain, c.Grid().MaxStrain())
 		}
-		if f == 120 {
-			heap0 = heapAfterGC()
-		}
-	}
+	})
 	watch.bounded(4)
-	heap1 := heapAfterGC()
+	kib0, kib1 := watch.heapFlat()
 	t.Logf("%.0f s simulated, %d teleports: worst pin error %.3g m and strain %.1f%% a second after a teleport, heap %d -> %d KiB",
-		dur, c.NumTeleports(), worstPin, 100*worstStrain, heap0>>10, heap1>>10)
+		dur, c.NumTeleports(), worstPin, 100*worstStrain, kib0, kib1)
 	if c.NumTeleports() < int(dur/7)-1 {
 		t.Errorf("%d teleports detected, want about %d", c.NumTeleports(), int(dur/7))
 	}
@@ -171,9 +176,6 @@ func TestSoakCapeTeleports(t *testing.T) {
 	}
 	if worstStrain > 0.5 {
 		t.Errorf("structural strain %.1f%% a second after a teleport, want under 50%%", 100*worstStrain)
-	}
-	if heap1 > heap0+1<<20 {
-		t.Errorf("heap grew from %d to %d KiB", heap0>>10, heap1>>10)
 	}
 }
 
@@ -208,16 +210,9 @@ func TestSoakCratesOnCloth(t *testing.T) {
 		return e
 	}
 	watch := &soakWatch{t: t, w: w}
-	dur := soakSeconds()
-	frames := int(dur * 60)
-	var heap0 uint64
 	var farthest float32
-	for f := 0; f < frames; f++ {
-		tm := float64(f) / 60
-		dt := float32(1.0 / 60)
-		if f%300 == 299 {
-			dt = 0.25
-		}
+	throws := 0
+	watch.run(func(f int, tm float64, dt float32) {
 		if f%240 == 120 {
 			c := crates[(f/240)%len(crates)]
 			at := sys.Position(c)
@@ -225,6 +220,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 			if err := sys.Throw(c, v.Add(mgl32.Vec3{0, 4, 0}), mgl32.Vec3{float32(f%3) - 1, 2, 1}); err != nil {
 				t.Fatal(err)
 			}
+			throws++
 		}
 		w.Advance(dt)
 		watch.frame(tm, kinetic())
@@ -232,10 +228,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 			at := sys.Position(c)
 			farthest = max(farthest, mgl32.Vec2{at[0], at[2]}.Len())
 		}
-		if f == 120 {
-			heap0 = heapAfterGC()
-		}
-	}
+	})
 	watch.bounded(4)
 	lowest := float32(math.Inf(1))
 	for r := 0; r < floorClothN; r++ {
@@ -243,16 +236,13 @@ func TestSoakCratesOnCloth(t *testing.T) {
 			lowest = min(lowest, w.Position(g.Particle(r, c))[1])
 		}
 	}
-	heap1 := heapAfterGC()
+	kib0, kib1 := watch.heapFlat()
 	t.Logf("%.0f s simulated, %d throws: crates at most %.2f m from the middle, lowest cloth particle %.4f m, heap %d -> %d KiB",
-		dur, frames/240, farthest, lowest, heap0>>10, heap1>>10)
+		soakSeconds(), throws, farthest, lowest, kib0, kib1)
 	if farthest > 1.6 {
 		t.Errorf("a crate went %.2f m from the middle, want the crates to stay within 1.6 m (thrown 4 m/s up, toward the middle of a cloth 1.5 m square)", farthest)
 	}
 	if lowest < floorClothRadius-0.002 {
 		t.Errorf("a cloth particle at y = %.4f m, want >= %.3f (on the floor, 2 mm slack)", lowest, floorClothRadius-0.002)
-	}
-	if heap1 > heap0+1<<20 {
-		t.Errorf("heap grew from %d to %d KiB", heap0>>10, heap1>>10)
 	}
 }
