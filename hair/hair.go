@@ -146,8 +146,12 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 		return nil, fmt.Errorf("hair: head collider: %w", err)
 	}
 	h.head = sph
-	if err := w.AddCollider(sph, verlet3d.ContactSettings{Friction: s.HeadFriction, Mask: ^s.Group}); err != nil {
-		return nil, fmt.Errorf("hair: head collider: %w", err)
+	// The World's Mask 0 means every group: a head that stops no other
+	// group is not added at all.
+	if mask := s.HeadMask &^ s.Group; mask != 0 {
+		if err := w.AddCollider(sph, verlet3d.ContactSettings{Friction: s.HeadFriction, Mask: mask}); err != nil {
+			return nil, fmt.Errorf("hair: head collider: %w", err)
+		}
 	}
 	h.cur = head.frame()
 	h.prevCur = h.cur
@@ -232,7 +236,8 @@ func (h *Hair) RestLocal(i, j int) mgl32.Vec3 {
 	return h.rest[i*h.per+j]
 }
 
-// HeadCollider returns the sphere collider that follows the head.
+// HeadCollider returns the sphere collider that follows the head (in the
+// World's colliders unless Settings.HeadMask leaves it no group to stop).
 func (h *Hair) HeadCollider() *verlet3d.Sphere { return h.head }
 
 // Head returns the head pose the hair is moving to (the last SetHead).

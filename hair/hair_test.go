@@ -267,3 +267,49 @@ func TestHeadRotationOfAnyLength(t *testing.T) {
 		}
 	}
 }
+
+// The head's sphere collider stops the World's other particles in
+// HeadMask's groups (a ball dropped on the head rests on its crown) and
+// lets the rest through.
+func TestHeadMask(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		mask  uint32
+		group uint32
+		rests bool
+	}{
+		{"default", hair.DefaultSettings().HeadMask, 1, true},
+		{"none", 0, 1, false},
+		{"other group", ^uint32(2), 2, false},
+		{"this group", 2, 2, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, err := verlet3d.NewWorld(hair.WorldConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			s := hair.DefaultSettings()
+			s.Strands, s.HeadMask = 50, c.mask
+			head := hair.DefaultHead()
+			if _, err := hair.New(w, head, s); err != nil {
+				t.Fatal(err)
+			}
+			// A particle dropped from 0.5 m onto the crown, past every
+			// strand (the crown's parting is bare).
+			p, err := w.AddParticle(mgl32.Vec3{0, 0.5, 0}, 0.01)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.SetGroup(p, c.group)
+			for i := 0; i < 120; i++ {
+				w.Step()
+			}
+			y := w.Position(p)[1]
+			t.Logf("HeadMask %#x, group %#x: the particle is at y = %.3f m after 2 s", c.mask, c.group, y)
+			if rests := y > head.Radius*0.9; rests != c.rests {
+				t.Errorf("the particle is at y = %.3f m (crown at %.2f m): rests on the head %v, want %v", y, head.Radius, rests, c.rests)
+			}
+		})
+	}
+}

@@ -105,9 +105,14 @@ type Settings struct {
 	// Group is the collision group bits of hair particles
 	// (verlet3d.World.SetGroup), non-zero and not all bits. The head's
 	// verlet3d.Sphere collider masks them out: the hair's own solver keeps
-	// strands off the head, exactly and more cheaply, while the collider
-	// still stops any other particle of the World. Default 1<<30.
+	// strands off the head, exactly and more cheaply. Default 1<<30.
 	Group uint32
+	// HeadMask is the collision group bits of the World's other particles
+	// that the head's sphere collider stops (cloth blown over the head, a
+	// hood); Group's bits never count. Default all bits; 0 stops none
+	// (for a sphere that also encloses the neck, where it would push a cape
+	// pinned at the shoulders off its pins).
+	HeadMask uint32
 	// Seed drives the per-strand variation (lengths, depths, colour).
 	// The same seed grows the same hair. Default 1.
 	Seed uint64
@@ -157,6 +162,7 @@ func DefaultSettings() Settings {
 		CarryAngular:     0.3,
 		TeleportDistance: 0.5,
 		Group:            1 << 30,
+		HeadMask:         math.MaxUint32,
 		Seed:             1,
 	}
 }
