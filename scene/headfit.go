@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/internal/bridge"
@@ -48,7 +49,16 @@ type HairSettings struct {
 	Head HeadSphere
 	// Hair is hair.DefaultSettings with the sizes (Length, Volume and the
 	// particles' Radius) scaled by Head.Radius / 0.1 m, the default head's
-	// radius: the default style on this head.
+	// radius: the default style on this head. Length is at most the drop
+	// from the sphere's centre to the neck (the head bone's parent node),
+	// so that hair hanging from the sides of the head ends at the neck, as
+	// the default style does on a human head: on a big or boxy head (the
+	// sphere encloses a box's corners) the scaled length alone would bury
+	// the character (RobotExpressive's 2.6 m wide head: 3.4 m of hair over
+	// a body whose neck is 0.9 m below the head's centre). A sphere that
+	// encloses the neck (the robot's, again) stops no other particle
+	// (HeadMask 0): it would push a cape pinned at the neck and shoulders
+	// off its pins; the hair still stays out of it.
 	Hair hair.Settings
 }
 
@@ -136,7 +146,29 @@ func (c *Character) HairSettings(fit HairFit) (HairSettings, error) {
 	out.Hair.Length *= k
 	out.Hair.Volume *= k
 	out.Hair.Radius *= k
+	if neck, ok := c.neck(bone); ok {
+		h := out.Head.Head()
+		_, rr, _ := NodePose(c.Root)
+		drop := h.Center.Sub(neck).Dot(rr.Rotate(mgl32.Vec3{0, 1, 0}))
+		if drop > 0 && drop < out.Hair.Length {
+			out.Hair.Length = drop
+		}
+		if neck.Sub(h.Center).Len() < h.Radius {
+			out.Hair.HeadMask = 0
+		}
+	}
 	return out, nil
+}
+
+// neck returns where the head bone's parent is, if it is a node of the
+// file.
+func (c *Character) neck(bone *core.Node) (mgl32.Vec3, bool) {
+	p := bone.Parent()
+	if p == nil || !slices.Contains(c.Model.Nodes, p.GetNode()) {
+		return mgl32.Vec3{}, false
+	}
+	at, _, _ := NodePose(p.GetNode())
+	return at, vecmath.Finite(at)
 }
 
 // headPoints calls f with the world position of every vertex that the

@@ -16,6 +16,9 @@ type hairRun struct {
 	root    float64 // farthest a root strayed from its scalp point, m
 	center  float64 // farthest the head centre strayed from the bone + offset, m
 	surface float64 // farthest a root lay from the sphere's surface, m
+	// aboveHips is the lowest a hair particle hung, as its height above
+	// the Hips bone along the character's up axis, m.
+	aboveHips float64
 }
 
 // runCharacterHair grows hair fitted to ch's head and plays each clip for
@@ -40,7 +43,11 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 		t.Fatal(err)
 	}
 	first, n := h.Particles()
-	var r hairRun
+	r := hairRun{aboveHips: math.Inf(1)}
+	hips, err := ch.Bone("Hips")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, clip := range clips {
 		if err := ch.Play(clip); err != nil {
 			t.Fatal(err)
@@ -52,12 +59,16 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 			head := h.Head()
 			pos, rot, _ := NodePose(hs.Head.Bone)
 			r.center = math.Max(r.center, float64(head.Center.Sub(pos.Add(rot.Rotate(hs.Head.Offset))).Len()))
+			hipsAt, _, _ := NodePose(hips)
+			_, rootRot, _ := NodePose(ch.Root)
+			up := rootRot.Rotate(mgl32.Vec3{0, 1, 0})
 			for k := 0; k < n; k++ {
 				p := w.Position(first + verlet3d.Particle(k))
 				if !vecmath.Finite(p) {
 					t.Fatalf("%s frame %d: hair particle %d at %v", clip, i, k, p)
 				}
 				r.inside = math.Max(r.inside, float64(head.Radius-p.Sub(head.Center).Len()))
+				r.aboveHips = math.Min(r.aboveHips, float64(p.Sub(hipsAt).Dot(up)))
 			}
 			for k := 0; k < h.NumStrands(); k++ {
 				b, _ := h.Strand(k)
@@ -81,6 +92,15 @@ func checkHairRun(t *testing.T, hs HairSettings, r hairRun) {
 		hs.Head.Radius, hs.Head.Offset, r.inside, r.root, r.surface, r.center)
 	if r.inside > 1e-4 {
 		t.Errorf("a hair vertex went %.3g m inside the fitted head sphere, want <= 1e-4", r.inside)
+	}
+	// The fitted length ends the hair at the neck at the sides (lower at
+	// the nape, where the scalp reaches below the sphere's equator):
+	// walking and running, it does not bury the character. (The robot's
+	// head, 3.42 m of hair long before the length stopped at the neck,
+	// hid it to the knees.)
+	t.Logf("lowest hair vertex %.3g m above the hips (hair length %.3g m)", r.aboveHips, hs.Hair.Length)
+	if r.aboveHips < 0 {
+		t.Errorf("a hair vertex hung %.3g m below the hips (hair length %.3g m), want none", -r.aboveHips, hs.Hair.Length)
 	}
 	// Float32 rounding grows with the distance from the origin (the
 	// robot's head is 3.5 m up): 1e-4 m of a 1.5 m sphere is 7e-5.
@@ -109,8 +129,14 @@ func TestHairFitFixtures(t *testing.T) {
 			if hs.Head.Offset.Sub(mgl32.Vec3{0, 0.11, 0}).Len() > 1e-4 {
 				t.Errorf("head centre %v m from the bone, want (0, 0.11, 0)", hs.Head.Offset)
 			}
-			if s := hs.Hair.Length / hair.DefaultSettings().Length; math.Abs(float64(s-want/0.1)) > 1e-3 {
-				t.Errorf("hair length scaled by %v, want the head's %v", s, want/0.1)
+			// The default style scaled to the head would hang 0.39 m, past
+			// the shoulders: the length stops at the neck, 0.21 m below the
+			// head's centre (1.70 m against 1.49 m).
+			if l := hs.Hair.Length; math.Abs(float64(l-0.21)) > 1e-4 {
+				t.Errorf("hair length %.4g m, want 0.21 m (from the head's centre down to the neck)", l)
+			}
+			if s := hs.Hair.Volume / hair.DefaultSettings().Volume; math.Abs(float64(s-want/0.1)) > 1e-3 {
+				t.Errorf("hair volume scaled by %v, want the head's %v", s, want/0.1)
 			}
 			checkHairRun(t, hs, r)
 			if !f.skinnedHead {
