@@ -49,7 +49,11 @@ type capeRig struct {
 	head      *core.Node // the head bone (nil: none found)
 	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
 	headR     float32    // head sphere radius, m
-	viewScale float32    // camera distance and height relative to the mannequin's (0: 1)
+	// fitted is a glTF character's hair fitted to its head
+	// (Character.HairSettings); nil for the mannequin, whose head is
+	// head, headOff and headR.
+	fitted    *scene.HairSettings
+	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
 }
 
 func buildCape(d *Demo) error {
@@ -121,7 +125,7 @@ func buildCape(d *Demo) error {
 		if rig.head == nil {
 			return fmt.Errorf("-cape-hair: the character has no head bone")
 		}
-		if hr, err = headHair(d, w, drv, rig.head, rig.headOff, rig.headR, 300); err != nil {
+		if hr, err = rig.grow(d, w, drv, 300); err != nil {
 			return err
 		}
 		setWind(windOn)
@@ -342,19 +346,19 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 		return nil, fmt.Errorf("-cape-gltf: %w", err)
 	}
 	// The camera frames a character of the neck's height as it frames the
-	// 1.5 m mannequin.
+	// 1.5 m mannequin, or of its head's top as the 1.8 m mannequin's
+	// (RobotExpressive's head is as tall as its body).
 	var top, foot math32.Vector3
 	s.Anchors[len(s.Anchors)/2].Node.WorldPosition(&top)
 	ch.Root.WorldPosition(&foot)
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
-	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s, viewScale: scale}
-	if hb, err := ch.Bone("Head"); err == nil {
-		// The head sphere from the bone's height above the feet, as the
-		// gltf-character example sizes it.
-		p, _, _ := scene.NodePose(hb)
-		r := 0.065 * (p[1] - foot.Y)
-		rig.head, rig.headOff, rig.headR = hb, mgl32.Vec3{0, r, 0}, r
+	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s}
+	if hs, err := ch.HairSettings(scene.HairFit{}); err == nil {
+		// The head sphere fitted to the head's mesh, as a game does it.
+		rig.head, rig.fitted = hs.Head.Bone, &hs
+		scale = max(scale, (hs.Head.Head().Center.Y()+hs.Head.Radius-foot.Y)/1.8)
 	}
+	rig.viewScale = scale
 	return rig, nil
 }
 

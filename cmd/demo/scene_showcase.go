@@ -140,7 +140,7 @@ func buildShowcase(d *Demo) error {
 	}
 	s.winds = append(s.winds, wf)
 	if *showHairN > 0 {
-		if s.h, err = headHair(d, w, drv, rig.head, rig.headOff, rig.headR, *showHairN); err != nil {
+		if s.h, err = rig.grow(d, w, drv, *showHairN); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,7 @@
 // 1/60 s and writes the last one as PNG instead of opening a live window.
 // Esc quits. The README's pictures of the robot are
 //
-//	xvfb-run -a go run ./examples/gltf-character -view back -hair-length 0.8 \
+//	xvfb-run -a go run ./examples/gltf-character -view back \
 //	    -shot assets/shots/robot_cape_hair_back.png ../shared/models/RobotExpressive.glb
 //
 // and the same with -view side.
@@ -39,7 +39,7 @@ import (
 func main() {
 	radius := flag.Float64("head-radius", 0, "head sphere radius in metres (0: fitted to the head's mesh)")
 	strands := flag.Int("strands", 1200, "hair strands")
-	length := flag.Float64("hair-length", 0, "hair length in metres (0: the default style scaled to the head)")
+	length := flag.Float64("hair-length", 0, "hair length in metres (0: the default style scaled to the head, down to the neck at most)")
 	view := flag.String("view", "", "camera: back, side, or empty for three quarters from behind")
 	shot := flag.String("shot", "", "write the last of -frames frames to this PNG file and exit")
 	frames := flag.Int("frames", 240, "frames simulated at 1/60 s before -shot")
