@@ -252,6 +252,32 @@ func (s *System) prepareCubes(lo, hi int) {
 			cp = cp.Add(prev[p])
 		}
 		cb.cPrev = cp.Mul(1.0 / 8)
+		if cb.c.Sub(cb.cPrev).Len() > fastMove*cb.half {
+			// A fast cube's bounds cover its path, so that the broad
+			// phase pairs it with a cube it passes this substep.
+			s.sweptBounds(cb, prev)
+		}
+	}
+}
+
+// fastMove is the distance, in cube half-sizes, that a cube (or a pair of
+// cubes, relative to each other) must move in a substep to count as fast:
+// its bounds then cover its path and a pair meets through the corners'
+// paths (pathContacts) before the separating-axis test, which looks only
+// at where the cubes end the substep. (Two 10 cm crates thrown at each
+// other at 68 m/s, 11 cm a substep, passed through each other and left
+// faster than they came.)
+const fastMove = 0.5
+
+// sweptBounds grows cb's bounds to hold its corners at the start of the
+// substep too, grown by the margin.
+func (s *System) sweptBounds(cb *cube, prev []mgl32.Vec3) {
+	for _, p := range cb.p {
+		x := prev[p]
+		for k := 0; k < 3; k++ {
+			cb.lo[k] = min(cb.lo[k], x[k]-s.margin)
+			cb.hi[k] = max(cb.hi[k], x[k]+s.margin)
+		}
 	}
 }
 

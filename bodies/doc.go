@@ -37,7 +37,11 @@
 //     pair; on a face axis, the incident face is clipped against the
 //     reference face (corners and crossing edges: vertex-face contacts), on
 //     a clearly shallower edge axis the two supporting edges touch
-//     (edge-edge);
+//     (edge-edge). A fast pair, half a cube or more closer in one substep
+//     (a crate thrown at 80 m/s moves 13 cm a substep), is tested with its
+//     bounds over its path and its centres where the substep began, so
+//     that the normal points the way the cubes came even when they end
+//     the substep past each other;
 //   - cube against the colliders given to AddCollider: each corner, tested
 //     along its path this substep so that a fast cube stops at a thin wall,
 //     and the face facing a small collider that pokes in between the

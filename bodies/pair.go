@@ -37,6 +37,16 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	}
 	m := s.margin
 	d := a.c.Sub(b.c) // from b to a
+	// A fast pair (fastMove) may have passed into or through each other
+	// this substep: the axes are tested with the centres where the substep
+	// began, so that the normal is the axis that kept them apart then and
+	// points the way they came, not the way they went. No axis rules them
+	// out then (they may meet later in the substep); the contacts below
+	// are kept only where the features overlap at the end.
+	fast := a.c.Sub(a.cPrev).Sub(b.c.Sub(b.cPrev)).Len() > fastMove*min(a.half, b.half)
+	if fast {
+		d = a.cPrev.Sub(b.cPrev)
+	}
 	// Every axis is tested through the cosines between the two cubes'
 	// axes, R[i][j] = a_i·b_j, and the offset d in either frame (Ericson
 	// 4.4.1): an overlap costs a few multiply-adds, not dot products of
@@ -53,14 +63,14 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	bestFace, faceOwner, faceAxis := float32(math.MaxFloat32), 0, 0
 	for k := 0; k < 3; k++ {
 		o := a.half + b.half*(absR[k][0]+absR[k][1]+absR[k][2]) - abs(ta[k])
-		if o < -m {
+		if o < -m && !fast {
 			return
 		}
 		if o < bestFace {
 			bestFace, faceOwner, faceAxis = o, 0, k
 		}
 		o = b.half + a.half*(absR[0][k]+absR[1][k]+absR[2][k]) - abs(tb[k])
-		if o < -m {
+		if o < -m && !fast {
 			return
 		}
 		// Small bias to a's faces keeps the choice from flickering.
@@ -84,7 +94,7 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 			ra := a.half * (absR[i1][j] + absR[i2][j])
 			rb := b.half * (absR[i][j1] + absR[i][j2])
 			o := (ra + rb - abs(ta[i2]*R[i1][j]-ta[i1]*R[i2][j])) / float32(math.Sqrt(float64(l2)))
-			if o < -m {
+			if o < -m && !fast {
 				return
 			}
 			if o < bestEdge {
