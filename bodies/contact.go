@@ -252,7 +252,8 @@ func (s *System) prepareCubes(lo, hi int) {
 			cp = cp.Add(prev[p])
 		}
 		cb.cPrev = cp.Mul(1.0 / 8)
-		if cb.c.Sub(cb.cPrev).Len() > fastMove*cb.half {
+		cb.fast = cb.c.Sub(cb.cPrev).Len() > fastMove*cb.half
+		if cb.fast {
 			// A fast cube's bounds cover its path, so that the broad
 			// phase pairs it with a cube it passes this substep.
 			s.sweptBounds(cb, prev)
@@ -374,13 +375,16 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 	x := pos[p]
 	l := b.local(x)
 	reach := b.half + r + s.margin
+	lp := b.local(prev[p].Add(b.c.Sub(b.cPrev)))
 	if l[0] > reach || l[0] < -reach || l[1] > reach || l[1] < -reach || l[2] > reach || l[2] < -reach {
+		// Clear of the cube at the end of the substep; a fast cube may
+		// have passed it (a crate thrown through a curtain).
+		if !b.fast || !segmentMeetsBox(lp, l, reach) {
+			return
+		}
+	} else if s.edgeCorner(p, ib, l, r, mu, pos, prev, inv) {
 		return
 	}
-	if s.edgeCorner(p, ib, l, r, mu, pos, prev, inv) {
-		return
-	}
-	lp := b.local(prev[p].Sub(b.c.Sub(b.cPrev)))
 	// Points this close to a slab count as inside it: aligned stacks put
 	// corners exactly on each other's side planes.
 	slab := b.half + r + 2e-3*b.half
@@ -404,10 +408,18 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 		}
 	}
 	if axis < 0 {
+		// Inside (or on a face) at the start: out through the nearest
+		// face, where the particle is now; for a fast cube, where it was
+		// (a particle resting on a thrown crate's leading face is passed
+		// by the crate's whole depth in a substep).
+		at := l
+		if b.fast {
+			at = lp
+		}
 		best := float32(math.MaxFloat32)
 		for k := 0; k < 3; k++ {
 			for _, sg := range [2]float32{1, -1} {
-				if pen := b.half + r - sg*l[k]; pen < best {
+				if pen := b.half + r - sg*at[k]; pen < best {
 					best, axis, sign = pen, k, sg
 				}
 			}
@@ -422,6 +434,30 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 		c.b[i], c.wb[i] = b.p[idx[i]], wt[i]
 	}
 	s.addParticleContact(&c, pos, prev, inv)
+}
+
+// segmentMeetsBox reports whether the segment from a to b meets the box
+// [-h, h]³.
+func segmentMeetsBox(a, b mgl32.Vec3, h float32) bool {
+	t0, t1 := float32(0), float32(1)
+	for k := 0; k < 3; k++ {
+		d := b[k] - a[k]
+		if d > -1e-12 && d < 1e-12 {
+			if a[k] < -h || a[k] > h {
+				return false
+			}
+			continue
+		}
+		ta, tb := (-h-a[k])/d, (h-a[k])/d
+		if ta > tb {
+			ta, tb = tb, ta
+		}
+		t0, t1 = max(t0, ta), min(t1, tb)
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }
 
 // addParticleContact adds c, a contact of vertexFace, if either side can

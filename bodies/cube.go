@@ -90,6 +90,7 @@ type cube struct {
 	invM   float32  // 1/mass, 1/kg
 	invI   float32  // 1/inertia about any axis through the centre, 1/(kg·m²)
 	held   bool     // a particle is pinned or dragged: contacts treat the cube as immovable
+	fast   bool     // moved more than fastMove half-sizes this substep
 	rigid  bool     // Compliance 0: the cube keeps its own momentum (momentum.go)
 
 	// Working frame, refreshed by Prepare after integration.

@@ -50,7 +50,8 @@
 //   - cube against every other particle of the World: cloth and hair are
 //     pushed out through the face they came in by (beside an edge or a
 //     corner, straight away from it), and push back according to their
-//     mass. A particle that a World collider holds against the push (cloth
+//     mass; a fast cube also meets the particles it passed in the substep,
+//     so a crate thrown through a curtain carries the cloth on its face. A particle that a World collider holds against the push (cloth
 //     on the floor under a crate) does not give way into the collider: the
 //     crate rests on it as on the floor, while across the floor it gives way
 //     to the push as it is; the collider holds it against the cube's

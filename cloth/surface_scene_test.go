@@ -186,12 +186,17 @@ func runPyramid(t *testing.T, surface bool, seed int64) pyramidRun {
 // over them, and now and then a falling crate's corner goes through at
 // 3-5 m/s. Their number is chaotic: runs that differ only in float
 // rounding gave 4 to 23 for one rain (against about 230 without), so the
-// test sums three rains rather than judge one.
+// test sums three rains rather than judge one. So is how far the crates
+// drag the cloth: over rains 1-10 the cloth's centre strayed 0.07-0.41 m
+// (0.20 m on average; before particles met a moving crate through the face
+// they came in by, 0.06-0.81 m, 0.24 m on average), so the test judges the
+// three rains' average.
 func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("6 s of a 40-crate scene, three times")
 	}
 	var with, without int
+	var strayWith, strayWithout float32
 	for _, seed := range []int64{5, 1, 2} {
 		wo := runPyramid(t, false, seed)
 		wi := runPyramid(t, true, seed)
@@ -213,9 +218,11 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 		if wi.maxStrain > 1.5*wo.maxStrain+0.05 {
 			t.Errorf("seed %d: the cloth stretched %.3f, %.3f without the collision", seed, wi.maxStrain, wo.maxStrain)
 		}
-		if wi.strays > wo.strays+0.25 {
-			t.Errorf("seed %d: the cloth's centre strayed %.2f m from the pyramid, %.2f m without the collision (crates dragged it off)", seed, wi.strays, wo.strays)
-		}
+		strayWith += wi.strays / 3
+		strayWithout += wo.strays / 3
+	}
+	if strayWith > strayWithout+0.25 {
+		t.Errorf("the cloth's centre strayed %.2f m from the pyramid on average over three rains, %.2f m without the collision (crates dragged it off)", strayWith, strayWithout)
 	}
 	if with > without/10 {
 		t.Errorf("%d corners went through the cloth in three rains (%d without the collision)", with, without)
