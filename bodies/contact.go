@@ -81,7 +81,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 	for k := n1; k < len(s.contacts); k++ {
 		c := &s.contacts[k]
 		c.start(pos, prev)
-		c.floor = min(0, c.paPrev.Sub(c.pbPrev).Dot(c.n)-c.r+recover)
+		c.limitRecovery(recover)
 	}
 	if n1 < len(s.contacts) {
 		s.markBlocked(w, pos, w.Radii())
@@ -208,12 +208,22 @@ func (s *System) generate(lo, hi int) {
 			s.cubeCollider(int32(i), int32(ci), pos, prev, inv, &sl.cols)
 		}
 	}
+	recover := cubeRecoverySpeed * s.h
 	for k := range sl.pairs {
 		sl.pairs[k].start(pos, prev)
+		sl.pairs[k].limitRecovery(recover)
 	}
 	for k := range sl.cols {
 		sl.cols[k].start(pos, prev)
+		sl.cols[k].limitRecovery(recover)
 	}
+}
+
+// limitRecovery lets c push out of the depth it began the substep in by
+// at most recover metres (its floor); the approach of the substep itself
+// is stopped in full.
+func (c *contact) limitRecovery(recover float32) {
+	c.floor = min(0, c.paPrev.Sub(c.pbPrev).Dot(c.n)-c.r+recover)
 }
 
 // start records where the points of c were at the start of the substep,
@@ -566,6 +576,9 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	cb := &s.cubes[ic]
 	col := s.colliders[ci]
 	if cb.held {
+		if !cb.asleep {
+			s.holdOut(cb, col.c, pos, prev, inv)
+		}
 		return
 	}
 	lo, hi := col.c.Bounds()
@@ -628,6 +641,25 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		c.a[i], c.wa[i] = cb.p[idx[i]], wt[i]
 	}
 	*buf = append(*buf, c)
+}
+
+// holdOut keeps the corners of cb, a cube held by a pinned or dragged
+// particle, out of collider c as the World keeps a particle out of its
+// colliders: a corner whose path this substep ends inside c or crossed it
+// is put back on the surface where it came in, and the cube's links turn
+// it about what holds it. Contacts treat a held cube as immovable, so
+// without this a crate dragged onto the floor went through it and pressed
+// the crates under it into the floor (one came out at 113 m/s).
+func (s *System) holdOut(cb *cube, c verlet3d.Collider, pos, prev []mgl32.Vec3, inv []float32) {
+	for _, p := range cb.p {
+		if inv[p] == 0 {
+			continue
+		}
+		sp, n, ok := vecmath.PathContact(c, prev[p], pos[p], 0, 0)
+		if ok && pos[p].Sub(sp).Dot(n) < 0 {
+			pos[p] = sp
+		}
+	}
 }
 
 // particles adds contacts between cube faces and every particle that is not

@@ -46,12 +46,16 @@
 //     along its path this substep so that a fast cube stops at a thin wall,
 //     and the face facing a small collider that pokes in between the
 //     corners; a cube that came in fast leaves with the collider's
-//     restitution;
+//     restitution. A cube held by a pinned or dragged particle is
+//     immovable to contacts; its other corners are kept out of the
+//     colliders as the World keeps particles out, and its links turn it
+//     about what holds it;
 //   - cube against every other particle of the World: cloth and hair are
 //     pushed out through the face they came in by (beside an edge or a
 //     corner, straight away from it), and push back according to their
 //     mass; a fast cube also meets the particles it passed in the substep,
-//     so a crate thrown through a curtain carries the cloth on its face. A particle that a World collider holds against the push (cloth
+//     so a crate thrown through a curtain carries the cloth on its face. A
+//     particle that a World collider holds against the push (cloth
 //     on the floor under a crate) does not give way into the collider: the
 //     crate rests on it as on the floor, while across the floor it gives way
 //     to the push as it is; the collider holds it against the cube's
@@ -74,6 +78,11 @@
 // a lone cube's contacts start each substep from the impulses they ended
 // the last one with (warm.go), so a crate at rest needs a pass or two.
 // Restitution is optional.
+//
+// Depth a cube began a substep in, against a cube or a collider (squeezed
+// between the floor and a crate dragged onto it, or set inside another),
+// is pushed out at 2 m/s at most; the substep's own approach is stopped in
+// full.
 //
 // Pairs are found by sort-and-sweep on x and particles by a binary search
 // in the same order, so a hundred cubes do not test every pair.

@@ -100,7 +100,7 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	n, t1, t2 := c.n, r.t1, r.t2
 	r.an, r.at1, r.at2 = cross(ra, n), cross(ra, t1), cross(ra, t2)
 	d := pa.Sub(pb)
-	r.c0 = dot(d, n) - c.r
+	r.c0 = dot(d, n) - c.r - c.floor
 	sl := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
 	r.s1, r.s2 = dot(sl, t1), dot(sl, t2)
 	m := a.invM
