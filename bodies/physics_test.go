@@ -56,6 +56,17 @@ func addCube(t testing.TB, s *bodies.System, cs bodies.CubeSettings) bodies.Cube
 	return c
 }
 
+// throwCube adds a 1 kg cube of edge size at z = -1 m, turned by tilt
+// radians about (1, 1, 0), moving along +z at speed m/s.
+func throwCube(t testing.TB, s *bodies.System, size, tilt, speed float32) bodies.Cube {
+	t.Helper()
+	return addCube(t, s, bodies.CubeSettings{
+		Size: size, Mass: 1, Position: mgl32.Vec3{0, 0, -1},
+		Rotation: mgl32.QuatRotate(tilt, mgl32.Vec3{1, 1, 0}.Normalize()),
+		Velocity: mgl32.Vec3{0, 0, speed},
+	})
+}
+
 func floor(t testing.TB, s *bodies.System, normal mgl32.Vec3, mu float32) {
 	t.Helper()
 	p, err := verlet3d.NewPlane(mgl32.Vec3{}, normal)
@@ -651,11 +662,7 @@ func TestThrownCubeDoesNotTunnel(t *testing.T) {
 			if err := s.AddCollider(wall, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
 				t.Fatal(err)
 			}
-			c := addCube(t, s, bodies.CubeSettings{
-				Size: size, Mass: 1, Position: mgl32.Vec3{0, 0, -1},
-				Rotation: mgl32.QuatRotate(tilt, mgl32.Vec3{1, 1, 0}.Normalize()),
-				Velocity: mgl32.Vec3{0, 0, speed},
-			})
+			c := throwCube(t, s, size, tilt, speed)
 			for i := 0; i < 60; i++ {
 				w.Step()
 				if z := s.Position(c)[2]; z > 0 {
@@ -682,11 +689,7 @@ func TestThrownCubesDoNotPassThrough(t *testing.T) {
 			for _, tilt := range []float32{0, 0.4, 0.8} {
 				w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
 				target := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1})
-				thrown := addCube(t, s, bodies.CubeSettings{
-					Size: size, Mass: 1, Position: mgl32.Vec3{0, 0, -1},
-					Rotation: mgl32.QuatRotate(tilt, mgl32.Vec3{1, 1, 0}.Normalize()),
-					Velocity: mgl32.Vec3{0, 0, speed},
-				})
+				thrown := throwCube(t, s, size, tilt, speed)
 				for i := 0; i < 30; i++ {
 					w.Step()
 				}
