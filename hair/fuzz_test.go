@@ -45,6 +45,7 @@ func FuzzHair(f *testing.F) {
 		}
 		if flags&16 != 0 {
 			s.Group = uint32(in.U8()) << in.Intn(32)
+			s.HeadMask = uint32(in.U8()) << in.Intn(32)
 		}
 		if flags&32 != 0 {
 			head.Center, head.Radius = in.Vec(), in.Maybe(head.Radius)
