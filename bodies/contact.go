@@ -242,13 +242,20 @@ func (s *System) prepareCubes(lo, hi int) {
 		if cb.asleep {
 			// Frozen where it fell asleep (sleep.go): its frame, bounds
 			// and cPrev stay as they were; contacts meet it as immovable.
-			cb.held, cb.pred = true, false
+			cb.held, cb.pred, cb.pivot = true, false, false
 			continue
 		}
-		cb.held = cb.centre >= 0 && inv[cb.centre] == 0
-		for _, p := range cb.p {
-			cb.held = cb.held || inv[p] == 0
+		nh := 0
+		if cb.centre >= 0 && inv[cb.centre] == 0 {
+			nh, cb.pin = 1, cb.centre
 		}
+		for _, p := range cb.p {
+			if inv[p] == 0 {
+				nh++
+				cb.pin = p
+			}
+		}
+		cb.held, cb.pivot = nh > 0, nh == 1
 		cb.pred = false
 		if cb.rigid && !cb.held {
 			// predict places the particles at the rotation it finds.

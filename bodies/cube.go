@@ -89,9 +89,14 @@ type cube struct {
 	mc, m0 float32  // mass of one corner and of the centre particle, kg
 	invM   float32  // 1/mass, 1/kg
 	invI   float32  // 1/inertia about any axis through the centre, 1/(kg·m²)
-	held   bool     // a particle is pinned or dragged: contacts treat the cube as immovable
-	fast   bool     // moved more than fastMove half-sizes this substep
-	rigid  bool     // Compliance 0: the cube keeps its own momentum (momentum.go)
+	held   bool     // a particle is pinned or dragged (or the cube sleeps)
+	// pivot: exactly one particle, pin, is held (a crate dragged by a
+	// corner): contacts with other cubes turn it about that particle
+	// instead of meeting it as immovable.
+	pivot bool
+	pin   int32
+	fast  bool // moved more than fastMove half-sizes this substep
+	rigid bool // Compliance 0: the cube keeps its own momentum (momentum.go)
 
 	// Working frame, refreshed by Prepare after integration.
 	c     mgl32.Vec3    // centre (mean of the corners), m
@@ -133,6 +138,10 @@ type cube struct {
 }
 
 // local returns x in the cube's working frame (centre at the origin).
+// fixed reports whether contacts meet c as immovable: held, and not by a
+// single particle it can turn about (or asleep).
+func (c *cube) fixed() bool { return c.held && !c.pivot }
+
 func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
 	d := x.Sub(c.c)
 	return mgl32.Vec3{d.Dot(c.axis[0]), d.Dot(c.axis[1]), d.Dot(c.axis[2])}

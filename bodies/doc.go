@@ -46,10 +46,12 @@
 //     along its path this substep so that a fast cube stops at a thin wall,
 //     and the face facing a small collider that pokes in between the
 //     corners; a cube that came in fast leaves with the collider's
-//     restitution. A cube held by a pinned or dragged particle is
-//     immovable to contacts; its other corners are kept out of the
-//     colliders as the World keeps particles out, and its links turn it
-//     about what holds it;
+//     restitution. A cube held by one pinned or dragged particle (a crate
+//     dragged by a corner) turns about it when it meets other cubes, with
+//     its inertia about that particle; held by more, it is immovable to
+//     them. Either way its other corners are kept out of the colliders as
+//     the World keeps particles out, and its links turn it about what
+//     holds it;
 //   - cube against every other particle of the World: cloth and hair are
 //     pushed out through the face they came in by (beside an edge or a
 //     corner, straight away from it), and push back according to their

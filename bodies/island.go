@@ -60,7 +60,7 @@ func (s *System) buildIslands() {
 	cs := s.contacts[:s.nRigid]
 	for k := range cs {
 		c := &cs[k]
-		if c.ca < 0 || c.cb < 0 || s.cubes[c.ca].held || s.cubes[c.cb].held {
+		if c.ca < 0 || c.cb < 0 || s.cubes[c.ca].fixed() || s.cubes[c.cb].fixed() {
 			continue
 		}
 		a, b := s.find(c.ca), s.find(c.cb)
@@ -82,7 +82,7 @@ func (s *System) buildIslands() {
 		c := &cs[k]
 		// The movable side names the island (a contact always has one).
 		m := c.ca
-		if m < 0 || s.cubes[m].held {
+		if m < 0 || s.cubes[m].fixed() {
 			m = c.cb
 		}
 		r := s.find(m)
@@ -121,7 +121,7 @@ func (s *System) buildIslands() {
 	}
 	// The movable cubes of every island, in index order.
 	for i := range s.cubes {
-		if s.cubes[i].held {
+		if s.cubes[i].fixed() {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
@@ -140,7 +140,7 @@ func (s *System) buildIslands() {
 	}
 	s.islandCubes = s.islandCubes[:at]
 	for i := range s.cubes {
-		if s.cubes[i].held {
+		if s.cubes[i].fixed() {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {

@@ -207,7 +207,7 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 		// The sums are trees, not chains: the next row of the same cube
 		// waits for this one, so latency is what a pass costs.
 		var C float32
-		if b.invM == 0 {
+		if b.invI == 0 {
 			C = r.c0 + jdotA(&r.n, &r.an, a)
 		} else {
 			C = r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
@@ -224,7 +224,7 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 			moved = m
 		}
 		r.pn = pn
-		if a.invM != 0 {
+		if a.invI != 0 {
 			m, i := d*a.invM, d*a.invI
 			a.dc[0] += r.n[0] * m
 			a.dc[1] += r.n[1] * m
@@ -233,7 +233,7 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 			a.th[1] += r.an[1] * i
 			a.th[2] += r.an[2] * i
 		}
-		if b.invM != 0 {
+		if b.invI != 0 {
 			m, i := d*b.invM, d*b.invI
 			b.dc[0] -= r.n[0] * m
 			b.dc[1] -= r.n[1] * m
@@ -268,7 +268,7 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		var p1, p2 float32
 		if r.pn > 0 {
 			var s1, s2 float32
-			if b.invM == 0 {
+			if b.invI == 0 {
 				s1 = r.s1 + jdotA(&r.t1, &r.at1, a)
 				s2 = r.s2 + jdotA(&r.t2, &r.at2, a)
 			} else {
@@ -313,7 +313,7 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		px := r.t1[0]*d1 + r.t2[0]*d2
 		py := r.t1[1]*d1 + r.t2[1]*d2
 		pz := r.t1[2]*d1 + r.t2[2]*d2
-		if a.invM != 0 {
+		if a.invI != 0 {
 			m, i := a.invM, a.invI
 			a.dc[0] += px * m
 			a.dc[1] += py * m
@@ -322,7 +322,7 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 			a.th[1] += (r.at1[1]*d1 + r.at2[1]*d2) * i
 			a.th[2] += (r.at1[2]*d1 + r.at2[2]*d2) * i
 		}
-		if b.invM != 0 {
+		if b.invI != 0 {
 			m, i := b.invM, b.invI
 			b.dc[0] -= px * m
 			b.dc[1] -= py * m

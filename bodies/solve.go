@@ -311,6 +311,9 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// islands' cubes move.
 	start := func(cb *cube) {
 		cb.ctr0 = cb.com(pos)
+		if cb.pivot {
+			cb.ctr0 = pos[cb.pin] // it turns about what holds it
+		}
 		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
 	}
 	if s.nRigid == len(s.contacts) {
@@ -333,6 +336,12 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	for k, c := range s.islandCubes {
 		cb := &s.cubes[c]
 		s.rig[k] = rigid{invM: cb.invM, invI: cb.invI}
+		if cb.pivot {
+			// Turning only, about the held particle: the inertia
+			// there, I + M·d² (the parallel axis, taken as isotropic).
+			d := cb.com(pos).Sub(cb.ctr0)
+			s.rig[k] = rigid{invI: 1 / (1/cb.invI + cb.mass*d.Dot(d))}
+		}
 	}
 	s.rig[ground] = rigid{}
 	rigid := s.nRigid
@@ -391,7 +400,8 @@ func (s *System) moveCubes(lo, hi int) {
 
 // rigid is the solve-time state of a cube (or of the ground, last): its
 // pending translation dc and small turn th, and its inverse mass and
-// inertia (0 when held or static).
+// inertia (both 0 when held or static; invM alone 0 for a pivot, which
+// turns about its held particle). invI == 0 marks what does not move.
 type rigid struct {
 	dc, th     mgl32.Vec3
 	invM, invI float32

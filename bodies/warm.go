@@ -175,7 +175,7 @@ func (s *System) warmStart(is *island) {
 // push adds to g's correction the response to impulse P with moment m
 // about its centre (nothing for the ground).
 func (g *rigid) push(P, m mgl32.Vec3) {
-	if g.invM != 0 {
+	if g.invI != 0 {
 		g.dc = g.dc.Add(P.Mul(g.invM))
 		g.th = g.th.Add(m.Mul(g.invI))
 	}
