@@ -92,7 +92,7 @@ func FuzzBodies(f *testing.F) {
 		}
 		checks.CheckWorld(t, w, "after building")
 		for op := 0; op < 48 && in.Len() > 0; op++ {
-			switch code := in.Intn(6); code {
+			switch code := in.Intn(8); code {
 			case 0, 1, 2:
 				w.Advance(1.0 / 60)
 				checks.CheckWorld(t, w, "frame")
@@ -113,6 +113,24 @@ func FuzzBodies(f *testing.F) {
 					if err := sys.Throw(c, v, om); err != nil {
 						checks.MustName(t, err, "Throw", "velocity", "omega", "spin", "v ")
 					}
+				}
+			case 5:
+				// The mouse drags a corner up to 2.5 m a frame, into the
+				// floor, other cubes or a collider.
+				if len(cubes) > 0 {
+					c := cubes[in.Intn(len(cubes))]
+					p := sys.Corners(c)[in.Intn(8)]
+					d := mgl32.Vec3{float32(int8(in.U8())), float32(int8(in.U8())), float32(int8(in.U8()))}.Mul(2.5 / 128)
+					checks.Tracef(t, "DragTo(%d, +%v)", p, d)
+					w.DragTo(p, w.Position(p).Add(d))
+					w.Advance(1.0 / 60)
+					checks.CheckWorld(t, w, "drag")
+				}
+			case 6:
+				if len(cubes) > 0 {
+					p := sys.Corners(cubes[in.Intn(len(cubes))])[in.Intn(8)]
+					checks.Tracef(t, "Release(%d)", p)
+					w.Release(p)
 				}
 			default:
 				dt := float32(in.Intn(100)) / 100
