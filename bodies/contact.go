@@ -280,11 +280,11 @@ func (s *System) prepareCubes(lo, hi int) {
 
 // fastMove is the distance, in cube half-sizes, that a cube (or a pair of
 // cubes, relative to each other) must move in a substep to count as fast:
-// its bounds then cover its path and a pair meets through the corners'
-// paths (pathContacts) before the separating-axis test, which looks only
-// at where the cubes end the substep. (Two 10 cm crates thrown at each
-// other at 68 m/s, 11 cm a substep, passed through each other and left
-// faster than they came.)
+// its bounds then cover its path, it meets the particles its path crossed
+// (vertexFace), and a pair is tested with the centres where the substep
+// began (cubePair), not only where the cubes end it. (Two 10 cm crates
+// thrown at each other at 68 m/s, 11 cm a substep, passed through each
+// other and left faster than they came.)
 const fastMove = 0.5
 
 // sweptBounds grows cb's bounds to hold its corners at the start of the
@@ -654,9 +654,10 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 // particle, out of collider c as the World keeps a particle out of its
 // colliders: a corner whose path this substep ends inside c or crossed it
 // is put back on the surface where it came in, and the cube's links turn
-// it about what holds it. Contacts treat a held cube as immovable, so
-// without this a crate dragged onto the floor went through it and pressed
-// the crates under it into the floor (one came out at 113 m/s).
+// it about what holds it. A held cube gets no collider contacts of its own
+// (they would move it as a free body): without this a crate dragged onto
+// the floor went through it and pressed the crates under it into the
+// floor (one came out at 113 m/s).
 func (s *System) holdOut(cb *cube, c verlet3d.Collider, pos, prev []mgl32.Vec3, inv []float32) {
 	for _, p := range cb.p {
 		if inv[p] == 0 {
