@@ -34,7 +34,8 @@
 // collider moves with it. Strands are kept outside the head sphere by the
 // hair's own solver (every pass, and finally with friction against the
 // moving scalp); the Sphere collider masks the hair's collision group
-// (Settings.Group) and stops every other particle of the World. Add extra
+// (Settings.Group) and stops the World's other particles in
+// Settings.HeadMask (by default all of them). Add extra
 // colliders such as neck and shoulder capsules to the World directly, and
 // call Drape so the style starts resting on them.
 //
