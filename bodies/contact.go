@@ -257,6 +257,9 @@ func (s *System) prepareCubes(lo, hi int) {
 		}
 		cb.held, cb.pivot = nh > 0, nh == 1
 		cb.pred = false
+		if cb.held {
+			s.holdOut(cb, pos, prev, inv)
+		}
 		if cb.rigid && !cb.held {
 			// predict places the particles at the rotation it finds.
 			rm := s.predict(cb, pos, prev, s.h)
@@ -583,10 +586,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	cb := &s.cubes[ic]
 	col := s.colliders[ci]
 	if cb.held {
-		if !cb.asleep {
-			s.holdOut(cb, col.c, pos, prev, inv)
-		}
-		return
+		return // kept out by holdOut instead
 	}
 	lo, hi := col.c.Bounds()
 	if cb.lo[0] > hi[0] || cb.hi[0] < lo[0] || cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
@@ -651,21 +651,25 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 }
 
 // holdOut keeps the corners of cb, a cube held by a pinned or dragged
-// particle, out of collider c as the World keeps a particle out of its
-// colliders: a corner whose path this substep ends inside c or crossed it
-// is put back on the surface where it came in, and the cube's links turn
-// it about what holds it. A held cube gets no collider contacts of its own
-// (they would move it as a free body): without this a crate dragged onto
-// the floor went through it and pressed the crates under it into the
-// floor (one came out at 113 m/s).
-func (s *System) holdOut(cb *cube, c verlet3d.Collider, pos, prev []mgl32.Vec3, inv []float32) {
-	for _, p := range cb.p {
-		if inv[p] == 0 {
-			continue
-		}
-		sp, n, ok := vecmath.PathContact(c, prev[p], pos[p], 0, 0)
-		if ok && pos[p].Sub(sp).Dot(n) < 0 {
-			pos[p] = sp
+// particle, out of the System's colliders as the World keeps a particle
+// out of its colliders: a corner whose path this substep ends inside one
+// or crossed it is put back on the surface where it came in, and the
+// cube's links turn it about what holds it. A held cube gets no collider
+// contacts of its own (they would move it as a free body): without this a
+// crate dragged onto the floor went through it and pressed the crates
+// under it into the floor (one came out at 113 m/s). It moves only cb's
+// particles: Prepare runs it in the per-cube job, before any contact is
+// made, and Finish again after the solve.
+func (s *System) holdOut(cb *cube, pos, prev []mgl32.Vec3, inv []float32) {
+	for _, col := range s.colliders {
+		for _, p := range cb.p {
+			if inv[p] == 0 {
+				continue
+			}
+			sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, 0)
+			if ok && pos[p].Sub(sp).Dot(n) < 0 {
+				pos[p] = sp
+			}
 		}
 	}
 }

@@ -25,16 +25,28 @@ func cubeScene(t *testing.T, workers int) (*verlet3d.World, *bodies.System) {
 	return w, s
 }
 
-// Determinism golden of cubes falling, stacking and being thrown.
+// Determinism golden of cubes falling, stacking, being thrown, and one
+// dragged by a corner through the pile (a held cube is kept out of the
+// floor and turns about its corner, on every worker's range of cubes).
 func TestGoldenCubes(t *testing.T) {
 	checks.Golden(t, "cubes", 240, func(workers, steps int) []mgl32.Vec3 {
 		w, s := cubeScene(t, workers)
 		defer w.Close()
+		held := s.Corners(5)[0]
+		var at mgl32.Vec3
 		for i := 0; i < steps; i++ {
-			if i == 120 {
+			switch {
+			case i == 120:
 				if err := s.Throw(0, mgl32.Vec3{30, 5, 0}, mgl32.Vec3{0, 8, 0}); err != nil {
 					t.Fatal(err)
 				}
+			case i == 140:
+				at = w.Position(held)
+			case i > 140 && i < 200:
+				at = at.Add(mgl32.Vec3{0.02, -0.01, 0})
+				w.DragTo(held, at)
+			case i == 200:
+				w.Release(held)
 			}
 			w.Step()
 		}

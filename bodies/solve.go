@@ -57,9 +57,9 @@ type contact struct {
 	// feat tells apart contacts on the same particles (warm.go): the
 	// collider of a collider contact, the end of a clipped edge.
 	feat int32
-	// floor (<= 0, m) is how far inside the separation r a contact with
-	// another particle may leave it this substep: 0 for a particle that
-	// began the substep outside (see particleRecoverySpeed).
+	// floor (<= 0, m) is how far inside the separation r the contact may
+	// leave its points this substep: 0 for points that began the substep
+	// apart (see particleRecoverySpeed and cubeRecoverySpeed).
 	floor float32
 }
 
@@ -499,9 +499,7 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	// since Prepare (they turn the cube about what holds it).
 	for i := range s.cubes {
 		if cb := &s.cubes[i]; cb.held && !cb.asleep {
-			for _, col := range s.colliders {
-				s.holdOut(cb, col.c, pos, prev, inv)
-			}
+			s.holdOut(cb, pos, prev, inv)
 		}
 	}
 	s.h, s.pos, s.publish = h, pos, sub.Last()
