@@ -85,11 +85,9 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 	}
 	for _, viaSystem := range []bool{true, false} {
 		w := newWorld(t, nil)
-		sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys := newSystem(t, w)
 		floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+		var err error
 		if viaSystem {
 			err = sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6})
 		} else {
@@ -198,14 +196,21 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	}
 }
 
-// floorSystem returns a bodies.System for w whose cubes rest on the plane
-// through the origin with normal up (friction 0.6, added through
-// System.AddCollider).
-func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System {
+// newSystem returns a bodies.System for w at bodies.DefaultSettings.
+func newSystem(t *testing.T, w *verlet3d.World) *bodies.System {
+	t.Helper()
 	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sys
+}
+
+// floorSystem returns a bodies.System for w whose cubes rest on the plane
+// through the origin with normal up (friction 0.6, added through
+// System.AddCollider).
+func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System {
+	sys := newSystem(t, w)
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, up)
 	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 		t.Fatal(err)
@@ -319,14 +324,8 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 func TestCrateThrownThroughCurtain(t *testing.T) {
 	for _, size := range []float32{0.1, 0.26} {
 		for _, speed := range []float32{20, 40, 60, 80} {
-			w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := newWorld(t, nil)
+			sys := newSystem(t, w)
 			g := floorCloth(t, w, mgl32.Vec3{0, 0, 1}, 0) // in the x-y plane, top row at y = 0.75
 			g.PinRow(0)
 			c, err := sys.AddCube(bodies.CubeSettings{Size: size, Mass: 1.28, Position: mgl32.Vec3{0.05, 0.02, -0.5}, Velocity: mgl32.Vec3{0, 0, speed}})
@@ -342,7 +341,6 @@ func TestCrateThrownThroughCurtain(t *testing.T) {
 			if p[2] < 0.3 || hi[2] < p[2] {
 				t.Errorf("%v m crate at %v m/s: its centre at z = %.3f m, the cloth reaches z = %.3f m: want the cloth carried ahead of the centre", size, speed, p[2], hi[2])
 			}
-			w.Close()
 		}
 	}
 }
