@@ -492,9 +492,6 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	// After the step's last substep the same job publishes the transforms
-	// (from the positions, which carry, the particle contacts and bounce
-	// below leave as they are for cube particles).
 	// Held cubes: out of the colliders again, after what the links did
 	// since Prepare (they turn the cube about what holds it).
 	for i := range s.cubes {
@@ -502,6 +499,9 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			s.holdOut(cb, pos, prev, inv)
 		}
 	}
+	// After the step's last substep the same job publishes the transforms
+	// (from the positions, which carry, the particle contacts and bounce
+	// below leave as they are for cube particles).
 	s.h, s.pos, s.publish = h, pos, sub.Last()
 	w.Parallel(len(s.cubes), s.carryJob)
 	s.pos = nil
