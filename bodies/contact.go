@@ -272,7 +272,8 @@ func (s *System) prepareCubes(lo, hi int) {
 			cp = cp.Add(prev[p])
 		}
 		cb.cPrev = cp.Mul(1.0 / 8)
-		cb.fast = cb.c.Sub(cb.cPrev).Len() > fastMove*cb.half
+		fm := fastMove * cb.half
+		cb.fast = cb.c.Sub(cb.cPrev).LenSqr() > fm*fm
 		if cb.fast {
 			// A fast cube's bounds cover its path, so that the broad
 			// phase pairs it with a cube it passes this substep.
@@ -395,16 +396,18 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 	x := pos[p]
 	l := b.local(x)
 	reach := b.half + r + s.margin
-	lp := b.local(prev[p].Add(b.c.Sub(b.cPrev)))
+	// Where p began the substep relative to the cube, in its frame now.
+	start := func() mgl32.Vec3 { return b.local(prev[p].Add(b.c.Sub(b.cPrev))) }
 	if l[0] > reach || l[0] < -reach || l[1] > reach || l[1] < -reach || l[2] > reach || l[2] < -reach {
 		// Clear of the cube at the end of the substep; a fast cube may
 		// have passed it (a crate thrown through a curtain).
-		if !b.fast || !segmentMeetsBox(lp, l, reach) {
+		if !b.fast || !segmentMeetsBox(start(), l, reach) {
 			return
 		}
 	} else if s.edgeCorner(p, ib, l, r, mu, pos, prev, inv) {
 		return
 	}
+	lp := start()
 	// Points this close to a slab count as inside it: aligned stacks put
 	// corners exactly on each other's side planes.
 	slab := b.half + r + 2e-3*b.half

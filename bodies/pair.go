@@ -43,7 +43,8 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	// points the way they came, not the way they went. No axis rules them
 	// out then (they may meet later in the substep); the contacts below
 	// are kept only where the features overlap at the end.
-	fast := a.c.Sub(a.cPrev).Sub(b.c.Sub(b.cPrev)).Len() > fastMove*min(a.half, b.half)
+	fm := fastMove * min(a.half, b.half)
+	fast := a.c.Sub(a.cPrev).Sub(b.c.Sub(b.cPrev)).LenSqr() > fm*fm
 	if fast {
 		d = a.cPrev.Sub(b.cPrev)
 	}
