@@ -126,8 +126,13 @@ func (s *System) markBlocked(w *verlet3d.World, pos []mgl32.Vec3, radius []float
 			wc := &s.worldContacts[j]
 			// Held: touching the collider (within the margin), and the
 			// push along c.n goes into it.
-			if wc.Normal.Dot(c.n) < 0 && pos[p].Sub(wc.Point).Dot(wc.Normal)-radius[p] < s.margin {
+			if f := wc.Normal.Dot(c.n); f < 0 && pos[p].Sub(wc.Point).Dot(wc.Normal)-radius[p] < s.margin {
 				c.blocked, c.paHeld, c.hold = true, pos[p], wc.Normal
+				// Within the collider's friction cone the push does
+				// not slide the particle across it either: the crate's
+				// weight presses it on the collider.
+				mu := w.ColliderSettings(wc.Collider).Friction
+				c.pinned = 1-f*f <= mu*mu*f*f
 				break
 			}
 		}

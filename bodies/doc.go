@@ -59,9 +59,11 @@
 //     so a crate thrown through a curtain carries the cloth on its face. A
 //     particle that a World collider holds against the push (cloth
 //     on the floor under a crate) does not give way into the collider: the
-//     crate rests on it as on the floor, while across the floor it gives way
-//     to the push as it is; the collider holds it against the cube's
-//     friction, so a crate holds on cloth on a slope. Depth a particle began
+//     crate rests on it as on the floor. Across the floor it gives way only
+//     to a push tilted beyond the collider's friction cone (the crate's
+//     weight presses it on the floor, so a crate resting tilted does not
+//     work the cloth out from under itself), and the collider holds it
+//     against the cube's friction, so a crate holds on cloth on a slope. Depth a particle began
 //     a substep in is pushed out at 5 cm/s, so that it does not become a
 //     kick.
 //

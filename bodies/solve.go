@@ -52,8 +52,12 @@ type contact struct {
 	// the contact was made, moved only by this contact: what its links and
 	// the World do to it during the substep does not push the cube.
 	blocked bool
-	hold    mgl32.Vec3
-	paHeld  mgl32.Vec3
+	// pinned: blocked, and the push lies within the collider's friction
+	// cone about its normal, so the collider holds the particle against
+	// it entirely (markBlocked).
+	pinned bool
+	hold   mgl32.Vec3
+	paHeld mgl32.Vec3
 	// feat tells apart contacts on the same particles (warm.go): the
 	// collider of a collider contact, the end of a clipped edge.
 	feat int32
@@ -238,7 +242,11 @@ func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, push bool) flo
 // free returns how much of a unit move along the unit d side A's particle
 // makes: all of it, but for a blocked particle under the normal push (push)
 // only its part across the collider's surface, |d - (d·f)f|² with f the
-// collider's normal, and under friction none: the collider holds it
+// collider's normal, none if d lies within the collider's friction cone
+// about f (pinned: the push presses the particle on the collider, whose
+// friction then holds it; a crate resting tilted on cloth on the floor
+// pushed the cloth out from under itself substep by substep, and the cloth
+// slid across the floor with the crates on it), and under friction none: the collider holds it
 // against the cube's friction as it holds it against the push, so a crate
 // on cloth on a slope holds by its friction on the cloth (let go, the crate
 // dragged the cloth down a 10° slope at 0.9 m/s², the cloth's own friction
@@ -247,7 +255,7 @@ func (c *contact) free(d mgl32.Vec3, push bool) float32 {
 	switch {
 	case !c.blocked:
 		return 1
-	case !push:
+	case !push || c.pinned:
 		return 0
 	}
 	f := c.hold.Dot(d)
@@ -258,7 +266,7 @@ func (c *contact) free(d mgl32.Vec3, push bool) float32 {
 func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []float32, push bool) {
 	if ca != nil {
 		kick(ca, c.ra, P, 1)
-	} else if c.ca < 0 && (push || !c.blocked) {
+	} else if c.ca < 0 && (push || !c.blocked) && !c.pinned {
 		p := c.a[0]
 		dx := P.Mul(inv[p])
 		if c.blocked {

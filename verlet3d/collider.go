@@ -119,6 +119,15 @@ func (w *World) Colliders() []Collider {
 	return out
 }
 
+// ColliderSettings returns the ContactSettings collider i of Colliders
+// was added with. It panics if i is out of range.
+func (w *World) ColliderSettings(i int) ContactSettings {
+	if i < 0 || i >= len(w.colliders) {
+		panic(fmt.Sprintf("verlet3d: collider index %d out of range [0, %d)", i, len(w.colliders)))
+	}
+	return w.colliders[i].s
+}
+
 // collide builds this substep's contacts. A particle gets a contact with a
 // collider when it ends the integration inside it or within ContactMargin
 // of it, or, moving fast, when its path from where it started the substep

@@ -2,6 +2,7 @@ package verlet3d_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -151,4 +152,31 @@ func ExampleWorld_Contacts() {
 			c.Particle, c.Collider, c.Point[0], c.Point[1], c.Point[2], c.Normal[0], c.Normal[1], c.Normal[2])
 	}
 	// Output: particle 0 on collider 0 at (0.30, 0.00, -0.20) m, normal (0, 1, 0)
+}
+
+// ColliderSettings gives each collider's settings by its index in
+// Colliders, also after an earlier collider was removed, and panics on an
+// index out of range.
+func TestColliderSettings(t *testing.T) {
+	w := newWorld(t, nil)
+	var boxes []*verlet3d.Box
+	for i := 0; i < 3; i++ {
+		b, _ := verlet3d.NewBox(mgl32.Vec3{float32(i), 0, 0}, mgl32.Vec3{0.1, 0.1, 0.1}, mgl32.QuatIdent())
+		if err := w.AddCollider(b, verlet3d.ContactSettings{Friction: 0.1 * float32(i+1)}); err != nil {
+			t.Fatal(err)
+		}
+		boxes = append(boxes, b)
+	}
+	w.RemoveCollider(boxes[0])
+	for i, want := range []float32{0.2, 0.3} {
+		if got := w.ColliderSettings(i).Friction; got != want {
+			t.Errorf("ColliderSettings(%d).Friction = %v, want %v", i, got, want)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "out of range") {
+			t.Errorf("ColliderSettings(2) with 2 colliders: panic %v, want one naming the range", r)
+		}
+	}()
+	w.ColliderSettings(2)
 }
