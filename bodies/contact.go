@@ -11,7 +11,7 @@ import (
 // prepare is the System's ConstraintSet.Prepare: it recovers every cube's
 // frame from its integrated corners, finds overlapping pairs by
 // sort-and-sweep and builds this substep's contacts.
-func (s *System) prepare(w *verlet3d.World, h float32) {
+func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	// The last substep's impulses, for warm starts (warm.go).
 	s.saveWarm()
@@ -29,7 +29,7 @@ func (s *System) prepare(w *verlet3d.World, h float32) {
 		s.checkSleepers(pos, prev, inv, h)
 	}
 	s.maxWidth, s.nDragged = 0, 0
-	s.h, s.pos = h, pos
+	s.h, s.pos, s.first = h, pos, first
 	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.cubes {
@@ -247,9 +247,13 @@ func (s *System) prepareCubes(lo, hi int) {
 		if cb.asleep {
 			// Frozen where it fell asleep (sleep.go): its frame, bounds
 			// and cPrev stay as they were; contacts meet it as immovable.
-			cb.held, cb.pred, cb.pivot = true, false, false
+			cb.held, cb.pred, cb.pivot, cb.qNextOK = true, false, false, false
 			continue
 		}
+		// carry's rotation holds within a step only: between steps the
+		// game may have moved the particles.
+		known := cb.qNextOK && !s.first
+		cb.qNextOK = false
 		nh := 0
 		if cb.centre >= 0 && inv[cb.centre] == 0 {
 			nh, cb.pin = 1, cb.centre
@@ -267,7 +271,7 @@ func (s *System) prepareCubes(lo, hi int) {
 		}
 		if cb.rigid && !cb.held {
 			// predict places the particles at the rotation it finds.
-			rm := s.predict(cb, pos, prev, s.h)
+			rm := s.predict(cb, pos, prev, s.h, known)
 			s.placed(cb, pos, &rm)
 		} else {
 			s.frame(cb, pos)

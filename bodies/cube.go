@@ -117,7 +117,12 @@ type cube struct {
 	qPred quatd
 	v, om [3]float64
 	dpred [9]mgl32.Vec3
-	offs  [9][3]float64 // the particles' offsets from the centre at qPred, m
+	// qNext is the rotation at the start of the next substep, found by
+	// carry (qNextOK) from the prediction and the solve's turn: within a
+	// step predict needs no polar decomposition.
+	qNext   quatd
+	qNextOK bool
+	offs    [9][3]float64 // the particles' offsets from the centre at qPred, m
 
 	// Published transform, refreshed at the end of every substep.
 	pos  mgl32.Vec3

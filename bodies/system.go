@@ -117,6 +117,7 @@ type System struct {
 	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])
 	passes      int     // passes for this Solve call
 	h           float32 // substep length during Prepare, s
+	first       bool    // Prepare of the first substep of a step
 	moveJob     func(lo, hi int)
 	prepJob     func(lo, hi int) // prepareCubes, bound once
 	carryJob    func(lo, hi int) // carryCubes, bound once
@@ -183,7 +184,7 @@ func (s *System) Remove() { s.w.RemoveConstraintSet(s.hooks) }
 // that a game never sees solver plumbing.
 type hooks struct{ s *System }
 
-func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.prepare(w, s.H) }
+func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.prepare(w, s.H, s.First()) }
 func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.solve(w, s) }
 func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.finish(w, s) }
 
