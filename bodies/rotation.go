@@ -137,17 +137,9 @@ func polarRotation(a mat3d, q quatd, maxIter int) (_ quatd, ok bool) {
 		if ang2 < 1e-14 || math.IsNaN(ang2) { // 1e-7 rad: float32 resolution
 			return q, true
 		}
-		// Turn q by the angle |ω| about ω. Small turns (the warm-started
-		// case) skip the trigonometry: the series are exact to 1e-12 below
-		// 0.01 rad and q is normalised anyway.
-		var c, s float64
-		if ang2 < 1e-4 {
-			c, s = 1-ang2/8, 0.5-ang2/48
-		} else {
-			ang := math.Sqrt(ang2)
-			c, s = math.Cos(ang/2), math.Sin(ang/2)/ang
-		}
-		q = quatd{c, ox * s, oy * s, oz * s}.mul(q).normalize()
+		// Turn q by the angle |ω| about ω (small turns, the warm-started
+		// case, skip the trigonometry).
+		q = q.turned(ox, oy, oz)
 		ang := math.Sqrt(ang2)
 		ok = ang < 1e-6
 	}

@@ -359,15 +359,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 		up := mgl32.Vec3{0, 1, 0}
 		sys := floorSystem(t, w, up)
 		g := floorCloth(t, w, up, floorClothRadius+0.001)
-		var crates []bodies.Cube
-		for k := 0; k < 3; k++ {
-			c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
-				Rotation: mgl32.QuatRotate(tilt*float32(k+1), mgl32.Vec3{1, 1, 0}.Normalize())})
-			if err != nil {
-				t.Fatal(err)
-			}
-			crates = append(crates, c)
-		}
+		crates := turnedCrates(t, sys, func(k int) float32 { return tilt * float32(k+1) })
 		centre := func() mgl32.Vec3 {
 			var c mgl32.Vec3
 			for r := 0; r < floorClothN; r++ {
@@ -395,4 +387,20 @@ func TestClothUnderCratesStays(t *testing.T) {
 			}
 		}
 	}
+}
+
+// turnedCrates adds three 0.3 m, 1.5 kg crates in a row along X, 0.4 m
+// apart and centred on the origin, 0.4 m up, crate k turned by angle(k)
+// radians about (1, 1, 0).
+func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) []bodies.Cube {
+	var crates []bodies.Cube
+	for k := 0; k < 3; k++ {
+		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
+			Rotation: mgl32.QuatRotate(angle(k), mgl32.Vec3{1, 1, 0}.Normalize())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		crates = append(crates, c)
+	}
+	return crates
 }

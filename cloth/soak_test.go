@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -191,15 +190,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 	up := mgl32.Vec3{0, 1, 0}
 	sys := floorSystem(t, w, up)
 	g := floorCloth(t, w, up, floorClothRadius+0.001)
-	var crates []bodies.Cube
-	for k := 0; k < 3; k++ {
-		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
-			Rotation: mgl32.QuatRotate(0.4*float32(k), mgl32.Vec3{1, 1, 0}.Normalize())})
-		if err != nil {
-			t.Fatal(err)
-		}
-		crates = append(crates, c)
-	}
+	crates := turnedCrates(t, sys, func(k int) float32 { return 0.4 * float32(k) })
 	kinetic := func() float64 {
 		var e float64
 		for i := 0; i < w.NumParticles(); i++ {
