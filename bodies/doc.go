@@ -63,9 +63,9 @@
 //     to a push tilted beyond the collider's friction cone (the crate's
 //     weight presses it on the floor, so a crate resting tilted does not
 //     work the cloth out from under itself), and the collider holds it
-//     against the cube's friction, so a crate holds on cloth on a slope. Depth a particle began
-//     a substep in is pushed out at 5 cm/s, so that it does not become a
-//     kick.
+//     against the cube's friction, so a crate holds on cloth on a slope.
+//     Depth a particle began a substep in is pushed out at 5 cm/s, so that
+//     it does not become a kick.
 //
 // A contact point sits on a feature and is carried by that feature's
 // corners with barycentric weights (1 for a corner, 1-t and t along an

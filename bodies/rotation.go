@@ -99,8 +99,8 @@ func (q quatd) quat() mgl32.Quat {
 
 // turned returns q turned by the angle |θ| about θ = (x, y, z), in
 // radians, normalised. Small turns (a substep's spin, a solve's
-// correction) use the series of cos and sin, exact to 1e-12 below 0.01
-// rad.
+// correction) use the series of cos and sin, within 3e-11 of them below
+// 0.01 rad.
 func (q quatd) turned(x, y, z float64) quatd {
 	ang2 := x*x + y*y + z*z
 	if ang2 == 0 {
