@@ -317,6 +317,29 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 	}
 }
 
+// A game that turns a cube between steps by moving its particles
+// (World.SetPosition, as an editor or a respawn would) finds it turned so
+// after the next step, while it spins on as before: within a step the
+// System keeps a cube's rotation itself, but every step begins from the
+// particles.
+func TestTurnBetweenSteps(t *testing.T) {
+	w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
+	c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 1, 0}, AngularVelocity: mgl32.Vec3{0, 1, 0}})
+	w.Step()
+	turn := mgl32.QuatRotate(0.7, mgl32.Vec3{1, 0, 0})
+	ctr, q0 := s.Transform(c)
+	for _, p := range s.Corners(c) {
+		w.SetPosition(p, ctr.Add(turn.Rotate(w.Position(p).Sub(ctr))))
+	}
+	w.Step()
+	// One more step of spin at 1 rad/s about y, after the turn.
+	want := mgl32.QuatRotate(1.0/60, mgl32.Vec3{0, 1, 0}).Mul(turn).Mul(q0)
+	got := s.Rotation(c)
+	if d := float64(got.Dot(want)); math.Abs(d) < math.Cos(0.01/2) {
+		t.Errorf("rotation after turning the cube 0.7 rad about x between steps is %.3f rad from the turned one, want within 0.01", 2*math.Acos(math.Min(1, math.Abs(d))))
+	}
+}
+
 // What a game does to a cube between steps reaches its momentum: a
 // Teleport keeps its velocity and spin, ApplyImpulse changes them as a
 // rigid body's, and World.Reset puts it back at rest where it was added.
