@@ -142,11 +142,11 @@ type cube struct {
 	frozen [9]mgl32.Vec3
 }
 
-// local returns x in the cube's working frame (centre at the origin).
 // fixed reports whether contacts meet c as immovable: held, and not by a
 // single particle it can turn about (or asleep).
 func (c *cube) fixed() bool { return c.held && !c.pivot }
 
+// local returns x in the cube's working frame (centre at the origin).
 func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
 	d := x.Sub(c.c)
 	return mgl32.Vec3{d.Dot(c.axis[0]), d.Dot(c.axis[1]), d.Dot(c.axis[2])}

@@ -246,11 +246,11 @@ func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, push bool) flo
 // about f (pinned: the push presses the particle on the collider, whose
 // friction then holds it; a crate resting tilted on cloth on the floor
 // pushed the cloth out from under itself substep by substep, and the cloth
-// slid across the floor with the crates on it), and under friction none: the collider holds it
-// against the cube's friction as it holds it against the push, so a crate
-// on cloth on a slope holds by its friction on the cloth (let go, the crate
-// dragged the cloth down a 10° slope at 0.9 m/s², the cloth's own friction
-// on the floor bearing only the cloth's weight).
+// slid across the floor with the crates on it), and under friction none:
+// the collider holds it against the cube's friction as it holds it against
+// the push, so a crate on cloth on a slope holds by its friction on the
+// cloth (let go, the crate dragged the cloth down a 10° slope at 0.9 m/s²,
+// the cloth's own friction on the floor bearing only the cloth's weight).
 func (c *contact) free(d mgl32.Vec3, push bool) float32 {
 	switch {
 	case !c.blocked:

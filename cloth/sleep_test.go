@@ -393,6 +393,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 // apart and centred on the origin, 0.4 m up, crate k turned by angle(k)
 // radians about (1, 1, 0).
 func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) []bodies.Cube {
+	t.Helper()
 	var crates []bodies.Cube
 	for k := 0; k < 3; k++ {
 		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
