@@ -298,6 +298,8 @@ func (w *World) blocksRange(lo, hi int) {
 	pos, prev, radius, margin := w.pos, w.blockPrev, w.radius, w.blockMargin
 	invMass, group := w.invMass, w.group
 	inf := float32(math.Inf(1))
+	kernel := w.kernels()
+	var lanes [48]float32
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
 		var groups uint32
@@ -311,20 +313,35 @@ func (w *World) blocksRange(lo, hi int) {
 			continue
 		}
 		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
-		// Written out twice rather than through a closure, which would
-		// keep the six bounds in memory instead of registers.
-		for i := start; i < end; i++ {
-			p := &pos[i]
-			x0, x1 = min2(x0, p[0]), max2(x1, p[0])
-			y0, y1 = min2(y0, p[1]), max2(y1, p[1])
-			z0, z1 = min2(z0, p[2]), max2(z1, p[2])
-		}
-		if prev != nil {
+		if kernel && end-start == blockSize {
+			// Eight particles at a time (bounds_amd64.s); the same
+			// bounds, min and max being exact.
+			q := prev
+			if q == nil {
+				q = pos
+			}
+			blockBounds(&pos[start], &q[start], &lanes)
+			for j := 0; j < 24; j += 3 {
+				x0, x1 = min2(x0, lanes[j]), max2(x1, lanes[24+j])
+				y0, y1 = min2(y0, lanes[j+1]), max2(y1, lanes[25+j])
+				z0, z1 = min2(z0, lanes[j+2]), max2(z1, lanes[26+j])
+			}
+		} else {
+			// Written out twice rather than through a closure, which
+			// would keep the six bounds in memory instead of registers.
 			for i := start; i < end; i++ {
-				p := &prev[i]
+				p := &pos[i]
 				x0, x1 = min2(x0, p[0]), max2(x1, p[0])
 				y0, y1 = min2(y0, p[1]), max2(y1, p[1])
 				z0, z1 = min2(z0, p[2]), max2(z1, p[2])
+			}
+			if prev != nil {
+				for i := start; i < end; i++ {
+					p := &prev[i]
+					x0, x1 = min2(x0, p[0]), max2(x1, p[0])
+					y0, y1 = min2(y0, p[1]), max2(y1, p[1])
+					z0, z1 = min2(z0, p[2]), max2(z1, p[2])
+				}
 			}
 		}
 		var r float32

@@ -1,6 +1,9 @@
 package verlet3d
 
-import "github.com/drape3d/drape/internal/simd"
+import (
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // haveKernels reports whether the processor and the operating system
 // support AVX2, which the kernels of linkvec_amd64.s and
@@ -20,3 +23,9 @@ func solveLinkGroups(args *linkGroupArgs, n int) int
 //
 //go:noescape
 func integrateGroups(a *integrateArgs, n int) int
+
+// blockBounds writes the bounds of blockSize particles at pos and at prev,
+// as lanes (bounds_amd64.s); blockBox reduces them.
+//
+//go:noescape
+func blockBounds(pos, prev *mgl32.Vec3, out *[48]float32)

@@ -2,6 +2,8 @@
 
 package verlet3d
 
+import "github.com/go-gl/mathgl/mgl32"
+
 // haveKernels is false: this architecture runs the Go loops.
 const haveKernels = false
 
@@ -9,4 +11,8 @@ func solveLinkGroups(*linkGroupArgs, int) int { panic("verlet3d: no link kernel 
 
 func integrateGroups(*integrateArgs, int) int {
 	panic("verlet3d: no integration kernel on this architecture")
+}
+
+func blockBounds(pos, prev *mgl32.Vec3, out *[48]float32) {
+	panic("verlet3d: no bounds kernel on this architecture")
 }
