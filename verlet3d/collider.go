@@ -293,67 +293,92 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 
 // blocksRange builds the boxes of blocks [lo, hi) (see buildBlocks). The
 // comparisons are written out: the min and max builtins order NaNs and
-// cost several times more.
+// cost several times more. Where the processor has AVX2 a whole block goes
+// to a kernel (bounds_amd64.s) that finds the same box, radius and groups
+// eight particles at a time.
 func (w *World) blocksRange(lo, hi int) {
-	pos, prev, radius, margin := w.pos, w.blockPrev, w.radius, w.blockMargin
-	invMass, group := w.invMass, w.group
-	inf := float32(math.Inf(1))
+	pos, radius := w.pos, w.radius
 	kernel := w.kernels()
-	var lanes [48]float32
+	var lanes [64]float32
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
+		if !kernel || end-start < blockSize {
+			w.blockBox(b, start, end)
+			continue
+		}
+		q := w.blockPrev
+		if q == nil {
+			q = pos
+		}
+		blockBounds(&pos[start], &q[start], &radius[start], &w.invMass[start], &w.group[start], &lanes)
 		var groups uint32
-		for i := start; i < end; i++ {
-			if invMass[i] != 0 {
-				groups |= group[i]
-			}
+		var r float32
+		for k := 0; k < 8; k++ {
+			groups |= math.Float32bits(lanes[56+k])
+			r = max2(r, lanes[48+k])
 		}
 		if groups&w.blockMask == 0 {
 			w.blocks[b] = particleBlock{groups: groups}
 			continue
 		}
+		inf := float32(math.Inf(1))
 		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
-		if kernel && end-start == blockSize {
-			// Eight particles at a time (bounds_amd64.s); the same
-			// bounds, min and max being exact.
-			q := prev
-			if q == nil {
-				q = pos
-			}
-			blockBounds(&pos[start], &q[start], &lanes)
-			for j := 0; j < 24; j += 3 {
-				x0, x1 = min2(x0, lanes[j]), max2(x1, lanes[24+j])
-				y0, y1 = min2(y0, lanes[j+1]), max2(y1, lanes[25+j])
-				z0, z1 = min2(z0, lanes[j+2]), max2(z1, lanes[26+j])
-			}
-		} else {
-			// Written out twice rather than through a closure, which
-			// would keep the six bounds in memory instead of registers.
-			for i := start; i < end; i++ {
-				p := &pos[i]
-				x0, x1 = min2(x0, p[0]), max2(x1, p[0])
-				y0, y1 = min2(y0, p[1]), max2(y1, p[1])
-				z0, z1 = min2(z0, p[2]), max2(z1, p[2])
-			}
-			if prev != nil {
-				for i := start; i < end; i++ {
-					p := &prev[i]
-					x0, x1 = min2(x0, p[0]), max2(x1, p[0])
-					y0, y1 = min2(y0, p[1]), max2(y1, p[1])
-					z0, z1 = min2(z0, p[2]), max2(z1, p[2])
-				}
-			}
+		for j := 0; j < 24; j += 3 {
+			x0, x1 = min2(x0, lanes[j]), max2(x1, lanes[24+j])
+			y0, y1 = min2(y0, lanes[j+1]), max2(y1, lanes[25+j])
+			z0, z1 = min2(z0, lanes[j+2]), max2(z1, lanes[26+j])
 		}
-		var r float32
-		for _, ri := range radius[start:end] {
-			r = max2(r, ri)
+		w.setBlock(b, x0, y0, z0, x1, y1, z1, r, groups)
+	}
+}
+
+// blockBox is blocksRange's Go loop for block b, particles [start, end).
+func (w *World) blockBox(b, start, end int) {
+	pos, prev, radius := w.pos, w.blockPrev, w.radius
+	invMass, group := w.invMass, w.group
+	var groups uint32
+	for i := start; i < end; i++ {
+		if invMass[i] != 0 {
+			groups |= group[i]
 		}
-		g := r + margin
-		w.blocks[b] = particleBlock{
-			lo:     mgl32.Vec3{x0 - g, y0 - g, z0 - g},
-			hi:     mgl32.Vec3{x1 + g, y1 + g, z1 + g},
-			groups: groups,
+	}
+	if groups&w.blockMask == 0 {
+		w.blocks[b] = particleBlock{groups: groups}
+		return
+	}
+	inf := float32(math.Inf(1))
+	x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
+	// Written out twice rather than through a closure, which would keep
+	// the six bounds in memory instead of registers.
+	for i := start; i < end; i++ {
+		p := &pos[i]
+		x0, x1 = min2(x0, p[0]), max2(x1, p[0])
+		y0, y1 = min2(y0, p[1]), max2(y1, p[1])
+		z0, z1 = min2(z0, p[2]), max2(z1, p[2])
+	}
+	if prev != nil {
+		for i := start; i < end; i++ {
+			p := &prev[i]
+			x0, x1 = min2(x0, p[0]), max2(x1, p[0])
+			y0, y1 = min2(y0, p[1]), max2(y1, p[1])
+			z0, z1 = min2(z0, p[2]), max2(z1, p[2])
 		}
+	}
+	var r float32
+	for _, ri := range radius[start:end] {
+		r = max2(r, ri)
+	}
+	w.setBlock(b, x0, y0, z0, x1, y1, z1, r, groups)
+}
+
+// setBlock stores block b's box: the particles' bounds grown by their
+// largest radius r and the margin.
+func (w *World) setBlock(b int, x0, y0, z0, x1, y1, z1, r float32, groups uint32) {
+	g := r + w.blockMargin
+	w.blocks[b] = particleBlock{
+		lo:     mgl32.Vec3{x0 - g, y0 - g, z0 - g},
+		hi:     mgl32.Vec3{x1 + g, y1 + g, z1 + g},
+		groups: groups,
 	}
 }
 

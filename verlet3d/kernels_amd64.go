@@ -24,8 +24,9 @@ func solveLinkGroups(args *linkGroupArgs, n int) int
 //go:noescape
 func integrateGroups(a *integrateArgs, n int) int
 
-// blockBounds writes the bounds of blockSize particles at pos and at prev,
-// as lanes (bounds_amd64.s); blockBox reduces them.
+// blockBounds writes the box, largest radius and groups of the blockSize
+// particles from pos, prev, radius, invMass and group as lanes
+// (bounds_amd64.s); blocksRange reduces them.
 //
 //go:noescape
-func blockBounds(pos, prev *mgl32.Vec3, out *[48]float32)
+func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
