@@ -421,6 +421,34 @@ func barycentric(x, a, b, c mgl32.Vec3) (u, v, w float32) {
 	return 1 - v - w, v, w
 }
 
+// plane returns the corners of contact c's triangle, its unit normal
+// toward the point's side, and the weights of the corners at the point's
+// projection onto it. Past the triangle's edge the weights are those of
+// the triangle's nearest point (a point over an edge is held by both
+// triangles without a seam, one at the tip of a dent by all around it).
+// ok is false for a degenerate triangle.
+func (sc *SurfaceCollision) plane(pos []mgl32.Vec3, c *surfaceContact) (ia, ib, ic uint32, n mgl32.Vec3, u, v, w float32, ok bool) {
+	ia, ib, ic = sc.tris[3*c.t], sc.tris[3*c.t+1], sc.tris[3*c.t+2]
+	a, b, cc := pos[ia], pos[ib], pos[ic]
+	n = b.Sub(a).Cross(cc.Sub(a))
+	l := n.Len()
+	if l < 1e-12 {
+		return 0, 0, 0, n, 0, 0, 0, false
+	}
+	n = n.Mul(c.side / l)
+	x := pos[c.p]
+	u, v, w = barycentric(x, a, b, cc)
+	if u < 0 || v < 0 || w < 0 {
+		q := vecmath.ClosestOnTriangle(x, a, b, cc)
+		u, v, w = barycentric(q, a, b, cc)
+		u, v, w = max(u, 0), max(v, 0), max(w, 0)
+		if s := u + v + w; s > 0 {
+			u, v, w = u/s, v/s, w/s
+		}
+	}
+	return ia, ib, ic, n, u, v, w, true
+}
+
 // push moves every contact's point out to the thickness on its side, and
 // the triangle's corners the other way, once per solver pass: the point's
 // distance to the plane through its projection is the constraint, with
@@ -430,27 +458,11 @@ func (sc *SurfaceCollision) push(w *verlet3d.World) {
 	th := sc.thickness
 	for k := range sc.contacts {
 		c := &sc.contacts[k]
-		ia, ib, ic := sc.tris[3*c.t], sc.tris[3*c.t+1], sc.tris[3*c.t+2]
-		a, b, cc := pos[ia], pos[ib], pos[ic]
-		n := b.Sub(a).Cross(cc.Sub(a))
-		l := n.Len()
-		if l < 1e-12 {
+		ia, ib, ic, n, u, v, ww, ok := sc.plane(pos, c)
+		if !ok {
 			continue
 		}
-		n = n.Mul(c.side / l)
-		x := pos[c.p]
-		u, v, ww := barycentric(x, a, b, cc)
-		if u < 0 || v < 0 || ww < 0 {
-			// Past the triangle's edge: the triangle's nearest point moves
-			// (a point over an edge is held by both triangles without a
-			// seam, one at the tip of a dent by all around it).
-			q := vecmath.ClosestOnTriangle(x, a, b, cc)
-			u, v, ww = barycentric(q, a, b, cc)
-			u, v, ww = max(u, 0), max(v, 0), max(ww, 0)
-			if s := u + v + ww; s > 0 {
-				u, v, ww = u/s, v/s, ww/s
-			}
-		}
+		x, a, b, cc := pos[c.p], pos[ia], pos[ib], pos[ic]
 		C := x.Sub(a).Dot(n) - th - c.floor
 		if C >= 0 {
 			continue
@@ -504,21 +516,11 @@ func (sc *SurfaceCollision) settle(w *verlet3d.World) {
 		if c.pushed <= 0 || c.floor < 0 {
 			continue
 		}
-		ia, ib, ic := sc.tris[3*c.t], sc.tris[3*c.t+1], sc.tris[3*c.t+2]
-		a, b, cc := pos[ia], pos[ib], pos[ic]
-		n := b.Sub(a).Cross(cc.Sub(a))
-		l := n.Len()
-		if l < 1e-12 {
+		ia, ib, ic, n, u, v, ww, ok := sc.plane(pos, c)
+		if !ok {
 			continue
 		}
-		n = n.Mul(c.side / l)
-		x := pos[c.p]
-		q := vecmath.ClosestOnTriangle(x, a, b, cc)
-		u, v, ww := barycentric(q, a, b, cc)
-		u, v, ww = max(u, 0), max(v, 0), max(ww, 0)
-		if s := u + v + ww; s > 0 {
-			u, v, ww = u/s, v/s, ww/s
-		}
+		x, a, b, cc := pos[c.p], pos[ia], pos[ib], pos[ic]
 		// How far the point and the triangle moved apart along n this
 		// substep.
 		tri := a.Sub(prev[ia]).Mul(u).Add(b.Sub(prev[ib]).Mul(v)).Add(cc.Sub(prev[ic]).Mul(ww))
