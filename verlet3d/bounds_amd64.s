@@ -1,5 +1,19 @@
 #include "textflag.h"
 
+// MINMAX8 folds eight particles at R (three YMM words) into the lane
+// minima Y0-Y2 and maxima Y3-Y5, and moves R past them.
+#define MINMAX8(R) \
+	VMOVUPS 0(R), Y6; \
+	VMOVUPS 32(R), Y7; \
+	VMOVUPS 64(R), Y8; \
+	VMINPS Y6, Y0, Y0; \
+	VMAXPS Y6, Y3, Y3; \
+	VMINPS Y7, Y1, Y1; \
+	VMAXPS Y7, Y4, Y4; \
+	VMINPS Y8, Y2, Y2; \
+	VMAXPS Y8, Y5, Y5; \
+	ADDQ $96, R
+
 // func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
 //
 // The box, largest radius and collision groups of 64 consecutive
@@ -30,31 +44,13 @@ TEXT ·blockBounds(SB), NOSPLIT, $0-48
 	MOVQ $7, CX
 
 posloop:
-	VMOVUPS 0(SI), Y6
-	VMOVUPS 32(SI), Y7
-	VMOVUPS 64(SI), Y8
-	VMINPS Y6, Y0, Y0
-	VMAXPS Y6, Y3, Y3
-	VMINPS Y7, Y1, Y1
-	VMAXPS Y7, Y4, Y4
-	VMINPS Y8, Y2, Y2
-	VMAXPS Y8, Y5, Y5
-	ADDQ $96, SI
+	MINMAX8(SI)
 	DECQ CX
 	JNZ posloop
 	MOVQ $8, CX
 
 prevloop:
-	VMOVUPS 0(DI), Y6
-	VMOVUPS 32(DI), Y7
-	VMOVUPS 64(DI), Y8
-	VMINPS Y6, Y0, Y0
-	VMAXPS Y6, Y3, Y3
-	VMINPS Y7, Y1, Y1
-	VMAXPS Y7, Y4, Y4
-	VMINPS Y8, Y2, Y2
-	VMAXPS Y8, Y5, Y5
-	ADDQ $96, DI
+	MINMAX8(DI)
 	DECQ CX
 	JNZ prevloop
 
