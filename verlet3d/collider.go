@@ -311,6 +311,8 @@ func (w *World) blocksRange(lo, hi int) {
 			q = pos
 		}
 		blockBounds(&pos[start], &q[start], &radius[start], &w.invMass[start], &w.group[start], &lanes)
+		// The groups' lanes hold bit patterns, copied as floats (moves
+		// keep the bits) and read back as they were.
 		var groups uint32
 		var r float32
 		for k := 0; k < 8; k++ {

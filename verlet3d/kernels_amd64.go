@@ -6,8 +6,8 @@ import (
 )
 
 // haveKernels reports whether the processor and the operating system
-// support AVX2, which the kernels of linkvec_amd64.s and
-// integrate_amd64.s need.
+// support AVX2, which the kernels of linkvec_amd64.s, integrate_amd64.s
+// and bounds_amd64.s need.
 var haveKernels = simd.AVX2()
 
 // solveLinkGroups solves n consecutive link groups starting at args.group
