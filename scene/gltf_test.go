@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -301,4 +302,66 @@ func TestGLTFRobot(t *testing.T) {
 		t.Logf("alone: %v", alone[i])
 		checkCapeRun(t, what, rs[i], alone[i].strain+0.005)
 	}
+}
+
+// BenchmarkRobotCapeHair is a frame of the README's glTF example, as
+// examples/gltf-character runs it: RobotExpressive walking with its fitted
+// cape and 1,200 strands of fitted hair in one World at DefaultConfig (1
+// worker), after 3 s of walking. The phases report where the frame goes
+// (World.Stats().Phases), as the demo's HUD does.
+func BenchmarkRobotCapeHair(b *testing.B) {
+	ch, err := LoadCharacter(robotPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := verlet3d.DefaultConfig()
+	cfg.Workers = 1
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	if err := ch.Play("Walking"); err != nil {
+		b.Fatal(err)
+	}
+	ch.Update(0)
+	cs, err := ch.CapeSettings(CapeFit{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cape, err := NewCape(w, cs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs, err := ch.HairSettings(HairFit{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs.Hair.Strands = 1200
+	hh, err := NewHeadHair(w, hs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	frame := func() {
+		ch.Update(1.0 / 60)
+		cape.Sync()
+		hh.Follower.Sync()
+		w.Step()
+	}
+	for i := 0; i < 180; i++ {
+		frame()
+	}
+	p0 := w.Stats().Phases
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		frame()
+	}
+	b.StopTimer()
+	p := w.Stats().Phases
+	per := func(a, z time.Duration) float64 { return float64(a-z) / 1e6 / float64(b.N) }
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+	b.ReportMetric(per(p.Collide, p0.Collide), "collide-ms")
+	b.ReportMetric(per(p.Solve, p0.Solve), "solve-ms")
+	b.ReportMetric(float64(w.NumParticles()), "particles")
 }
