@@ -97,6 +97,45 @@ func (r capeRun) String() string {
 		r.frames, r.pin, r.pen, 100*r.strain, 100*r.links)
 }
 
+// dressCharacter makes a World of cfg and puts on ch, playing clip, the
+// cape CapeSettings fits (changed by mod, if not nil) and, with strands >
+// 0, that many hairs fitted by HairSettings, as README's glTF example
+// does.
+func dressCharacter(tb testing.TB, ch *Character, cfg verlet3d.Config, clip string, strands int, mod func(*CapeSettings)) (*verlet3d.World, *Cape, *HeadHair) {
+	tb.Helper()
+	w, err := verlet3d.NewWorld(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := ch.Play(clip); err != nil {
+		tb.Fatal(err)
+	}
+	ch.Update(0)
+	s, err := ch.CapeSettings(CapeFit{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if mod != nil {
+		mod(&s)
+	}
+	cape, err := NewCape(w, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var hh *HeadHair
+	if strands > 0 {
+		hs, err := ch.HairSettings(HairFit{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		hs.Hair.Strands = strands
+		if hh, err = NewHeadHair(w, hs); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return w, cape, hh
+}
+
 // With strands > 0 the character also wears that many hairs fitted by
 // HairSettings, in the same World, as README's glTF example does.
 func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64, strands int) []capeRun {
@@ -110,35 +149,9 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64,
 	// (fixtures) and 8.3% (robot). (The old 2 x 10 defaults: 28% and 20%.)
 	cfg := verlet3d.DefaultConfig()
 	cfg.Iterations = 3
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ch.Play(clips[0]); err != nil {
-		t.Fatal(err)
-	}
-	ch.Update(0)
-	s, err := ch.CapeSettings(CapeFit{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
-
-	cape, err := NewCape(w, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hh *HeadHair
-	if strands > 0 {
-		hs, err := ch.HairSettings(HairFit{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs.Hair.Strands = strands
-		if hh, err = NewHeadHair(w, hs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	w, cape, hh := dressCharacter(t, ch, cfg, clips[0], strands, func(s *CapeSettings) {
+		s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
+	})
 	var radius []float32
 	for _, k := range cape.Capsules {
 		radius = append(radius, k.Radius)
@@ -316,32 +329,8 @@ func BenchmarkRobotCapeHair(b *testing.B) {
 	}
 	cfg := verlet3d.DefaultConfig()
 	cfg.Workers = 1
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w, cape, hh := dressCharacter(b, ch, cfg, "Walking", 1200, nil)
 	defer w.Close()
-	if err := ch.Play("Walking"); err != nil {
-		b.Fatal(err)
-	}
-	ch.Update(0)
-	cs, err := ch.CapeSettings(CapeFit{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cape, err := NewCape(w, cs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs, err := ch.HairSettings(HairFit{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs.Hair.Strands = 1200
-	hh, err := NewHeadHair(w, hs)
-	if err != nil {
-		b.Fatal(err)
-	}
 	frame := func() {
 		ch.Update(1.0 / 60)
 		cape.Sync()
