@@ -13,8 +13,7 @@ import (
 // sort-and-sweep and builds this substep's contacts.
 func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	// The last substep's impulses, for warm starts (warm.go).
-	s.saveWarm()
+	s.substeps++ // the lone cubes kept the last substep's impulses (warm.go)
 	s.contacts = s.contacts[:0]
 	s.stats = Stats{}
 	s.pass = 0
@@ -30,14 +29,15 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
+	if len(s.brief) != len(s.cubes) {
+		s.brief = make([]cubeBrief, len(s.cubes))
+	}
 	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
-	for i := range s.cubes {
-		cb := &s.cubes[i]
-		if wd := cb.hi[0] - cb.lo[0]; wd > s.maxWidth {
-			s.maxWidth = wd
-		}
-		if cb.held && !cb.asleep {
+	for i := range s.brief {
+		b := &s.brief[i]
+		s.maxWidth = max(s.maxWidth, b.width)
+		if b.dragged {
 			s.nDragged++
 		}
 	}
@@ -46,29 +46,42 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.wakeTouched()
 	}
 	// Cube pairs and cube-collider contacts. generate is a range job on
-	// World.Parallel that fills a slot of its own; the slots are joined in
-	// the order of their ranges, so the contacts come in the same order for
-	// any worker count (cube pairs by the sweep order, then colliders by
-	// cube).
-	if len(s.slots) < w.Config().Workers {
-		s.slots = make([]genSlot, w.Config().Workers)
+	// World.Parallel that fills the slot of its range; mergeSlots then
+	// joins the slots in range order, each copied by the worker that
+	// filled it, so the contacts come in the same order for any worker
+	// count (cube pairs by the sweep order, then colliders by cube) and
+	// stay in the cache of the worker that found them.
+	workers := w.Config().Workers
+	if len(s.slots) < workers {
+		s.slots = make([]genSlot, workers)
 	}
+	s.slots = s.slots[:workers]
 	s.reserve()
-	s.nslots.Store(0)
+	for i := range s.slots {
+		sl := &s.slots[i]
+		sl.pairs, sl.cols, sl.npairs = sl.pairs[:0], sl.cols[:0], 0
+	}
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.genJob)
+	n0 := 0
+	for i := range s.slots {
+		sl := &s.slots[i]
+		sl.at = n0
+		n0 += len(sl.pairs)
+		s.stats.Pairs += sl.npairs
+	}
+	n1 := n0
+	for i := range s.slots {
+		sl := &s.slots[i]
+		sl.colAt = n1
+		n1 += len(sl.cols)
+	}
+	if cap(s.contacts) < n1 {
+		s.contacts = make([]contact, 0, 2*n1)
+	}
+	s.contacts = s.contacts[:n1]
+	w.Parallel(len(s.slots), s.mergeJob)
 	s.pos = nil
-	slots := s.slots[:s.nslots.Load()]
-	sortSlots(slots)
-	for i := range slots {
-		s.contacts = append(s.contacts, slots[i].pairs...)
-		s.stats.Pairs += slots[i].npairs
-	}
-	n0 := len(s.contacts)
-	for i := range slots {
-		s.contacts = append(s.contacts, slots[i].cols...)
-	}
-	n1 := len(s.contacts)
 	s.nRigid = n1
 	s.buildIslands()
 	s.particles(pos, prev, inv, w.Radii())
@@ -159,26 +172,43 @@ func (s *System) reserve() {
 			sl.cols = make([]contact, 0, want)
 		}
 	}
+	if cap(s.hits) < len(s.cubes) {
+		s.hits = make([]int32, 0, len(s.cubes))
+	}
 	if cap(s.islands) < len(s.cubes) {
 		s.islands = make([]island, 0, len(s.cubes))
 	}
 }
 
-// genSlot holds the contacts one range of generate made.
+// genSlot holds the contacts one range of generate made: slot k, range k
+// of World.Parallel, which runs on worker k.
 type genSlot struct {
-	lo          int
 	pairs, cols []contact
 	npairs      int
+	at, colAt   int      // where mergeSlots puts pairs and cols in System.contacts
 	_           [64]byte // every append writes a slice header: no two slots on one cache line
 }
 
-// sortSlots orders the slots by their range (insertion sort: a slot per
-// worker).
-func sortSlots(sl []genSlot) {
-	for i := 1; i < len(sl); i++ {
-		for j := i; j > 0 && sl[j].lo < sl[j-1].lo; j-- {
-			sl[j], sl[j-1] = sl[j-1], sl[j]
+// slotOfRange returns the slot of generate's range starting at lo:
+// World.Parallel gives range k of n cubes to worker k as [n·k/W, n·(k+1)/W),
+// or all of them to the caller.
+func (s *System) slotOfRange(lo int) int {
+	n, workers := len(s.cubes), len(s.slots)
+	for k := range workers {
+		if n*k/workers == lo && lo < n*(k+1)/workers {
+			return k
 		}
+	}
+	panic("bodies: generate: a range World.Parallel does not make")
+}
+
+// mergeSlots copies slots [lo, hi) into System.contacts at their places
+// (a World.Parallel range job: slot k on worker k, which filled it).
+func (s *System) mergeSlots(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		sl := &s.slots[i]
+		copy(s.contacts[sl.at:], sl.pairs)
+		copy(s.contacts[sl.colAt:], sl.cols)
 	}
 }
 
@@ -187,8 +217,7 @@ func sortSlots(sl []genSlot) {
 // and the collider contacts of cubes lo..hi-1. It claims a slot of its own
 // and touches nothing else.
 func (s *System) generate(lo, hi int) {
-	sl := &s.slots[s.nslots.Add(1)-1]
-	sl.lo, sl.pairs, sl.cols, sl.npairs = lo, sl.pairs[:0], sl.cols[:0], 0
+	sl := &s.slots[s.slotOfRange(lo)]
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for ii := lo; ii < hi; ii++ {
 		i := s.order[ii]
@@ -209,6 +238,7 @@ func (s *System) generate(lo, hi int) {
 		}
 	}
 	for i := lo; i < hi; i++ {
+		s.brief[i].fixed = s.cubes[i].fixed()
 		for ci := range s.colliders {
 			s.cubeCollider(int32(i), int32(ci), pos, prev, inv, &sl.cols)
 		}
@@ -248,6 +278,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			// Frozen where it fell asleep (sleep.go): its frame, bounds
 			// and cPrev stay as they were; contacts meet it as immovable.
 			cb.held, cb.pred, cb.pivot, cb.qNextOK = true, false, false, false
+			s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0]}
 			continue
 		}
 		// carry's rotation holds within a step only: between steps the
@@ -288,6 +319,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			// phase pairs it with a cube it passes this substep.
 			s.sweptBounds(cb, prev)
 		}
+		s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0], dragged: cb.held}
 	}
 }
 
@@ -378,16 +410,16 @@ func (s *System) sweep() {
 	o := s.order
 	for i := 1; i < len(o); i++ {
 		v := o[i]
-		x := s.cubes[v].lo[0]
+		x := s.brief[v].lo0
 		j := i - 1
-		for j >= 0 && s.cubes[o[j]].lo[0] > x {
+		for j >= 0 && s.brief[o[j]].lo0 > x {
 			o[j+1] = o[j]
 			j--
 		}
 		o[j+1] = v
 	}
 	for i, c := range o {
-		s.sortedLo[i] = s.cubes[c].lo[0]
+		s.sortedLo[i] = s.brief[c].lo0
 	}
 }
 

@@ -128,6 +128,10 @@ type cube struct {
 	pos  mgl32.Vec3
 	quat mgl32.Quat
 
+	// The impulses of its contacts when it was last a lone island
+	// (warm.go).
+	warm cubeWarm
+
 	// A substep's fast collider contacts, summed by finish for
 	// colliderBounce.
 	hit hitSum
@@ -140,6 +144,19 @@ type cube struct {
 	group  int32
 	still  float32
 	frozen [9]mgl32.Vec3
+}
+
+// cubeBrief is what the serial parts of a substep read of a cube: 12
+// bytes, kept apart from the cube (System.brief).
+type cubeBrief struct {
+	lo0   float32 // lower x bound (prepareCubes), for the sweep
+	width float32 // extent of the bounds along x (prepareCubes)
+	// dragged: held and awake (prepareCubes); fixed: cube.fixed() after
+	// Prepare woke what it woke (generate).
+	dragged, fixed bool
+	// passes is how many passes the cube's island ran in the last
+	// substep (the island job), for splitIslands' estimate of the work.
+	passes int16
 }
 
 // fixed reports whether contacts meet c as immovable: held, and not by a

@@ -60,7 +60,7 @@ func (s *System) buildIslands() {
 	cs := s.contacts[:s.nRigid]
 	for k := range cs {
 		c := &cs[k]
-		if c.ca < 0 || c.cb < 0 || s.cubes[c.ca].fixed() || s.cubes[c.cb].fixed() {
+		if c.ca < 0 || c.cb < 0 || s.brief[c.ca].fixed || s.brief[c.cb].fixed {
 			continue
 		}
 		a, b := s.find(c.ca), s.find(c.cb)
@@ -82,7 +82,7 @@ func (s *System) buildIslands() {
 		c := &cs[k]
 		// The movable side names the island (a contact always has one).
 		m := c.ca
-		if m < 0 || s.cubes[m].fixed() {
+		if m < 0 || s.brief[m].fixed {
 			m = c.cb
 		}
 		r := s.find(m)
@@ -104,24 +104,19 @@ func (s *System) buildIslands() {
 	}
 	if cap(s.rows) < len(cs) {
 		s.rows = make([]row, len(cs), max(cap(s.contacts), 2*len(cs)))
+		s.rowContact = make([]int32, len(cs), cap(s.rows))
 	}
-	s.rows = s.rows[:len(cs)]
-	// Contacts in a row often share their normal (a collider's corners):
-	// the tangents of the last normal are kept.
-	var last, t1, t2 mgl32.Vec3
+	s.rows, s.rowContact = s.rows[:len(cs)], s.rowContact[:len(cs)]
+	// Only the contact of each row: the island job fills the rows
+	// (initRows), on the worker that solves them.
 	for k := range cs {
-		c := &cs[k]
 		is := &s.islands[s.contactIsland[k]]
-		if k == 0 || c.n != last {
-			last = c.n
-			t1, t2 = tangents(last)
-		}
-		s.rows[is.hi] = row{ci: int32(k), n: c.n, t1: t1, t2: t2, mu: c.mu}
+		s.rowContact[is.hi] = int32(k)
 		is.hi++
 	}
 	// The movable cubes of every island, in index order.
 	for i := range s.cubes {
-		if s.cubes[i].fixed() {
+		if s.brief[i].fixed {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
@@ -140,7 +135,7 @@ func (s *System) buildIslands() {
 	}
 	s.islandCubes = s.islandCubes[:at]
 	for i := range s.cubes {
-		if s.cubes[i].fixed() {
+		if s.brief[i].fixed {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
@@ -149,6 +144,22 @@ func (s *System) buildIslands() {
 			s.slotOf[i] = is.chi
 			is.chi++
 		}
+	}
+}
+
+// initRows starts rows, of the contacts rc, for a substep: normal,
+// tangents, friction, no impulse yet.
+func (s *System) initRows(rows []row, rc []int32) {
+	// Contacts in a row often share their normal (a collider's corners):
+	// the tangents of the last normal are kept.
+	var last, t1, t2 mgl32.Vec3
+	for k, ci := range rc {
+		c := &s.contacts[ci]
+		if k == 0 || c.n != last {
+			last = c.n
+			t1, t2 = tangents(last)
+		}
+		rows[k] = row{ci: ci, n: c.n, t1: t1, t2: t2, mu: c.mu}
 	}
 }
 
@@ -163,11 +174,15 @@ func (s *System) splitIslands(workers int) {
 		s.islandSplit = append(s.islandSplit, int32(len(s.islands)))
 		return
 	}
+	// An island's work is its rows' set-up and passes: rows times (2 +
+	// the passes its cubes' islands ran last substep, a pile's dozen or a
+	// resting crate's one or two).
 	cost := func(is *island) int {
-		if is.lone() {
-			return int(is.hi - is.lo)
+		p := int16(2)
+		for _, c := range s.islandCubes[is.clo:is.chi] {
+			p = max(p, s.brief[c].passes)
 		}
-		return 4 * int(is.hi-is.lo)
+		return int(is.hi-is.lo) * (2 + int(p))
 	}
 	total := 0
 	for i := range s.islands {
@@ -200,6 +215,10 @@ func (s *System) solveIslands(lo, hi int) {
 	for i := lo; i < hi; i++ {
 		is := &s.islands[i]
 		rows := s.rows[is.lo:is.hi]
+		s.islandStart(is, pos)
+		if is.pass == 0 {
+			s.initRows(rows, s.rowContact[is.lo:is.hi]) // the substep's first Solve call
+		}
 		for k := range rows {
 			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
 		}
@@ -209,6 +228,12 @@ func (s *System) solveIslands(lo, hi int) {
 		s.solveIsland(is, s.passes)
 		for k := range rows {
 			s.contacts[rows[k].ci].pn = rows[k].pn
+		}
+		if is.lone() {
+			s.saveWarm(is)
+		}
+		for _, c := range s.islandCubes[is.clo:is.chi] {
+			s.brief[c].passes = int16(is.pass)
 		}
 		if s.moveInIsland {
 			for k := is.clo; k < is.chi; k++ {

@@ -315,42 +315,23 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	}
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	// Where the corrections turn cubes about. Contacts of other particles
-	// meet any cube (and moveCubes looks at every one); else only the
-	// islands' cubes move.
-	start := func(cb *cube) {
-		cb.ctr0 = cb.com(pos)
-		if cb.pivot {
-			cb.ctr0 = pos[cb.pin] // it turns about what holds it
-		}
-		cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
-	}
-	if s.nRigid == len(s.contacts) {
-		for _, c := range s.islandCubes {
-			start(&s.cubes[c])
-		}
-	} else {
+	// meet any cube (and moveCubes looks at every one), so then every cube
+	// starts here; else only the islands' cubes move, and each island
+	// starts its own in the island job (islandStart), on the worker that
+	// solves it.
+	if s.nRigid != len(s.contacts) {
 		for i := range s.cubes {
-			start(&s.cubes[i])
+			s.cubes[i].start(pos)
 		}
 	}
 	// The solve state of the islands' cubes, island after island (so that
 	// two workers never write the same cache line but where their ranges
-	// meet), and the immovable ground last.
+	// meet), and the immovable ground last. The island job fills it.
 	ground := len(s.islandCubes)
 	if cap(s.rig) < ground+1 {
 		s.rig = make([]rigid, ground+1, len(s.cubes)+1)
 	}
 	s.rig = s.rig[:ground+1]
-	for k, c := range s.islandCubes {
-		cb := &s.cubes[c]
-		s.rig[k] = rigid{invM: cb.invM, invI: cb.invI}
-		if cb.pivot {
-			// Turning only, about the held particle: the inertia
-			// there, I + M·d² (the parallel axis, taken as isotropic).
-			d := cb.com(pos).Sub(cb.ctr0)
-			s.rig[k] = rigid{invI: 1 / (1/cb.invI + cb.mass*d.Dot(d))}
-		}
-	}
 	s.rig[ground] = rigid{}
 	rigid := s.nRigid
 	for k := rigid; k < len(s.contacts); k++ {
@@ -391,6 +372,34 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.moveJob)
 	s.pos = nil
+}
+
+// start begins a Solve call's correction of cb: none yet, about its
+// centre of mass (or what holds it).
+func (cb *cube) start(pos []mgl32.Vec3) {
+	cb.ctr0 = cb.com(pos)
+	if cb.pivot {
+		cb.ctr0 = pos[cb.pin] // it turns about what holds it
+	}
+	cb.dc, cb.th = mgl32.Vec3{}, mgl32.Vec3{}
+}
+
+// islandStart fills the solve state of island is's cubes for a Solve
+// call (starting them first when the island job moves them).
+func (s *System) islandStart(is *island, pos []mgl32.Vec3) {
+	for k := is.clo; k < is.chi; k++ {
+		cb := &s.cubes[s.islandCubes[k]]
+		if s.moveInIsland {
+			cb.start(pos)
+		}
+		s.rig[k] = rigid{invM: cb.invM, invI: cb.invI}
+		if cb.pivot {
+			// Turning only, about the held particle: the inertia
+			// there, I + M·d² (the parallel axis, taken as isotropic).
+			d := cb.com(pos).Sub(cb.ctr0)
+			s.rig[k] = rigid{invI: 1 / (1/cb.invI + cb.mass*d.Dot(d))}
+		}
+	}
 }
 
 // moveCubes moves the particles of cubes [lo, hi) by their corrections of
@@ -500,14 +509,8 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	h := sub.H
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
-	// Held cubes: out of the colliders again, after what the links did
-	// since Prepare (they turn the cube about what holds it).
-	for i := range s.cubes {
-		if cb := &s.cubes[i]; cb.held && !cb.asleep {
-			s.holdOut(cb, pos, prev, inv)
-		}
-	}
-	// After the step's last substep the same job publishes the transforms
+	// The carry job also holds held cubes out of the colliders again, and
+	// after the step's last substep it publishes the transforms
 	// (from the positions, which carry, the particle contacts and bounce
 	// below leave as they are for cube particles).
 	s.h, s.pos, s.publish = h, pos, sub.Last()
@@ -535,6 +538,9 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			// for colliderBounce below.
 			p := c.a[0]
 			h := &s.cubes[c.ca].hit
+			if h.n == 0 {
+				s.hits = append(s.hits, c.ca)
+			}
 			h.n++
 			h.p = h.p.Add(pos[p])
 			h.nn = h.nn.Add(c.n)
@@ -557,9 +563,14 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 // step's last substep the published transforms (a World.Parallel range
 // job).
 func (s *System) carryCubes(lo, hi int) {
-	pos, prev := s.pos, s.w.PrevPositions()
+	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
+		if cb.held && !cb.asleep {
+			// Out of the colliders again, after what the links did since
+			// Prepare (they turn the cube about what holds it).
+			s.holdOut(cb, pos, prev, inv)
+		}
 		if cb.pred {
 			s.carry(cb, pos, prev, s.h)
 		}
@@ -581,12 +592,12 @@ func (s *System) carryCubes(lo, hi int) {
 // coming down, without the corner-by-corner impulses of a face that turn
 // the cube and overshoot.
 func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
-	for i := range s.cubes {
+	for _, i := range s.hits {
 		cb := &s.cubes[i]
 		h := cb.hit
 		cb.hit = hitSum{}
 		l := h.nn.Len()
-		if h.n == 0 || cb.held || l < 1e-6 {
+		if cb.held || l < 1e-6 {
 			continue
 		}
 		k := 1 / float32(h.n)
@@ -601,6 +612,7 @@ func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
 		P := n.Mul(dv / sideW(cb, r, n))
 		rigidMove(cb, prev, ctr, P.Mul(-cb.invM), r.Cross(P).Mul(-cb.invI))
 	}
+	s.hits = s.hits[:0]
 }
 
 // bounce gives the two cubes of c a normal separation speed of e times

@@ -5,7 +5,6 @@ import (
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
-	"sync/atomic"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -98,9 +97,9 @@ type System struct {
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
-	warm      warmTable // the rigid contacts' impulses of the last substep (warm.go)
-	nJelly    int       // cubes with Compliance > 0
-	nDragged  int       // cubes held by a pinned or dragged particle this substep
+	substeps  uint32 // Prepare calls so far, for the lone cubes' warm starts (warm.go)
+	nJelly    int    // cubes with Compliance > 0
+	nDragged  int    // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -110,6 +109,12 @@ type System struct {
 	islandCubes   []int32 // movable cubes by island
 	slotOf        []int32 // by cube: its place in islandCubes and rig, -1 for none
 	rows          []row   // solver rows of contacts[:nRigid], by island
+	rowContact    []int32 // the contact of each row, set by buildIslands
+	// What the serial parts of a substep read of every cube, written by
+	// the range jobs (prepareCubes, generate) into one compact array, so
+	// that they do not pull every cube's lines from the workers' caches.
+	brief []cubeBrief
+	hits  []int32 // cubes with fast collider contacts this substep (finish)
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
@@ -124,10 +129,10 @@ type System struct {
 	genJob      func(lo, hi int) // generate, bound once
 	// moveInIsland: the island job moves its cubes (no particle contacts).
 	moveInIsland bool
-	slots        []genSlot    // contacts made by the ranges of generate
-	nslots       atomic.Int32 // slots claimed
-	publish      bool         // carryCubes publishes the transforms too
-	pos          []mgl32.Vec3 // World.Positions during the island job
+	slots        []genSlot        // contacts made by the ranges of generate
+	mergeJob     func(lo, hi int) // mergeSlots, bound once
+	publish      bool             // carryCubes publishes the transforms too
+	pos          []mgl32.Vec3     // World.Positions during the island job
 	hooks        hooks
 	nAsleep      int        // cubes asleep (sleep.go)
 	nextGroup    int32      // the last sleep group given out
@@ -172,6 +177,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	sys.prepJob = sys.prepareCubes
 	sys.carryJob = sys.carryCubes
 	sys.genJob = sys.generate
+	sys.mergeJob = sys.mergeSlots
 	w.AddConstraintSet(sys.hooks)
 	return sys, nil
 }

@@ -35,13 +35,19 @@ type warmEntry struct {
 	pt  mgl32.Vec3 // tangential impulse, kg·m
 }
 
-// warmTable maps contact keys to the impulses of the last substep: open
-// addressing in a power-of-two table, rebuilt every substep, allocating
-// only when it grows.
-type warmTable struct {
-	slots []warmEntry // key 0: empty
-	n     int
-	h     float32 // the substep length the impulses were found at, s
+// maxWarm is how many contacts of a lone cube keep their impulses for the
+// next substep (a crate on the floor has four, on an edge two); the rest
+// start from zero.
+const maxWarm = 16
+
+// cubeWarm is what a lone cube's island ended a substep with: kept in the
+// cube, written and read by the worker that solves its island, never by
+// the others.
+type cubeWarm struct {
+	e   [maxWarm]warmEntry
+	n   int32
+	sub uint32  // System.substeps when saved
+	h   float32 // the substep length the impulses were found at, s
 }
 
 // key identifies the features a contact joins (see above). It is never 0.
@@ -63,80 +69,54 @@ func mix(h, v uint64) uint64 {
 	return h ^ h>>31
 }
 
-// saveWarm records the impulses the rows of the lone cubes' islands
-// (the only ones warm-started) ended the last substep with, before
-// Prepare rebuilds the contacts.
-func (s *System) saveWarm() {
-	n := 0
-	for i := range s.islands {
-		if is := &s.islands[i]; is.lone() {
-			n += int(is.hi - is.lo)
-		}
-	}
-	t := &s.warm
-	t.clear(n, s.h)
-	for i := range s.islands {
-		if is := &s.islands[i]; is.lone() {
-			t.save(s.rows[is.lo:is.hi], s.contacts)
-		}
-	}
-}
-
-// clear empties t for n entries found at substep length h.
-func (t *warmTable) clear(n int, h float32) {
-	want := 16
-	for want < 2*n {
-		want *= 2
-	}
-	if len(t.slots) < want {
-		t.slots = make([]warmEntry, want)
-	} else {
-		clear(t.slots)
-	}
-	t.n, t.h = 0, h
-}
-
-// save records the impulses of rows.
-func (t *warmTable) save(rows []row, contacts []contact) {
-	mask := uint64(len(t.slots) - 1)
+// saveWarm records in the cube of the lone island is the impulses its
+// rows hold now; the last Solve call of the substep leaves the final ones.
+func (s *System) saveWarm(is *island) {
+	cw := &s.cubes[s.islandCubes[is.clo]].warm
+	cw.n, cw.sub, cw.h = 0, s.substeps, s.h
+	rows := s.rows[is.lo:is.hi]
+next:
 	for k := range rows {
 		r := &rows[k]
 		if r.pn == 0 && r.p1 == 0 && r.p2 == 0 {
 			continue
 		}
-		key := contacts[r.ci].key()
-		i := key & mask
-		for t.slots[i].key != 0 && t.slots[i].key != key {
-			i = (i + 1) & mask
+		key := s.contacts[r.ci].key()
+		for i := range cw.e[:cw.n] {
+			if cw.e[i].key == key {
+				continue next // the first of two contacts on the same features
+			}
 		}
-		if t.slots[i].key == key {
-			continue // the first of two contacts on the same features
+		if cw.n == maxWarm {
+			return
 		}
-		t.slots[i] = warmEntry{key: key, pn: r.pn, pt: r.t1.Mul(r.p1).Add(r.t2.Mul(r.p2))}
-		t.n++
+		cw.e[cw.n] = warmEntry{key: key, pn: r.pn, pt: r.t1.Mul(r.p1).Add(r.t2.Mul(r.p2))}
+		cw.n++
 	}
 }
 
 // load gives row r of contact c, for a substep of length h, the impulses
-// its contact ended the last substep with (none if it is new).
-func (t *warmTable) load(r *row, c *contact, h float32) {
+// its contact ended the last substep with (none if it is new, or if the
+// cube was not a lone island then).
+func (cw *cubeWarm) load(r *row, c *contact, h float32, sub uint32) {
 	r.pn, r.p1, r.p2 = 0, 0, 0
-	if t.n == 0 {
+	if cw.sub+1 != sub || cw.n == 0 {
 		return
 	}
 	key := c.key()
-	mask := uint64(len(t.slots) - 1)
-	i := key & mask
-	for t.slots[i].key != key {
-		if t.slots[i].key == 0 {
-			return
+	var e *warmEntry
+	for i := range cw.e[:cw.n] {
+		if cw.e[i].key == key {
+			e = &cw.e[i]
+			break
 		}
-		i = (i + 1) & mask
 	}
-	e := &t.slots[i]
+	if e == nil {
+		return
+	}
 	f := float32(1)
-	if h != t.h && t.h > 0 {
-		f = (h / t.h) * (h / t.h)
+	if h != cw.h && cw.h > 0 {
+		f = (h / cw.h) * (h / cw.h)
 	}
 	r.pn = e.pn * f
 	r.p1, r.p2 = dot(e.pt, r.t1)*f, dot(e.pt, r.t2)*f
@@ -155,9 +135,10 @@ func (t *warmTable) load(r *row, c *contact, h float32) {
 func (s *System) warmStart(is *island) {
 	rows := s.rows[is.lo:is.hi]
 	rig := s.rig
+	cw := &s.cubes[s.islandCubes[is.clo]].warm
 	for k := range rows {
 		r := &rows[k]
-		s.warm.load(r, &s.contacts[r.ci], s.h)
+		cw.load(r, &s.contacts[r.ci], s.h, s.substeps)
 		if r.pn == 0 && r.p1 == 0 && r.p2 == 0 {
 			continue
 		}

@@ -230,8 +230,12 @@ func spinWhile(cond func() bool) bool {
 // are done. The ranges depend only on n and Config.Workers, and f must
 // touch only the data of its own range, so the result is the same for any
 // worker count. With one worker, or when called from inside another
-// Parallel job, it is simply f(0, n). Components call it from their hooks
-// (hair strands, contacts); they never start goroutines of their own.
+// Parallel job, it is simply f(0, n). Otherwise, with W = Config.Workers,
+// worker k (the caller is worker 0) gets [n·k/W, n·(k+1)/W), and no call
+// when that is empty: two calls with the same n give each worker the same
+// range, so data a range job writes stays in that worker's cache for the
+// next job over it. Components call it from their hooks (hair strands,
+// contacts); they never start goroutines of their own.
 func (w *World) Parallel(n int, f func(lo, hi int)) {
 	if n <= 0 {
 		return
