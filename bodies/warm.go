@@ -131,10 +131,15 @@ func (cw *cubeWarm) load(r *row, c *contact, h float32, sub uint32) {
 }
 
 // warmStart loads the rows of island is (set up for the substep's first
-// Solve call) from the last substep and moves its cube by them.
+// Solve call) from the last substep and moves its cube by them. The
+// island is lone: its rows move its one cube (slot is.clo) or the ground,
+// so the pushes add up in registers and are stored once (through memory,
+// every row waited for the last one's store).
 func (s *System) warmStart(is *island) {
 	rows := s.rows[is.lo:is.hi]
-	rig := s.rig
+	slot := is.clo
+	g := &s.rig[slot]
+	dc, th := g.dc, g.th
 	cw := &s.cubes[s.islandCubes[is.clo]].warm
 	for k := range rows {
 		r := &rows[k]
@@ -146,18 +151,19 @@ func (s *System) warmStart(is *island) {
 			r.pn, r.p1, r.p2 = 0, 0, 0
 			continue
 		}
-		// The impulse, and its moments about either side's centre.
+		if g.invI == 0 {
+			continue // nothing to move (the ground's pushes do nothing either)
+		}
+		// The impulse, and its moment about the cube's centre.
 		P := r.n.Mul(r.pn).Add(r.t1.Mul(r.p1)).Add(r.t2.Mul(r.p2))
-		rig[r.ia].push(P, r.an.Mul(r.pn).Add(r.at1.Mul(r.p1)).Add(r.at2.Mul(r.p2)))
-		rig[r.ib].push(P.Mul(-1), r.bn.Mul(-r.pn).Sub(r.bt1.Mul(r.p1)).Sub(r.bt2.Mul(r.p2)))
+		if r.ia == slot {
+			dc = dc.Add(P.Mul(g.invM))
+			th = th.Add(r.an.Mul(r.pn).Add(r.at1.Mul(r.p1)).Add(r.at2.Mul(r.p2)).Mul(g.invI))
+		}
+		if r.ib == slot {
+			dc = dc.Add(P.Mul(-1).Mul(g.invM))
+			th = th.Add(r.bn.Mul(-r.pn).Sub(r.bt1.Mul(r.p1)).Sub(r.bt2.Mul(r.p2)).Mul(g.invI))
+		}
 	}
-}
-
-// push adds to g's correction the response to impulse P with moment m
-// about its centre (nothing for the ground).
-func (g *rigid) push(P, m mgl32.Vec3) {
-	if g.invI != 0 {
-		g.dc = g.dc.Add(P.Mul(g.invM))
-		g.th = g.th.Add(m.Mul(g.invI))
-	}
+	g.dc, g.th = dc, th
 }
