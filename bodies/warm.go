@@ -21,7 +21,10 @@ import (
 // same place among a clipped edge's points. Accumulated impulses stay
 // clamped as before, so a contact that lifts off lets its warm impulse go
 // in the first pass. The tangential impulse is kept as a world vector and
-// projected on the new contact's tangents.
+// projected on the new contact's tangents. The cube keeps them itself
+// (cubeWarm), so only the worker that solves its island writes and reads
+// them; a cube that was not alone in an island the substep before starts
+// from zero.
 //
 // Islands of several cubes start from zero: in a stack, a warm start keeps
 // the last substep's correction of the stack's sway, which the passes do
