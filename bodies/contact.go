@@ -29,9 +29,10 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
-	if len(s.brief) != len(s.cubes) {
-		s.brief = make([]cubeBrief, len(s.cubes))
+	if cap(s.brief) < len(s.cubes) {
+		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}
+	s.brief = s.brief[:len(s.cubes)]
 	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.brief {
