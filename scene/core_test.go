@@ -35,7 +35,7 @@ func newMixedWorld(t testing.TB, workers int) *mixedWorld {
 		t.Fatal(err)
 	}
 	cs := cloth.DefaultSettings()
-	// Over 8,192 links, so that the World's link passes are shared by
+	// Over 2,048 links, so that the World's link passes are shared by
 	// the workers (in regions; smaller link sets' colour batches are not
 	// worth a barrier each).
 	cs.Cols, cs.Rows, cs.Spacing = 48, 36, 0.021

@@ -10,7 +10,7 @@ import (
 // Every colour batch must be free of shared particles, or parallel solving
 // would race and differ from serial solving.
 func TestColourBatchesShareNoParticle(t *testing.T) {
-	w := gridWorld(32)
+	w := gridWorld(16) // under minRegionLinks: colour batches
 	ls := &w.links
 	ls.colour(w.NumParticles())
 	total := 0

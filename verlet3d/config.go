@@ -37,8 +37,8 @@ type Config struct {
 	// frame does not snowball, 1..1000. Time beyond the cap is dropped.
 	// Default 4.
 	MaxStepsPerFrame int
-	// Workers is the number of goroutines a step uses: link batches or
-	// regions, per-particle phases and components' World.Parallel work.
+	// Workers is the number of goroutines a step uses: link regions,
+	// per-particle phases and components' World.Parallel work.
 	// Results are bit-identical for any value. 2 gives cloth 64 x 64 a
 	// 1.8x speed-up on 2 cores; small scenes (a cape) gain nothing.
 	// Default 1.

@@ -25,7 +25,7 @@
 //     ConstraintSet's Solve, then contacts last so that nothing ends a
 //     substep inside a collider. Links are solved in a fixed order: a small
 //     set in graph-coloured batches (links of one batch share no particle)
-//     and a tail in the order they were added; a large set (8,192 links and
+//     and a tail in the order they were added; a large set (2,048 links and
 //     more) by region: the particles are cut into four index ranges, each
 //     range's own links go together, colour by colour, and the links between
 //     ranges come last. On amd64 processors with AVX2 a pass solves plain
@@ -33,9 +33,9 @@
 //     particle (most of a colour); every link is computed with the same
 //     operations, rounded the same way, so the result is bit-identical to
 //     the one-by-one loop, on any machine. With Config.Workers > 1 the
-//     workers share a large set's regions, and a small set's batches
-//     when they average 2,048 links or more (a barrier after every batch
-//     costs more than smaller ones save); the order stays the same.
+//     workers share a large set's regions (one barrier a pass); a small
+//     set is solved by one goroutine (a barrier after every colour cost
+//     more than sharing it saved); the order stays the same.
 //  5. Friction and restitution on the contacts: static friction undoes the
 //     sliding of the substep against a collider at rest (no creep below the
 //     friction angle), kinetic friction shortens it, and the velocity into
@@ -62,7 +62,7 @@
 //
 // # One executor
 //
-// Config.Workers goroutines belong to the World: link batches or regions,
+// Config.Workers goroutines belong to the World: link regions,
 // integration and the NaN guard (in particle ranges, for 2,048 particles
 // and more) and every component's parallel work (World.Parallel: hair
 // strands, cubes, ...) run on them, split into contiguous ranges that

@@ -264,37 +264,26 @@ func (w *World) executor() *executor {
 	return w.exec
 }
 
-// solveLinksWorker is worker id's share of one link pass. For a link set
-// cut into regions: its whole regions (and, when they are exactly a pair,
-// the links between the two), one barrier, then worker 0 solves the rest of
-// the links between regions. Otherwise: every colour batch split in
-// contiguous ranges, a barrier between colours so a batch never overlaps
-// the next, and worker 0 solves the serial tail.
+// solveLinksWorker is worker id's share of one link pass over a link set
+// cut into regions (the only kind the workers share): its whole regions
+// (and, when they are exactly a pair, the links between the two), one
+// barrier, then worker 0 solves the rest of the links between regions.
 func (w *World) solveLinksWorker(id int) {
 	e := w.exec
 	ls := &w.links
 	tail := ls.serial
-	if r := ls.regions; len(r) > 0 {
-		k := len(r) - 1 // regions
-		rlo, rhi := k*id/e.n, k*(id+1)/e.n
-		w.solveLinkRange(int(r[rlo]), int(r[rhi]))
-		// With as many workers as pairs every worker holds one pair and
-		// solves its links here, touching only its own particles.
-		if pairs := len(ls.pairs) - 1; e.n == pairs {
-			lo, hi := ls.pairs[id], ls.pairs[id+1]
-			w.solveLinkRange(int(lo), int(hi))
-			tail = ls.pairs[pairs]
-		}
-		e.bar.wait()
-	} else {
-		for b := 0; b+1 < len(ls.batches); b++ {
-			lo, hi := int(ls.batches[b]), int(ls.batches[b+1])
-			n := hi - lo
-			i, j := lo+n*id/e.n, lo+n*(id+1)/e.n
-			w.solveLinkRange(i, j)
-			e.bar.wait()
-		}
+	r := ls.regions
+	k := len(r) - 1 // regions
+	rlo, rhi := k*id/e.n, k*(id+1)/e.n
+	w.solveLinkRange(int(r[rlo]), int(r[rhi]))
+	// With as many workers as pairs every worker holds one pair and
+	// solves its links here, touching only its own particles.
+	if pairs := len(ls.pairs) - 1; e.n == pairs {
+		lo, hi := ls.pairs[id], ls.pairs[id+1]
+		w.solveLinkRange(int(lo), int(hi))
+		tail = ls.pairs[pairs]
 	}
+	e.bar.wait()
 	if id == 0 {
 		w.solveLinkRange(int(tail), len(ls.hot))
 	}

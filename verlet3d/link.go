@@ -68,8 +68,7 @@ type linkStore struct {
 	// regions 2k and 2k+1) are hot[pairs[k]:pairs[k+1]], and the rest of
 	// the tail is hot[pairs[numRegions/2]:].
 	pairs []int32
-	// shared: the workers share the passes (regions, or colour batches
-	// of minBatchLinks links or more on average); else one goroutine
+	// shared: the workers share the passes (regions); else one goroutine
 	// solves hot in order, which gives the same result.
 	shared  bool
 	dirty   bool // links added or removed since the last colouring
@@ -439,8 +438,15 @@ type linkItem struct {
 
 // Region partitioning of a large link set (colourRegions).
 const (
-	// minRegionLinks is the smallest link count split into regions.
-	minRegionLinks = 8192
+	// minRegionLinks is the smallest link count split into regions. From
+	// 2,048 links regions gain on one worker and on two (old and new
+	// binaries alternating, medians of 4: a 24 x 24 cloth 0.197 -> 0.178 ms
+	// on 1 worker, 0.197 -> 0.187 on 2; 36 x 36 0.429 -> 0.413 and 0.427 ->
+	// 0.325; 100 cubes, whose 3,600 links then run on the worker that owns
+	// their particles, 2.64 -> 2.28 on 2). At 1,024 the cape (1,730 links)
+	// gained 3% on 1 worker but lost 9% on 2, its regions too small for a
+	// barrier.
+	minRegionLinks = 2048
 	// numRegions is how many regions: fixed, not the worker count, so
 	// that the solve order, and so the result, is the same for any
 	// Config.Workers.
@@ -546,18 +552,15 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 	ls.finishColour(hot, handle)
 }
 
-// minBatchLinks is the smallest mean colour batch, in links, that the
-// workers share: at about 3 ns a link, half of 2,048 links is a few
-// microseconds, what the barrier after a batch costs on a busy 2-vCPU
-// machine (100 cubes' 3,600 links come in 9 colours of 400: 180 barriers
-// a step made 2 workers slower than 1).
-const minBatchLinks = 2048
-
 // finishColour installs the reordered links.
 func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
-	batches := len(ls.batches) - 1
-	ls.shared = len(ls.regions) > 0 || (batches > 1 && int(ls.serial) >= minBatchLinks*batches)
+	// A set too small for regions is not shared colour by colour: at
+	// about 3 ns a link, half a batch of a few hundred links is shorter
+	// than the barrier after it on a busy 2-vCPU machine (100 cubes' 3,600
+	// links in 9 colours of 400, before they made regions: 180 barriers a
+	// step made 2 workers slower than 1).
+	ls.shared = len(ls.regions) > 0
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))
 	}

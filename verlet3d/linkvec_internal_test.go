@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// kernelWorld is a 48 x 48 grid (over 8,192 links, so coloured in
+// kernelWorld is a 48 x 48 grid (over 2,048 links, so coloured in
 // regions) with a jumbled start, two pinned particles, soft and rigid
 // links, a string, a Jakobsen link, a broken link, and one link of zero
 // length, with its multipliers set to nonzero values.

@@ -105,7 +105,7 @@ type Stats struct {
 	LinksBroken     int // links broken by strain
 	DroppedSteps    int // steps Advance skipped because of MaxStepsPerFrame
 	// ParallelLinkPasses counts link passes that ran split between
-	// workers (Config.Workers > 1 and the links colour into batches).
+	// workers (Config.Workers > 1 and the links cut into regions).
 	ParallelLinkPasses int
 	// ParallelJobs counts World.Parallel calls that ran on more than one
 	// worker.
