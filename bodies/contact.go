@@ -265,6 +265,14 @@ func (c *contact) limitRecovery(recover float32) {
 // start records where the points of c were at the start of the substep,
 // for friction, and how fast they approach, for restitution.
 func (c *contact) start(pos, prev []mgl32.Vec3) {
+	if c.na == 1 && c.nb == 0 {
+		// A corner against a collider (most contacts): side B is the
+		// fixed point, which does not move (the general sum below
+		// subtracts it from itself, an exact zero).
+		c.paPrev, c.pbPrev = c.pointA(prev), c.fixed
+		c.vn0 = c.pointA(pos).Sub(c.paPrev).Dot(c.n)
+		return
+	}
 	c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
 	c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
 }

@@ -96,6 +96,12 @@ const (
 )
 
 func (c *contact) pointA(pos []mgl32.Vec3) mgl32.Vec3 {
+	if c.na == 1 {
+		// A corner or a particle, without the loop: zero plus the one
+		// term, as the loop sums it (so a -0 comes out +0 alike).
+		q := pos[c.a[0]].Mul(c.wa[0])
+		return mgl32.Vec3{0 + q[0], 0 + q[1], 0 + q[2]}
+	}
 	var p mgl32.Vec3
 	for i := uint8(0); i < c.na; i++ {
 		p = p.Add(pos[c.a[i]].Mul(c.wa[i]))
