@@ -23,6 +23,17 @@ func soakSeconds() float64 {
 	return 20
 }
 
+// worldKinetic is the kinetic energy of every particle of w, in J.
+func worldKinetic(w *verlet3d.World) float64 {
+	var e float64
+	for i := 0; i < w.NumParticles(); i++ {
+		p := verlet3d.Particle(i)
+		v := w.Velocity(p)
+		e += 0.5 * float64(w.Mass(p)) * float64(v.Dot(v))
+	}
+	return e
+}
+
 // heapAfterGC is the live heap in bytes.
 func heapAfterGC() uint64 {
 	runtime.GC()
@@ -193,15 +204,6 @@ func TestSoakCratesOnCloth(t *testing.T) {
 	sys := floorSystem(t, w, up)
 	g := floorCloth(t, w, up, floorClothRadius+0.001)
 	crates := turnedCrates(t, sys, func(k int) float32 { return 0.4 * float32(k) })
-	kinetic := func() float64 {
-		var e float64
-		for i := 0; i < w.NumParticles(); i++ {
-			p := verlet3d.Particle(i)
-			v := w.Velocity(p)
-			e += 0.5 * float64(w.Mass(p)) * float64(v.Dot(v))
-		}
-		return e
-	}
 	watch := &soakWatch{t: t, w: w}
 	var farthest float32
 	throws := 0
@@ -216,7 +218,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 			throws++
 		}
 		w.Advance(dt)
-		watch.frame(tm, kinetic())
+		watch.frame(tm, worldKinetic(w))
 		for _, c := range crates {
 			at := sys.Position(c)
 			farthest = max(farthest, mgl32.Vec2{at[0], at[2]}.Len())
@@ -259,15 +261,6 @@ func TestSoakDrapedCratesInWind(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys := sc.System
-	kinetic := func() float64 {
-		var e float64
-		for i := 0; i < w.NumParticles(); i++ {
-			p := verlet3d.Particle(i)
-			v := w.Velocity(p)
-			e += 0.5 * float64(w.Mass(p)) * float64(v.Dot(v))
-		}
-		return e
-	}
 	watch := &soakWatch{t: t, w: w}
 	contacts, throws := 0, 0
 	var lowest float32 = 1
@@ -282,7 +275,7 @@ func TestSoakDrapedCratesInWind(t *testing.T) {
 			throws++
 		}
 		w.Advance(dt)
-		watch.frame(tm, kinetic())
+		watch.frame(tm, worldKinetic(w))
 		contacts = max(contacts, sc.Surface.NumContacts())
 		for c := 0; c < sys.NumCubes(); c++ {
 			lowest = min(lowest, sys.Position(bodies.Cube(c))[1])
