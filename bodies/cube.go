@@ -147,16 +147,14 @@ type cube struct {
 }
 
 // cubeBrief is what the serial parts of a substep read of a cube: 12
-// bytes, kept apart from the cube (System.brief).
+// bytes, kept apart from the cube (System.brief), written by the range
+// jobs of Prepare.
 type cubeBrief struct {
 	lo0   float32 // lower x bound (prepareCubes), for the sweep
 	width float32 // extent of the bounds along x (prepareCubes)
 	// dragged: held and awake (prepareCubes); fixed: cube.fixed() after
 	// Prepare woke what it woke (generate).
 	dragged, fixed bool
-	// passes is how many passes the cube's island ran in the last
-	// substep (the island job), for splitIslands' estimate of the work.
-	passes int16
 }
 
 // fixed reports whether contacts meet c as immovable: held, and not by a
