@@ -137,10 +137,15 @@ func (s *System) holdSleepers(pos, prev []mgl32.Vec3) {
 }
 
 // ulp returns the spacing of float32 values at the largest coordinate of
-// x.
+// x. For a finite coordinate the next float32 up is the next bit pattern
+// (as math.Nextafter32 finds it, without its checks: sleeping cubes ask
+// for every particle every substep); a NaN takes math.Nextafter32's way.
 func ulp(x mgl32.Vec3) float32 {
 	m := max(abs(x[0]), abs(x[1]), abs(x[2]))
-	return math.Nextafter32(m, float32(math.Inf(1))) - m
+	if !(m <= math.MaxFloat32) {
+		return math.Nextafter32(m, float32(math.Inf(1))) - m
+	}
+	return math.Float32frombits(math.Float32bits(m)&^(1<<31)+1) - m // -0 is 0
 }
 
 // settleSleepers runs last in Finish: an asleep cube that the solve pushed
