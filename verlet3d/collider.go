@@ -42,10 +42,13 @@ type ContactSettings struct {
 type colliderEntry struct {
 	c Collider
 	s ContactSettings
-	// lo, hi are the bounds at the start of the last step: a collider
-	// whose bounds changed since is moving (a body part) and gets
-	// velocity-level friction for the whole step, see contactResponse.
+	// lo, hi are the bounds at the start of the last step, and plane a
+	// Plane's value then: a collider whose bounds (or plane) changed since
+	// is moving (a body part) and gets velocity-level friction for the
+	// whole step, see contactResponse. (A tilted plane is unbounded, so
+	// its bounds never change: its point and normal tell.)
 	lo, hi mgl32.Vec3
+	plane  Plane
 	moving bool
 	// blo, bhi are its bounds in this substep (collide, clampOutside).
 	blo, bhi mgl32.Vec3
@@ -90,9 +93,27 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 	if s.Mask == 0 {
 		s.Mask = math.MaxUint32
 	}
-	lo, hi := c.Bounds()
-	w.colliders = append(w.colliders, colliderEntry{c: c, s: s, lo: lo, hi: hi})
+	e := colliderEntry{c: c, s: s}
+	e.seen()
+	w.colliders = append(w.colliders, e)
 	return nil
+}
+
+// seen records where e's collider is now (its bounds, a plane's value).
+func (e *colliderEntry) seen() {
+	e.lo, e.hi = e.c.Bounds()
+	if p, ok := e.c.(*Plane); ok {
+		e.plane = *p
+	}
+}
+
+// moved reports whether e's collider is not where seen last recorded it.
+func (e *colliderEntry) moved() bool {
+	lo, hi := e.c.Bounds()
+	if p, ok := e.c.(*Plane); ok && *p != e.plane {
+		return true
+	}
+	return lo != e.lo || hi != e.hi
 }
 
 // RemoveCollider removes c; it reports whether c was there. The last
@@ -142,12 +163,11 @@ func (w *World) collide(first bool) {
 	w.buildBlocks(w.prev[:len(w.pos)], w.cfg.ContactMargin)
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
-		lo, hi := e.c.Bounds()
 		if first {
-			e.moving = lo != e.lo || hi != e.hi
-			e.lo, e.hi = lo, hi
+			e.moving = e.moved()
+			e.seen()
 		}
-		e.blo, e.bhi = lo, hi
+		e.blo, e.bhi = e.c.Bounds()
 	}
 	if w.parallelColliders() {
 		// Each worker finds its particles' contacts, collider by
@@ -547,10 +567,32 @@ func NewPlane(point, normal mgl32.Vec3) (*Plane, error) {
 	return &Plane{point, normal.Normalize()}, nil
 }
 
-// Bounds implements Collider; a plane is unbounded.
+// Bounds implements Collider: the box around the solid half-space. A
+// plane whose normal lies along a coordinate axis (a floor, a wall) bounds
+// it along that axis at its Point, plus a little slack for rounding
+// (0.1 mm, and a millionth of the coordinate far from the origin), so the
+// broad phase skips particles clear of a floor with one test per block of
+// them instead of a swept test each: a 64 x 64 cloth hanging over a floor
+// it never reached cost three times as much with the floor as without. A
+// tilted plane is unbounded. As for any collider, moving a floor's Point
+// along its normal changes its Bounds, which makes it a moving collider
+// for that step and wakes a sleeping World.
 func (p *Plane) Bounds() (min, max mgl32.Vec3) {
 	inf := float32(math.Inf(1))
-	return mgl32.Vec3{-inf, -inf, -inf}, mgl32.Vec3{inf, inf, inf}
+	min, max = mgl32.Vec3{-inf, -inf, -inf}, mgl32.Vec3{inf, inf, inf}
+	for k := 0; k < 3; k++ {
+		if p.Normal[(k+1)%3] != 0 || p.Normal[(k+2)%3] != 0 {
+			continue
+		}
+		slack := 1e-4 + 1e-6*float32(math.Abs(float64(p.Point[k])))
+		switch {
+		case p.Normal[k] > 0:
+			max[k] = p.Point[k] + slack
+		case p.Normal[k] < 0:
+			min[k] = p.Point[k] - slack
+		}
+	}
+	return min, max
 }
 
 // Closest implements Collider.

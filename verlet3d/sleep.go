@@ -65,8 +65,7 @@ func (w *World) stayAsleep() bool {
 		return false
 	}
 	for i := range w.colliders {
-		e := &w.colliders[i]
-		if lo, hi := e.c.Bounds(); lo != e.lo || hi != e.hi {
+		if w.colliders[i].moved() {
 			return false
 		}
 	}

@@ -133,3 +133,19 @@ func BenchmarkDrapedCrates(b *testing.B) {
 	}
 	benchScene(b, scene{w: w, frame: w.Step})
 }
+
+// BenchmarkCloth64Floor is the table's cloth64default (the 64 x 64 cloth,
+// 4 m, hung from its top edge at 4.5 m, at DefaultConfig) over a floor
+// plane at y = 0 that it does not reach: what a floor under a banner, a
+// curtain or a cape costs.
+func BenchmarkCloth64Floor(b *testing.B)   { benchScene(b, clothFloorScene(b, 1)) }
+func BenchmarkCloth64FloorW2(b *testing.B) { benchScene(b, clothFloorScene(b, 2)) }
+
+func clothFloorScene(b *testing.B, workers int) scene {
+	sc := clothScene(b, workers, 0, 0)
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := sc.w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
