@@ -701,11 +701,22 @@ func (b *Box) Bounds() (min, max mgl32.Vec3) {
 
 // Closest implements Collider.
 func (b *Box) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	return b.closest(x, b.Rotation == (mgl32.Quat{W: 1}))
+}
+
+// closest is Closest; aligned says the box is not turned (Rotation the
+// identity), and then the rotations into and out of the box's frame are
+// left out: they return their vector, but for the sign of a zero, and
+// cost 15% of the frame of a tablecloth draped over a table.
+func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 	q := b.Rotation
-	l := q.Conjugate().Rotate(x.Sub(b.Center))
+	l := x.Sub(b.Center)
+	if !aligned {
+		l = q.Conjugate().Rotate(l)
+	}
 	h := b.HalfExtents
 	inside := true
-	var c mgl32.Vec3
+	var c, n mgl32.Vec3
 	for i := 0; i < 3; i++ {
 		c[i] = l[i]
 		if c[i] < -h[i] {
@@ -715,22 +726,24 @@ func (b *Box) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
 		}
 	}
 	if !inside {
-		n := l.Sub(c).Normalize()
-		return b.Center.Add(q.Rotate(c)), q.Rotate(n)
-	}
-	// Inside: leave through the nearest face.
-	best, axis, sign := float32(math.MaxFloat32), 0, float32(1)
-	for i := 0; i < 3; i++ {
-		if d := h[i] - l[i]; d < best {
-			best, axis, sign = d, i, 1
+		n = l.Sub(c).Normalize()
+	} else {
+		// Inside: leave through the nearest face.
+		best, axis, sign := float32(math.MaxFloat32), 0, float32(1)
+		for i := 0; i < 3; i++ {
+			if d := h[i] - l[i]; d < best {
+				best, axis, sign = d, i, 1
+			}
+			if d := h[i] + l[i]; d < best {
+				best, axis, sign = d, i, -1
+			}
 		}
-		if d := h[i] + l[i]; d < best {
-			best, axis, sign = d, i, -1
-		}
+		c = l
+		c[axis] = sign * h[axis]
+		n[axis] = sign
 	}
-	c = l
-	c[axis] = sign * h[axis]
-	var n mgl32.Vec3
-	n[axis] = sign
+	if aligned {
+		return b.Center.Add(c), n
+	}
 	return b.Center.Add(q.Rotate(c)), q.Rotate(n)
 }

@@ -149,3 +149,28 @@ func clothFloorScene(b *testing.B, workers int) scene {
 	}
 	return sc
 }
+
+// BenchmarkTableclothDraping times the table's resting scene (a 64 x 64
+// tablecloth dropped on a table, in still air) while it falls and drapes:
+// frames 30-329, the scene built afresh every 300 frames.
+func BenchmarkTableclothDraping(b *testing.B) {
+	b.ReportAllocs()
+	var sc scene
+	for i := 0; i < b.N; i++ {
+		if i%300 == 0 {
+			b.StopTimer()
+			if sc.w != nil {
+				sc.w.Close()
+			}
+			sc = restingScene(b, 1)
+			for j := 0; j < 30; j++ {
+				sc.frame()
+			}
+			b.StartTimer()
+		}
+		sc.frame()
+	}
+	b.StopTimer()
+	sc.w.Close()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+}
