@@ -2,6 +2,7 @@ package main
 
 import (
 	"image"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,24 @@ func TestTableclothRenders(t *testing.T) {
 	}
 	if shaded < 300 {
 		t.Errorf("tablecloth: %d shaded red pixels, want > 300: the cloth looks unlit", shaded)
+	}
+}
+
+// The flag keeps whole in its default wind (7 m/s, gusting) and tears in
+// a gale (22 m/s), as its -flag-wind help says ("the flag tears from about
+// 20"). With a tear strain of 0.3 its free corner tore 3 s into the
+// default wind.
+func TestFlagTearsInAGaleOnly(t *testing.T) {
+	for _, tc := range []struct {
+		wind  string
+		whole bool
+	}{{"7", true}, {"22", false}} {
+		probes := runScript(t, "8.0 probe end\n", "-scene", "flag", "-flag-wind", tc.wind, "-frames", "490", "-width", "480", "-height", "270")
+		need(t, probes, "end")
+		hud := probes["end"].HUD
+		if whole := strings.Contains(hud, " 0 links torn"); whole != tc.whole {
+			i := strings.Index(hud, "links torn")
+			t.Errorf("wind %s m/s after 8 s: %q, want whole %v", tc.wind, hud[max(0, i-40):i+10], tc.whole)
+		}
 	}
 }
