@@ -57,9 +57,15 @@ func BenchmarkCubes100W2(b *testing.B) { benchCubes(b, 2, 0, 120) }
 func BenchmarkCubes100Plateau(b *testing.B)   { benchCubes(b, 1, 45, 45) }
 func BenchmarkCubes100PlateauW2(b *testing.B) { benchCubes(b, 2, 45, 45) }
 
-// benchCubes times frames [skip, skip+frames) of cubesScene, building it
-// afresh (and running its first skip frames) outside the timer.
+// benchCubes times frames [skip, skip+frames) of cubesScene (benchFrames).
 func benchCubes(b *testing.B, workers, skip, frames int) {
+	benchFrames(b, func() scene { return cubesScene(b, workers) }, skip, frames)
+}
+
+// benchFrames times frames [skip, skip+frames) of the scene build makes,
+// building it afresh (and running its first skip frames) outside the
+// timer every frames frames.
+func benchFrames(b *testing.B, build func() scene, skip, frames int) {
 	b.ReportAllocs()
 	var sc scene
 	for i := 0; i < b.N; i++ {
@@ -68,7 +74,7 @@ func benchCubes(b *testing.B, workers, skip, frames int) {
 			if sc.w != nil {
 				sc.w.Close()
 			}
-			sc = cubesScene(b, workers)
+			sc = build()
 			for j := 0; j < skip; j++ {
 				sc.frame()
 			}
@@ -154,23 +160,5 @@ func clothFloorScene(b *testing.B, workers int) scene {
 // tablecloth dropped on a table, in still air) while it falls and drapes:
 // frames 30-329, the scene built afresh every 300 frames.
 func BenchmarkTableclothDraping(b *testing.B) {
-	b.ReportAllocs()
-	var sc scene
-	for i := 0; i < b.N; i++ {
-		if i%300 == 0 {
-			b.StopTimer()
-			if sc.w != nil {
-				sc.w.Close()
-			}
-			sc = restingScene(b, 1)
-			for j := 0; j < 30; j++ {
-				sc.frame()
-			}
-			b.StartTimer()
-		}
-		sc.frame()
-	}
-	b.StopTimer()
-	sc.w.Close()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+	benchFrames(b, func() scene { return restingScene(b, 1) }, 30, 300)
 }
