@@ -67,7 +67,7 @@ func throwCube(t testing.TB, s *bodies.System, size, tilt, speed float32) bodies
 	})
 }
 
-func floor(t testing.TB, s *bodies.System, normal mgl32.Vec3, mu float32) {
+func floor(t testing.TB, s *bodies.System, normal mgl32.Vec3, mu float32) *verlet3d.Plane {
 	t.Helper()
 	p, err := verlet3d.NewPlane(mgl32.Vec3{}, normal)
 	if err != nil {
@@ -76,6 +76,7 @@ func floor(t testing.TB, s *bodies.System, normal mgl32.Vec3, mu float32) {
 	if err := s.AddCollider(p, verlet3d.ContactSettings{Friction: mu}); err != nil {
 		t.Fatal(err)
 	}
+	return p
 }
 
 // angle returns the rotation angle in radians between two unit quaternions,

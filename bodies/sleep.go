@@ -3,6 +3,7 @@ package bodies
 import (
 	"math"
 
+	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -29,7 +30,11 @@ import (
 //     position set on a particle (Throw, ApplyImpulse, World.SetVelocity,
 //     SetPosition, Teleport, Reset), a pin or a drag, a change of gravity, a
 //     force field acting on it, a World collider, link or
-//     component that pushed a particle more than wakeMove in a substep;
+//     component that pushed a particle more than wakeMove in a substep; a
+//     collider of the System that moved and now reaches it (a corner
+//     within the contact margin of its surface, or its surface inside the
+//     cube: a floor raised under it, a character's capsule walking into
+//     it);
 //     when the bounds of an awake cube that moved in the last step overlap
 //     its own (so a pile wakes from the cube that hits it, and a stack
 //     from its bottom; a neighbour that settles slowly against it just
@@ -119,6 +124,60 @@ func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32)
 		}
 	}
 	s.holdSleepers(pos, prev)
+}
+
+// wakeByColliders wakes the asleep cubes that a collider moved since the
+// last substep now reaches: one of their corners lies within the contact
+// margin of its surface, or inside it. Asleep cubes get no contacts with
+// colliders, so without this a floor raised under a sleeping crate passed
+// up through it, and a character's capsule walked through a sleeping pile.
+// Every Prepare records where each collider is, asleep cubes or not (a
+// collider moved before a cube fell asleep on it is not moving now).
+func (s *System) wakeByColliders() {
+	for ci := range s.colliders {
+		r := &s.colliders[ci]
+		if !r.moved() || s.nAsleep == 0 {
+			continue
+		}
+		for i := range s.cubes {
+			cb := &s.cubes[i]
+			if !cb.asleep || cb.lo[0] > r.hi[0] || cb.hi[0] < r.lo[0] ||
+				cb.lo[1] > r.hi[1] || cb.hi[1] < r.lo[1] || cb.lo[2] > r.hi[2] || cb.hi[2] < r.lo[2] {
+				continue
+			}
+			if s.reaches(r.c, cb) {
+				s.wakeGroup(cb.group)
+			}
+		}
+	}
+}
+
+// reaches reports whether collider c reaches the asleep cube cb: one of
+// its corners lies within the contact margin of c's surface or inside it,
+// or the point of c's surface nearest its centre lies within the cube
+// grown by the margin (a ball pressing on a face between the corners).
+func (s *System) reaches(c verlet3d.Collider, cb *cube) bool {
+	for _, x := range cb.frozen[:8] {
+		if sp, n := c.Closest(x); x.Sub(sp).Dot(n) < s.margin {
+			return true
+		}
+	}
+	sp, _ := c.Closest(cb.c)
+	l, in := cb.local(sp), cb.half+s.margin
+	return abs(l[0]) <= in && abs(l[1]) <= in && abs(l[2]) <= in
+}
+
+// moved reports whether the collider is not where it was when moved was
+// last called, and records where it is.
+func (r *colliderRef) moved() bool {
+	lo, hi := r.c.Bounds()
+	m := lo != r.lo || hi != r.hi
+	r.lo, r.hi = lo, hi
+	if p, ok := r.c.(*verlet3d.Plane); ok {
+		m = m || *p != r.plane
+		r.plane = *p
+	}
+	return m
 }
 
 // holdSleepers puts every asleep cube's particles back where it sleeps, at
@@ -298,5 +357,10 @@ func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 		for k := range cb.frozen {
 			cb.frozen[k] = cb.frozen[k].Sub(offset)
 		}
+	}
+	// The World has moved the colliders with everything else: that is
+	// not a collider moving into an asleep cube (wakeByColliders).
+	for ci := range s.colliders {
+		s.colliders[ci].moved()
 	}
 }

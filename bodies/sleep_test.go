@@ -19,6 +19,7 @@ type yard struct {
 	stack  [3]bodies.Cube
 	single [2]bodies.Cube
 	bob    verlet3d.Particle
+	floor  *verlet3d.Plane
 	mover  func(frame int) // moves a collider before each step, if set
 }
 
@@ -34,8 +35,7 @@ func newYardSleeping(t *testing.T, workers int, sleep bool) *yard {
 		cfg.SleepSpeed = 0
 	}
 	w, s := newWorldWith(t, cfg)
-	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
-	y := &yard{w: w, s: s}
+	y := &yard{w: w, s: s, floor: floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)}
 	for i := range y.stack {
 		y.stack[i] = addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.21 + 0.41*float32(i), 0}, Rotation: mgl32.QuatRotate(0.1*float32(i), mgl32.Vec3{0, 1, 0})})
 	}
@@ -157,6 +157,25 @@ func TestAsleepCubeWakes(t *testing.T) {
 			}
 			return y.stack[2]
 		}, 0.02},
+		{"a System collider moving into it", func(y *yard) bodies.Cube {
+			c := y.single[1]
+			sph, _ := verlet3d.NewSphere(y.s.Position(c).Add(mgl32.Vec3{0.5, 0, 0}), 0.2)
+			if err := y.s.AddCollider(sph, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+				panic(err)
+			}
+			y.mover = func(int) {
+				sph.Center = sph.Center.Sub(mgl32.Vec3{1.0 / 60, 0, 0}) // 1 m/s
+			}
+			return c
+		}, 0.2},
+		{"the floor raised under it", func(y *yard) bodies.Cube {
+			y.mover = func(f int) {
+				if f < 10 {
+					y.floor.Point[1] += 0.005 // 5 cm at 0.3 m/s
+				}
+			}
+			return y.single[0]
+		}, 0.04},
 		{"a moving collider", func(y *yard) bodies.Cube {
 			c := y.single[1]
 			sph, _ := verlet3d.NewSphere(y.s.Position(c).Add(mgl32.Vec3{0.5, 0, 0}), 0.2)
@@ -306,6 +325,37 @@ func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
 		}
 		if p, want := y.s.Position(c), at[c].Sub(off); p.Sub(want).Len() > 1e-4 {
 			t.Errorf("cube %d at %v, want %v", c, p, want)
+		}
+	}
+}
+
+// A System collider that moves near asleep cubes but never reaches them
+// (a character walking past a sleeping pile) leaves them asleep, exactly
+// where they are.
+func TestAsleepCubesSleepThroughMotionNearby(t *testing.T) {
+	y := newYard(t, 1)
+	y.settle(t)
+	c := y.single[0]
+	at := map[bodies.Cube]mgl32.Vec3{}
+	for _, c := range y.cubes() {
+		at[c] = y.s.Position(c)
+	}
+	// A ball 0.1 m clear of the crate's bounds, swinging past it.
+	p := y.s.Position(c)
+	sph, _ := verlet3d.NewSphere(p.Add(mgl32.Vec3{0, 0, 0.55}), 0.2)
+	if err := y.s.AddCollider(sph, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	for f := 0; f < 120; f++ {
+		sph.Center[0] = p[0] + float32(math.Sin(float64(f)/10))
+		y.w.Step()
+	}
+	for _, c := range y.cubes() {
+		if !y.s.Sleeping(c) {
+			t.Errorf("cube %d woke with a ball moving past it", c)
+		}
+		if q := y.s.Position(c); q != at[c] {
+			t.Errorf("cube %d moved from %v to %v", c, at[c], q)
 		}
 	}
 }
