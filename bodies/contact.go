@@ -27,7 +27,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	if s.nAsleep > 0 {
 		s.checkSleepers(pos, prev, inv, h)
 	}
-	s.wakeByColliders()
+	s.wakeByColliders(first)
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
 	if cap(s.brief) < len(s.cubes) {

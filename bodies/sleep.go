@@ -3,6 +3,7 @@ package bodies
 import (
 	"math"
 
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -126,23 +127,24 @@ func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32)
 	s.holdSleepers(pos, prev)
 }
 
-// wakeByColliders wakes the asleep cubes that a collider moved since the
-// last substep now reaches: one of their corners lies within the contact
-// margin of its surface, or inside it. Asleep cubes get no contacts with
+// wakeByColliders wakes, in the first substep of a step, the asleep cubes
+// that a collider of the System moved since the last step (as the World
+// tells moving colliders) now reaches. Asleep cubes get no contacts with
 // colliders, so without this a floor raised under a sleeping crate passed
 // up through it, and a character's capsule walked through a sleeping pile.
-// Every Prepare records where each collider is, asleep cubes or not (a
-// collider moved before a cube fell asleep on it is not moving now).
-func (s *System) wakeByColliders() {
-	for ci := range s.colliders {
-		r := &s.colliders[ci]
-		if !r.moved() || s.nAsleep == 0 {
+func (s *System) wakeByColliders(first bool) {
+	if !first || s.nAsleep == 0 {
+		return
+	}
+	for _, r := range s.colliders {
+		if !bridge.ColliderMoving(s.w, r.c) {
 			continue
 		}
+		lo, hi := r.c.Bounds()
 		for i := range s.cubes {
 			cb := &s.cubes[i]
-			if !cb.asleep || cb.lo[0] > r.hi[0] || cb.hi[0] < r.lo[0] ||
-				cb.lo[1] > r.hi[1] || cb.hi[1] < r.lo[1] || cb.lo[2] > r.hi[2] || cb.hi[2] < r.lo[2] {
+			if !cb.asleep || cb.lo[0] > hi[0] || cb.hi[0] < lo[0] ||
+				cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
 				continue
 			}
 			if s.reaches(r.c, cb) {
@@ -165,19 +167,6 @@ func (s *System) reaches(c verlet3d.Collider, cb *cube) bool {
 	sp, _ := c.Closest(cb.c)
 	l, in := cb.local(sp), cb.half+s.margin
 	return abs(l[0]) <= in && abs(l[1]) <= in && abs(l[2]) <= in
-}
-
-// moved reports whether the collider is not where it was when moved was
-// last called, and records where it is.
-func (r *colliderRef) moved() bool {
-	lo, hi := r.c.Bounds()
-	m := lo != r.lo || hi != r.hi
-	r.lo, r.hi = lo, hi
-	if p, ok := r.c.(*verlet3d.Plane); ok {
-		m = m || *p != r.plane
-		r.plane = *p
-	}
-	return m
 }
 
 // holdSleepers puts every asleep cube's particles back where it sleeps, at
@@ -357,10 +346,5 @@ func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 		for k := range cb.frozen {
 			cb.frozen[k] = cb.frozen[k].Sub(offset)
 		}
-	}
-	// The World has moved the colliders with everything else: that is
-	// not a collider moving into an asleep cube (wakeByColliders).
-	for ci := range s.colliders {
-		s.colliders[ci].moved()
 	}
 }

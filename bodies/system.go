@@ -159,10 +159,6 @@ type colliderRef struct {
 	c  verlet3d.Collider
 	mu float32 // the cubes' friction against it
 	e  float32 // its restitution
-	// Where it was at the last Prepare (wakeByColliders): its bounds, and
-	// a Plane's value (a tilted plane's bounds are infinite).
-	lo, hi mgl32.Vec3
-	plane  verlet3d.Plane
 }
 
 // NewSystem makes an empty System for w and adds its hooks to w. It
@@ -235,9 +231,7 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	if err := s.w.AddCollider(c, cs); err != nil {
 		return err
 	}
-	r := colliderRef{c: c, mu: cs.Friction, e: cs.Restitution}
-	r.moved()
-	s.colliders = append(s.colliders, r)
+	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
 	return nil
 }
 

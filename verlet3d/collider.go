@@ -94,22 +94,23 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 		s.Mask = math.MaxUint32
 	}
 	e := colliderEntry{c: c, s: s}
-	e.seen()
+	e.seen(c.Bounds())
 	w.colliders = append(w.colliders, e)
 	return nil
 }
 
-// seen records where e's collider is now (its bounds, a plane's value).
-func (e *colliderEntry) seen() {
-	e.lo, e.hi = e.c.Bounds()
+// seen records where e's collider is now: its bounds lo, hi (from
+// Bounds) and a plane's value.
+func (e *colliderEntry) seen(lo, hi mgl32.Vec3) {
+	e.lo, e.hi = lo, hi
 	if p, ok := e.c.(*Plane); ok {
 		e.plane = *p
 	}
 }
 
-// moved reports whether e's collider is not where seen last recorded it.
-func (e *colliderEntry) moved() bool {
-	lo, hi := e.c.Bounds()
+// moved reports whether e's collider, now with bounds lo, hi, is not where
+// seen last recorded it.
+func (e *colliderEntry) moved(lo, hi mgl32.Vec3) bool {
 	if p, ok := e.c.(*Plane); ok && *p != e.plane {
 		return true
 	}
@@ -163,11 +164,12 @@ func (w *World) collide(first bool) {
 	w.buildBlocks(w.prev[:len(w.pos)], w.cfg.ContactMargin)
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
+		lo, hi := e.c.Bounds()
 		if first {
-			e.moving = e.moved()
-			e.seen()
+			e.moving = e.moved(lo, hi)
+			e.seen(lo, hi)
 		}
-		e.blo, e.bhi = e.c.Bounds()
+		e.blo, e.bhi = lo, hi
 	}
 	if w.parallelColliders() {
 		// Each worker finds its particles' contacts, collider by

@@ -56,7 +56,7 @@ func (w *World) ShiftOrigin(offset mgl32.Vec3) {
 			c.ShiftOrigin(offset)
 		}
 		// A shifted collider has not moved.
-		e.seen()
+		e.seen(e.c.Bounds())
 	}
 	// Hooks registered both as field and set are told once.
 	var told []OriginShifter

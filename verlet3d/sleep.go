@@ -65,7 +65,7 @@ func (w *World) stayAsleep() bool {
 		return false
 	}
 	for i := range w.colliders {
-		if w.colliders[i].moved() {
+		if e := &w.colliders[i]; e.moved(e.c.Bounds()) {
 			return false
 		}
 	}

@@ -489,6 +489,14 @@ func init() {
 		w.(*World).setLinkParticles(Link(l), Particle(a), Particle(b))
 	}
 	bridge.SetHome = func(w any, p int32, pos mgl32.Vec3) { w.(*World).setHome(Particle(p), pos) }
+	bridge.ColliderMoving = func(w any, c any) bool {
+		for _, e := range w.(*World).colliders {
+			if e.c == c {
+				return e.moving
+			}
+		}
+		return false
+	}
 	bridge.Mark = func(w any) any { return w.(*World).mark() }
 	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
 }

@@ -1,7 +1,8 @@
 // Package bridge carries the few World operations that drape's component
 // packages need but a game must not call: re-attaching a torn link to a
 // split vertex (cloth) and moving where World.Reset puts a particle
-// (hair). verlet3d fills the functions in its init; components call them
+// (hair), and whether a collider moved (bodies wakes what sleeps on it).
+// verlet3d fills the functions in its init; components call them
 // with their *verlet3d.World. It is internal, so it is not public API.
 package bridge
 
@@ -13,6 +14,10 @@ var (
 	SetLinkParticles func(w any, l, a, b int32)
 	// SetHome changes where World.Reset puts particle p of world w.
 	SetHome func(w any, p int32, pos mgl32.Vec3)
+	// ColliderMoving reports whether collider c of world w moved since the
+	// step before this one (the World's own test, made in the step's first
+	// substep before the components' Prepare); false if w does not hold c.
+	ColliderMoving func(w any, c any) bool
 	// Mark records how much world w holds; Rollback removes everything
 	// added since. A constructor that fails half-way calls Rollback so
 	// that it leaves the World as it was.
