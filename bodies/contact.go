@@ -216,8 +216,9 @@ func (s *System) mergeSlots(lo, hi int) {
 
 // generate is the contact job of Prepare for [lo, hi): the pairs of the
 // cubes at places lo..hi-1 of the sweep order with the cubes after them,
-// and the collider contacts of cubes lo..hi-1. It claims a slot of its own
-// and touches nothing else.
+// and the collider contacts of cubes lo..hi-1, into the slot of its range
+// (slotOfRange); it also writes brief[lo:hi].fixed, and touches nothing
+// else.
 func (s *System) generate(lo, hi int) {
 	sl := &s.slots[s.slotOfRange(lo)]
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()

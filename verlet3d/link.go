@@ -67,10 +67,7 @@ type linkStore struct {
 	// pairs, with regions: the tail's groups. Pair k's links (between
 	// regions 2k and 2k+1) are hot[pairs[k]:pairs[k+1]], and the rest of
 	// the tail is hot[pairs[numRegions/2]:].
-	pairs []int32
-	// shared: the workers share the passes (regions); else one goroutine
-	// solves hot in order, which gives the same result.
-	shared  bool
+	pairs   []int32
 	dirty   bool // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
@@ -552,15 +549,18 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 	ls.finishColour(hot, handle)
 }
 
+// shared reports whether the workers share the passes: a set cut into
+// regions. Otherwise one goroutine solves hot in order, which gives the
+// same result. A set too small for regions is not shared colour by colour:
+// at about 3 ns a link, half a batch of a few hundred links is shorter
+// than the barrier after it on a busy 2-vCPU machine (100 cubes' 3,600
+// links in 9 colours of 400, before they made regions: 180 barriers a step
+// made 2 workers slower than 1).
+func (ls *linkStore) shared() bool { return len(ls.regions) > 0 }
+
 // finishColour installs the reordered links.
 func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
-	// A set too small for regions is not shared colour by colour: at
-	// about 3 ns a link, half a batch of a few hundred links is shorter
-	// than the barrier after it on a busy 2-vCPU machine (100 cubes' 3,600
-	// links in 9 colours of 400, before they made regions: 180 barriers a
-	// step made 2 workers slower than 1).
-	ls.shared = len(ls.regions) > 0
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))
 	}

@@ -296,10 +296,11 @@ func (w *World) integrateFixed(i int, frac float32) {
 
 // solve is phase 4: the iterations, constraint types in a fixed order:
 // links (colour by colour, or region by region on the executor when
-// Config.Workers > 1 and linkStore.shared), then tethers, then each ConstraintSet, then contacts.
+// Config.Workers > 1 and linkStore.shared), then tethers, then each
+// ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {
 	ls := &w.links
-	parallel := w.cfg.Workers > 1 && ls.shared
+	parallel := w.cfg.Workers > 1 && ls.shared()
 	for it := 0; it < w.cfg.Iterations; it++ {
 		// Before every pass: a hook may have broken a link since the last.
 		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
