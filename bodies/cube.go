@@ -144,6 +144,10 @@ type cube struct {
 	group  int32
 	still  float32
 	frozen [9]mgl32.Vec3
+	// The cube's own links are World links [link0, link0+nLinks), idle
+	// while it sleeps (setAsleep).
+	link0  verlet3d.Link
+	nLinks int32
 }
 
 // cubeBrief is what the serial parts of a substep read of a cube: 12

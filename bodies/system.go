@@ -137,6 +137,11 @@ type System struct {
 	nAsleep      int        // cubes asleep (sleep.go)
 	nextGroup    int32      // the last sleep group given out
 	sleepGravity mgl32.Vec3 // the World's gravity when a cube last fell asleep
+	// sleepers are the particles of the asleep cubes in cube order, as
+	// their checks read them every substep; rebuilt (listSleepers) when
+	// sleepersStale, set by every cube that falls asleep or wakes.
+	sleepers      []sleeper
+	sleepersStale bool
 
 	// markBlocked's scratch: the World's contacts of the substep, and by
 	// particle its first of them (-1: none), each linked to the next.
@@ -291,9 +296,14 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			if _, err := w.AddLink(parts[i], parts[j], verlet3d.LinkSettings{Compliance: cs.Compliance}); err != nil {
+			l, err := w.AddLink(parts[i], parts[j], verlet3d.LinkSettings{Compliance: cs.Compliance})
+			if err != nil {
 				return -1, fmt.Errorf("bodies: AddCube: %w", err)
 			}
+			if cb.nLinks == 0 {
+				cb.link0 = l
+			}
+			cb.nLinks++ // handles are given out in order
 		}
 	}
 	for i := 0; i < n; i++ {

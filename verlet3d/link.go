@@ -35,6 +35,9 @@ const (
 	linkTensionOnly uint8 = 1 << iota
 	linkJakobsen
 	linkBroken
+	// linkIdle: a component holds both particles still and the solver
+	// skips the link (setLinksIdle: the links of an asleep cube).
+	linkIdle
 )
 
 // linkHot is what the solver reads every iteration: 24 bytes per link.
@@ -84,8 +87,9 @@ type linkStore struct {
 	// groups and groupOK, where the link kernel runs (linkvec.go): group
 	// g covers hot[8g:8g+8], and the kernel solves it when groupOK[g].
 	// groupOK is empty when the kernel is off. Kept by prepare.
-	groups  []linkGroup
-	groupOK []bool
+	groups    []linkGroup
+	groupOK   []bool
+	groupIdle []bool // no link of the group is solved (idle or broken)
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -210,6 +214,29 @@ func (w *World) setLinkParticles(l Link, a, b Particle) {
 	h := w.checkLink(l)
 	h.a, h.b = int32(a), int32(b)
 	w.links.dirty = true
+}
+
+// setLinksIdle marks links [first, first+n) idle (the solver skips them)
+// or not. A component that holds both particles of each link where they
+// are (bodies: an asleep cube, put back where it sleeps every substep)
+// spares the World solving links that cannot move them; through
+// internal/bridge. Removed handles are passed over.
+func (w *World) setLinksIdle(first Link, n int, idle bool) {
+	ls := &w.links
+	for _, i := range ls.slot[first : int(first)+n] {
+		if i < 0 {
+			continue
+		}
+		h := &ls.hot[i]
+		f := h.flags &^ linkIdle
+		if idle {
+			f |= linkIdle
+		}
+		if f != h.flags {
+			h.flags = f
+			ls.prepared = false
+		}
+	}
 }
 
 // LinkRest returns the rest length of l in metres.
@@ -648,7 +675,7 @@ func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []f
 	if first {
 		*lambda = 0
 	}
-	if c.flags&linkBroken != 0 {
+	if c.flags&(linkBroken|linkIdle) != 0 {
 		return
 	}
 	pa, pb := &pos[c.a], &pos[c.b]

@@ -44,23 +44,31 @@ type linkGroupArgs struct {
 	first  uint32         // 1 on a substep's first pass: multipliers start at zero
 }
 
-// prepareGroups fills ls.groups and ls.groupOK from hot, which prepare has
-// just brought up to date. A group is solved by the kernel when its eight
-// links are plain XPBD links and share no particle.
+// prepareGroups fills ls.groups, ls.groupOK and ls.groupIdle from hot,
+// which prepare has just brought up to date. A group is solved by the
+// kernel when its eight links are plain XPBD links and share no particle,
+// and skipped when none of them is solved (idle or broken: an asleep
+// cube's, or two).
 func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels bool) {
 	ng := len(ls.hot) / linkGroupSize
 	if !kernels || ng == 0 || len(invMass) > maxVectorParticles {
-		ls.groupOK = ls.groupOK[:0]
+		ls.groupOK, ls.groupIdle = ls.groupOK[:0], ls.groupIdle[:0]
 		return
 	}
 	if cap(ls.groups) < ng {
 		ls.groups = make([]linkGroup, ng)
 		ls.groupOK = make([]bool, ng)
+		ls.groupIdle = make([]bool, ng)
 	}
-	ls.groups, ls.groupOK = ls.groups[:ng], ls.groupOK[:ng]
+	ls.groups, ls.groupOK, ls.groupIdle = ls.groups[:ng], ls.groupOK[:ng], ls.groupIdle[:ng]
 	last := int32(len(invMass) - 1) // the kernel reads 16 bytes per particle
 	for g := range ls.groups {
 		hot := ls.hot[g*linkGroupSize : (g+1)*linkGroupSize]
+		idle := true
+		for k := range hot {
+			idle = idle && hot[k].flags&(linkIdle|linkBroken) != 0
+		}
+		ls.groupIdle[g] = idle
 		ok := true
 		for k := range hot {
 			c := &hot[k]
@@ -108,6 +116,14 @@ func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32,
 	k := lo
 	for k < hi {
 		g := k / linkGroupSize
+		if k%linkGroupSize == 0 && k+linkGroupSize <= hi && ls.groupIdle[g] {
+			// As solveLinkFlagged leaves each of them.
+			if first {
+				clear(ls.lambda[k : k+linkGroupSize])
+			}
+			k += linkGroupSize
+			continue
+		}
 		if k%linkGroupSize != 0 || k+linkGroupSize > hi || !ls.groupOK[g] {
 			e := min(hi, (g+1)*linkGroupSize)
 			solveLinks(ls.hot[k:e], ls.lambda[k:e], pos, invMass, invH2, first)

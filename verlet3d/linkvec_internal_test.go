@@ -9,8 +9,8 @@ import (
 
 // kernelWorld is a 48 x 48 grid (over 2,048 links, so coloured in
 // regions) with a jumbled start, two pinned particles, soft and rigid
-// links, a string, a Jakobsen link, a broken link, and one link of zero
-// length, with its multipliers set to nonzero values.
+// links, a string, a Jakobsen link, a broken link, idle links and one link
+// of zero length, with its multipliers set to nonzero values.
 func kernelWorld(t *testing.T) *World {
 	t.Helper()
 	w := gridWorld(48)
@@ -34,6 +34,10 @@ func kernelWorld(t *testing.T) *World {
 	w.BreakLink(900)
 	ls := &w.links
 	ls.colour(len(w.pos))
+	// Idle links: two whole groups and one among solved links.
+	for _, i := range append(ls.handle[64:80:80], ls.handle[83]) {
+		w.setLinksIdle(Link(i), 1, true)
+	}
 	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
 	for i := range ls.lambda {
 		ls.lambda[i] = 1e-3 * sin32(float32(i))
@@ -43,8 +47,8 @@ func kernelWorld(t *testing.T) *World {
 
 // The link kernel (where the processor has one) gives the same bits as
 // solveLinks: over whole ranges and ranges cut mid-group, on a first pass
-// and a later one, with pinned particles, flagged links and a link of zero
-// length among its groups.
+// and a later one, with pinned particles, flagged links (idle ones too)
+// and a link of zero length among its groups.
 func TestLinkKernelMatchesScalar(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no link kernel on this processor")

@@ -497,6 +497,9 @@ func init() {
 		}
 		return false
 	}
+	bridge.SetLinksIdle = func(w any, first, n int32, idle bool) {
+		w.(*World).setLinksIdle(Link(first), int(n), idle)
+	}
 	bridge.Mark = func(w any) any { return w.(*World).mark() }
 	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
 }

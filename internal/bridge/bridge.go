@@ -1,7 +1,8 @@
 // Package bridge carries the few World operations that drape's component
 // packages need but a game must not call: re-attaching a torn link to a
 // split vertex (cloth) and moving where World.Reset puts a particle
-// (hair), and whether a collider moved (bodies wakes what sleeps on it).
+// (hair), whether a collider moved (bodies wakes what sleeps on it) and
+// which links need no solving (an asleep cube's).
 // verlet3d fills the functions in its init; components call them
 // with their *verlet3d.World. It is internal, so it is not public API.
 package bridge
@@ -18,6 +19,10 @@ var (
 	// step before this one (the World's own test, made in the step's first
 	// substep before the components' Prepare); false if w does not hold c.
 	ColliderMoving func(w any, c any) bool
+	// SetLinksIdle marks links [first, first+n) of world w idle (the
+	// solver skips them) or not: bodies does for the links of an asleep
+	// cube, whose particles it holds where they sleep.
+	SetLinksIdle func(w any, first, n int32, idle bool)
 	// Mark records how much world w holds; Rollback removes everything
 	// added since. A constructor that fails half-way calls Rollback so
 	// that it leaves the World as it was.
