@@ -318,11 +318,7 @@ func (s *System) prepareCubes(lo, hi int) {
 		} else {
 			s.frame(cb, pos)
 		}
-		var cp mgl32.Vec3
-		for _, p := range cb.p {
-			cp = cp.Add(prev[p])
-		}
-		cb.cPrev = cp.Mul(1.0 / 8)
+		cb.cPrev = cornerMean(prev, &cb.p)
 		fm := fastMove * cb.half
 		cb.fast = cb.c.Sub(cb.cPrev).LenSqr() > fm*fm
 		if cb.fast {

@@ -80,8 +80,8 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
-		dd := pos[p].Sub(prev[p])
-		d := [3]float64{float64(dd[0]), float64(dd[1]), float64(dd[2])}
+		x, o := &pos[p], &prev[p]
+		d := [3]float64{float64(x[0] - o[0]), float64(x[1] - o[1]), float64(x[2] - o[2])}
 		r := [3]float64{float64(prev[p][0]) - c0[0], float64(prev[p][1]) - c0[1], float64(prev[p][2]) - c0[2]}
 		P[0] += m * d[0]
 		P[1] += m * d[1]
@@ -119,9 +119,10 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	cb.offs = offsets(&ax)
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
-		r := cb.offs[i]
-		pos[p] = mgl32.Vec3{float32(c1[0] + r[0]), float32(c1[1] + r[1]), float32(c1[2] + r[2])}
-		cb.dpred[i] = pos[p].Sub(prev[p])
+		r := &cb.offs[i]
+		x, o, d := &pos[p], &prev[p], &cb.dpred[i]
+		x[0], x[1], x[2] = float32(c1[0]+r[0]), float32(c1[1]+r[1]), float32(c1[2]+r[2])
+		d[0], d[1], d[2] = x[0]-o[0], x[1]-o[1], x[2]-o[2]
 	}
 	return rm
 }
@@ -138,8 +139,8 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
-		dd := pos[p].Sub(prev[p]).Sub(cb.dpred[i])
-		d := [3]float64{float64(dd[0]), float64(dd[1]), float64(dd[2])}
+		x, o, dp := &pos[p], &prev[p], &cb.dpred[i]
+		d := [3]float64{float64((x[0] - o[0]) - dp[0]), float64((x[1] - o[1]) - dp[1]), float64((x[2] - o[2]) - dp[2])}
 		r := offs[i]
 		dP[0] += m * d[0]
 		dP[1] += m * d[1]
@@ -147,7 +148,6 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		dL[0] += m * (r[1]*d[2] - r[2]*d[1])
 		dL[1] += m * (r[2]*d[0] - r[0]*d[2])
 		dL[2] += m * (r[0]*d[1] - r[1]*d[0])
-		x := pos[p]
 		c1[0] += m * float64(x[0])
 		c1[1] += m * float64(x[1])
 		c1[2] += m * float64(x[2])
@@ -170,12 +170,12 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		p := cb.particle(i)
 		x := pos[p]
 		r := [3]float64{float64(x[0]) - c1[0], float64(x[1]) - c1[1], float64(x[2]) - c1[2]}
-		u := mgl32.Vec3{
-			float32((v[0] + om[1]*r[2] - om[2]*r[1]) * hd),
-			float32((v[1] + om[2]*r[0] - om[0]*r[2]) * hd),
-			float32((v[2] + om[0]*r[1] - om[1]*r[0]) * hd),
-		}
-		prev[p] = x.Sub(u)
+		ux := float32((v[0] + om[1]*r[2] - om[2]*r[1]) * hd)
+		uy := float32((v[1] + om[2]*r[0] - om[0]*r[2]) * hd)
+		uz := float32((v[2] + om[0]*r[1] - om[1]*r[0]) * hd)
+		// Component by component (see moveRigidly).
+		o := &prev[p]
+		o[0], o[1], o[2] = x[0]-ux, x[1]-uy, x[2]-uz
 	}
 	cb.pred = false
 }

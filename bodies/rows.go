@@ -70,6 +70,16 @@ func cross(a, b mgl32.Vec3) mgl32.Vec3 {
 
 func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
+// crossTo and dotTo are cross and dot through pointers, for the hot paths
+// (see moveRigidly). dst must be neither a nor b.
+func crossTo(dst, a, b *mgl32.Vec3) {
+	dst[0] = a[1]*b[2] - a[2]*b[1]
+	dst[1] = a[2]*b[0] - a[0]*b[2]
+	dst[2] = a[0]*b[1] - a[1]*b[0]
+}
+
+func dotTo(a, b *mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
 // setup fills the geometry of row r for contact c from the positions
 // when the Solve call began; the impulses (pn, p1, p2) carry over from
 // the substep's earlier Solve calls.
@@ -79,42 +89,51 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	// A side the solve does not move (held or asleep: the ground) has no
 	// arm; only the islands' cubes have a ctr0 when nothing else touches
 	// cubes (solve).
+	// Component by component through pointers (see moveRigidly).
 	var pa, pb, ra, rb mgl32.Vec3
 	if c.ca >= 0 {
-		pa = c.pointA(pos)
+		c.placeA(&pa, pos)
 		if k := s.slotOf[c.ca]; k >= 0 {
-			ra = pa.Sub(s.cubes[c.ca].ctr0)
+			o := &s.cubes[c.ca].ctr0
+			ra[0], ra[1], ra[2] = pa[0]-o[0], pa[1]-o[1], pa[2]-o[2]
 			r.ia = k
 		}
 	}
 	if c.cb >= 0 {
-		pb = c.pointB(pos)
+		c.placeB(&pb, pos)
 		if k := s.slotOf[c.cb]; k >= 0 {
-			rb = pb.Sub(s.cubes[c.cb].ctr0)
+			o := &s.cubes[c.cb].ctr0
+			rb[0], rb[1], rb[2] = pb[0]-o[0], pb[1]-o[1], pb[2]-o[2]
 			r.ib = k
 		}
 	} else {
 		pb = c.fixed
 	}
 	a := &s.rig[r.ia]
-	n, t1, t2 := c.n, r.t1, r.t2
-	r.an, r.at1, r.at2 = cross(ra, n), cross(ra, t1), cross(ra, t2)
-	d := pa.Sub(pb)
-	r.c0 = dot(d, n) - c.r - c.floor
-	sl := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
-	r.s1, r.s2 = dot(sl, t1), dot(sl, t2)
+	n, t1, t2 := &c.n, &r.t1, &r.t2
+	crossTo(&r.an, &ra, n)
+	crossTo(&r.at1, &ra, t1)
+	crossTo(&r.at2, &ra, t2)
+	r.c0 = ((pa[0]-pb[0])*n[0] + (pa[1]-pb[1])*n[1] + (pa[2]-pb[2])*n[2]) - c.r - c.floor
+	sx := (pa[0] - c.paPrev[0]) - (pb[0] - c.pbPrev[0])
+	sy := (pa[1] - c.paPrev[1]) - (pb[1] - c.pbPrev[1])
+	sz := (pa[2] - c.paPrev[2]) - (pb[2] - c.pbPrev[2])
+	r.s1 = sx*t1[0] + sy*t1[1] + sz*t1[2]
+	r.s2 = sx*t2[0] + sy*t2[1] + sz*t2[2]
 	m := a.invM
-	r.wn = m + dot(r.an, r.an)*a.invI
-	r.k11 = m + dot(r.at1, r.at1)*a.invI
-	r.k22 = m + dot(r.at2, r.at2)*a.invI
-	r.k12 = dot(r.at1, r.at2) * a.invI
+	r.wn = m + dotTo(&r.an, &r.an)*a.invI
+	r.k11 = m + dotTo(&r.at1, &r.at1)*a.invI
+	r.k22 = m + dotTo(&r.at2, &r.at2)*a.invI
+	r.k12 = dotTo(&r.at1, &r.at2) * a.invI
 	if c.cb >= 0 {
 		b := &s.rig[r.ib]
-		r.bn, r.bt1, r.bt2 = cross(rb, n), cross(rb, t1), cross(rb, t2)
-		r.wn += b.invM + dot(r.bn, r.bn)*b.invI
-		r.k11 += b.invM + dot(r.bt1, r.bt1)*b.invI
-		r.k22 += b.invM + dot(r.bt2, r.bt2)*b.invI
-		r.k12 += dot(r.bt1, r.bt2) * b.invI
+		crossTo(&r.bn, &rb, n)
+		crossTo(&r.bt1, &rb, t1)
+		crossTo(&r.bt2, &rb, t2)
+		r.wn += b.invM + dotTo(&r.bn, &r.bn)*b.invI
+		r.k11 += b.invM + dotTo(&r.bt1, &r.bt1)*b.invI
+		r.k22 += b.invM + dotTo(&r.bt2, &r.bt2)*b.invI
+		r.k12 += dotTo(&r.bt1, &r.bt2) * b.invI
 	} else {
 		// A fixed point: no arm, no mass.
 		r.bn, r.bt1, r.bt2 = mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}

@@ -142,7 +142,9 @@ func (s *System) warmStart(is *island) {
 	rows := s.rows[is.lo:is.hi]
 	slot := is.clo
 	g := &s.rig[slot]
-	dc, th := g.dc, g.th
+	// Component by component (see moveRigidly).
+	dx, dy, dz := g.dc[0], g.dc[1], g.dc[2]
+	tx, ty, tz := g.th[0], g.th[1], g.th[2]
 	cw := &s.cubes[s.islandCubes[is.clo]].warm
 	for k := range rows {
 		r := &rows[k]
@@ -158,15 +160,23 @@ func (s *System) warmStart(is *island) {
 			continue // nothing to move (the ground's pushes do nothing either)
 		}
 		// The impulse, and its moment about the cube's centre.
-		P := r.n.Mul(r.pn).Add(r.t1.Mul(r.p1)).Add(r.t2.Mul(r.p2))
+		pn, p1, p2 := r.pn, r.p1, r.p2
+		px := r.n[0]*pn + r.t1[0]*p1 + r.t2[0]*p2
+		py := r.n[1]*pn + r.t1[1]*p1 + r.t2[1]*p2
+		pz := r.n[2]*pn + r.t1[2]*p1 + r.t2[2]*p2
+		m, i := g.invM, g.invI
 		if r.ia == slot {
-			dc = dc.Add(P.Mul(g.invM))
-			th = th.Add(r.an.Mul(r.pn).Add(r.at1.Mul(r.p1)).Add(r.at2.Mul(r.p2)).Mul(g.invI))
+			dx, dy, dz = dx+px*m, dy+py*m, dz+pz*m
+			tx += (r.an[0]*pn + r.at1[0]*p1 + r.at2[0]*p2) * i
+			ty += (r.an[1]*pn + r.at1[1]*p1 + r.at2[1]*p2) * i
+			tz += (r.an[2]*pn + r.at1[2]*p1 + r.at2[2]*p2) * i
 		}
 		if r.ib == slot {
-			dc = dc.Add(P.Mul(-1).Mul(g.invM))
-			th = th.Add(r.bn.Mul(-r.pn).Sub(r.bt1.Mul(r.p1)).Sub(r.bt2.Mul(r.p2)).Mul(g.invI))
+			dx, dy, dz = dx+(px*-1)*m, dy+(py*-1)*m, dz+(pz*-1)*m
+			tx += (r.bn[0]*-pn - r.bt1[0]*p1 - r.bt2[0]*p2) * i
+			ty += (r.bn[1]*-pn - r.bt1[1]*p1 - r.bt2[1]*p2) * i
+			tz += (r.bn[2]*-pn - r.bt1[2]*p1 - r.bt2[2]*p2) * i
 		}
 	}
-	g.dc, g.th = dc, th
+	g.dc, g.th = mgl32.Vec3{dx, dy, dz}, mgl32.Vec3{tx, ty, tz}
 }
