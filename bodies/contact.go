@@ -267,16 +267,31 @@ func (c *contact) limitRecovery(recover float32) {
 // start records where the points of c were at the start of the substep,
 // for friction, and how fast they approach, for restitution.
 func (c *contact) start(pos, prev []mgl32.Vec3) {
+	// Component by component (see moveRigidly).
+	var pa mgl32.Vec3
+	c.placeA(&c.paPrev, prev)
+	c.placeA(&pa, pos)
+	a0, n := &c.paPrev, &c.n
 	if c.na == 1 && c.nb == 0 {
 		// A corner against a collider (most contacts): side B is the
 		// fixed point, which does not move (the general sum below
 		// subtracts it from itself, an exact zero).
-		c.paPrev, c.pbPrev = c.pointA(prev), c.fixed
-		c.vn0 = c.pointA(pos).Sub(c.paPrev).Dot(c.n)
+		c.pbPrev = c.fixed
+		c.vn0 = (pa[0]-a0[0])*n[0] + (pa[1]-a0[1])*n[1] + (pa[2]-a0[2])*n[2]
 		return
 	}
-	c.paPrev, c.pbPrev = c.pointA(prev), c.pointB(prev)
-	c.vn0 = c.pointA(pos).Sub(c.paPrev).Sub(c.pointB(pos).Sub(c.pbPrev)).Dot(c.n)
+	var pb mgl32.Vec3
+	c.placeB(&c.pbPrev, prev)
+	c.placeB(&pb, pos)
+	b0 := &c.pbPrev
+	c.vn0 = ((pa[0]-a0[0])-(pb[0]-b0[0]))*n[0] + ((pa[1]-a0[1])-(pb[1]-b0[1]))*n[1] + ((pa[2]-a0[2])-(pb[2]-b0[2]))*n[2]
+}
+
+// planeDist returns (x - pl.Point)·pl.Normal, component by component (see
+// moveRigidly).
+func planeDist(x *mgl32.Vec3, pl *verlet3d.Plane) float32 {
+	o, n := &pl.Point, &pl.Normal
+	return (x[0]-o[0])*n[0] + (x[1]-o[1])*n[1] + (x[2]-o[2])*n[2]
 }
 
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
@@ -369,7 +384,7 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
 	var c [3]float64
 	for _, p := range cb.p {
-		x := pos[p]
+		x := &pos[p] // not a copy: see moveRigidly
 		c[0] += float64(x[0])
 		c[1] += float64(x[1])
 		c[2] += float64(x[2])
@@ -384,16 +399,19 @@ func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64, r *mat3d) {
 	for k := 0; k < 3; k++ {
 		cb.axis[k] = mgl32.Vec3{float32(r[k][0]), float32(r[k][1]), float32(r[k][2])}
 	}
-	lo, hi := pos[cb.p[0]], pos[cb.p[0]]
+	// Component by component, reading the particles in place (see
+	// moveRigidly: predict has just written them).
+	x := &pos[cb.p[0]]
+	lx, ly, lz := x[0], x[1], x[2]
+	hx, hy, hz := lx, ly, lz
 	for _, p := range cb.p[1:] {
-		x := pos[p]
-		for k := 0; k < 3; k++ {
-			lo[k] = min(lo[k], x[k])
-			hi[k] = max(hi[k], x[k])
-		}
+		x := &pos[p]
+		lx, ly, lz = min(lx, x[0]), min(ly, x[1]), min(lz, x[2])
+		hx, hy, hz = max(hx, x[0]), max(hy, x[1]), max(hz, x[2])
 	}
-	m := mgl32.Vec3{s.margin, s.margin, s.margin}
-	cb.lo, cb.hi = lo.Sub(m), hi.Add(m)
+	m := s.margin
+	cb.lo = mgl32.Vec3{lx - m, ly - m, lz - m}
+	cb.hi = mgl32.Vec3{hx + m, hy + m, hz + m}
 }
 
 // pathMeets reports whether the box around cb's corners at the start of
@@ -667,7 +685,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		if inv[p] == 0 {
 			continue
 		}
-		if plane && pos[p].Sub(pl.Point).Dot(pl.Normal) > clear && prev[p].Sub(pl.Point).Dot(pl.Normal) > clear {
+		if plane && planeDist(&pos[p], pl) > clear && planeDist(&prev[p], pl) > clear {
 			continue
 		}
 		sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, s.margin)

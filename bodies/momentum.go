@@ -168,12 +168,12 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	cb.qNextOK = true
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
-		x := pos[p]
+		x := &pos[p]
 		r := [3]float64{float64(x[0]) - c1[0], float64(x[1]) - c1[1], float64(x[2]) - c1[2]}
 		ux := float32((v[0] + om[1]*r[2] - om[2]*r[1]) * hd)
 		uy := float32((v[1] + om[2]*r[0] - om[0]*r[2]) * hd)
 		uz := float32((v[2] + om[0]*r[1] - om[1]*r[0]) * hd)
-		// Component by component (see moveRigidly).
+		// Component by component, in place (see moveRigidly).
 		o := &prev[p]
 		o[0], o[1], o[2] = x[0]-ux, x[1]-uy, x[2]-uz
 	}

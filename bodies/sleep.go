@@ -283,11 +283,12 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 		slow := !cb.held
 		for k, n := 0, cb.numParticles(); k < n && slow; k++ {
 			p := cb.particle(k)
-			d := pos[p].Sub(prev[p])
+			x, o := &pos[p], &prev[p]
+			dx, dy, dz := x[0]-o[0], x[1]-o[1], x[2]-o[2]
 			// A couple of float32 steps far from the origin is rounding,
 			// not motion.
-			lim := limit + 2*ulp(pos[p])
-			slow = d.Dot(d) <= lim*lim
+			lim := limit + 2*ulp(*x)
+			slow = dx*dx+dy*dy+dz*dz <= lim*lim
 		}
 		if slow {
 			// Bounded: a cube kept awake by a moving neighbour for hours
