@@ -359,3 +359,34 @@ func TestAsleepCubesSleepThroughMotionNearby(t *testing.T) {
 		}
 	}
 }
+
+// A System removed while its cubes sleep leaves whole cubes: their links,
+// skipped while they slept, hold them again. The yard's crates, asleep,
+// lose the System (and its floor) and fall onto a floor added to the World
+// itself, which stops their lower corners one by one: a cube whose links
+// stayed idle came apart there.
+func TestRemovedSystemWakesItsCubes(t *testing.T) {
+	y := newYard(t, 1)
+	y.settle(t)
+	y.s.Remove()
+	ground, _ := verlet3d.NewPlane(mgl32.Vec3{0, -0.5, 0}, mgl32.Vec3{0, 1, 0})
+	if err := y.w.AddCollider(ground, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 120; i++ {
+		y.w.Step()
+	}
+	for _, c := range y.cubes() {
+		if p := y.w.Position(y.s.Corners(c)[0]); p[1] > 0 {
+			t.Fatalf("cube %d still at %v: it should have fallen to the World's floor", c, p)
+		}
+	}
+	var links []verlet3d.Link
+	worst := float32(0)
+	for _, l := range y.w.UnbrokenLinks(links) {
+		worst = max(worst, float32(math.Abs(float64(y.w.LinkStrain(l)))))
+	}
+	if worst > 0.02 {
+		t.Errorf("a link is strained %.1f%% after the fall: the cubes came apart", 100*worst)
+	}
+}

@@ -188,8 +188,13 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 }
 
 // Remove takes the System's hooks out of the World: its cubes' particles
-// and links stay, but get no more cube contacts.
-func (s *System) Remove() { s.w.RemoveConstraintSet(s.hooks) }
+// and links stay, but get no more cube contacts, and asleep cubes wake
+// (their links, which the World skipped while the System held them, hold
+// them together again).
+func (s *System) Remove() {
+	s.w.RemoveConstraintSet(s.hooks)
+	s.wakeAll()
+}
 
 // hooks is the System's verlet3d.ConstraintSet and Finisher, unexported so
 // that a game never sees solver plumbing.
