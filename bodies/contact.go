@@ -3,6 +3,7 @@ package bodies
 import (
 	"math"
 
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -41,6 +42,13 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.maxWidth = max(s.maxWidth, b.width)
 		if b.dragged {
 			s.nDragged++
+		}
+	}
+	free := s.nJelly == 0 && s.nDragged == 0 && w.NumLinks() == s.nLinks && bridge.Alone(w, s.hooks)
+	if free != s.linksFree {
+		s.linksFree = free
+		for i := range s.cubes {
+			s.syncLinks(&s.cubes[i])
 		}
 	}
 	s.sweep()

@@ -145,9 +145,11 @@ type cube struct {
 	still  float32
 	frozen [9]mgl32.Vec3
 	// The cube's own links are World links [link0, link0+nLinks), idle
-	// while it sleeps (setAsleep).
-	link0  verlet3d.Link
-	nLinks int32
+	// (linksIdle) while it sleeps or the System moves its particles alone
+	// (syncLinks).
+	link0     verlet3d.Link
+	nLinks    int32
+	linksIdle bool
 }
 
 // cubeBrief is what the serial parts of a substep read of a cube: 12

@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -814,5 +815,102 @@ func TestGrabTopOfStack(t *testing.T) {
 	t.Logf("the four lower crates moved at most %.2g m", moved)
 	if moved > 0.01 {
 		t.Errorf("holding the top crate by a corner moved the crates under it %.3f m, want under 1 cm", moved)
+	}
+}
+
+// In a World of cubes alone the System skips the cubes' links while it
+// alone moves their particles (their placement is exact and its contacts
+// move them rigidly). Whatever else moves a particle of a cube brings the
+// links back, and the cube stays whole: dragged by a corner, hung by a
+// rope from a corner, dropped at 6 m/s on a table added to the World
+// itself (whose contacts push corners one by one), and next to a jelly
+// cube. Each falls for half a second with its links idle, then runs 2 s
+// at the default Config with a crate at rest on a System floor beside it;
+// no link of the World (but the rope) may strain beyond the case's limit
+// in any frame, and the cube must have moved as told. The limits sit
+// between what the links do (measured: 0.01%, 3.3% as the rope catches
+// the falling cube, 4.1% as the table stops it) and what the same cases
+// did with the links left idle (18.6%, 5.5%, 9.7%).
+func TestCubesStayWholeWhateverMovesThem(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		maxStrain float32
+		set       func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(frame int)
+		ok        func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string
+	}{
+		{"dragged by a corner", 0.01, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(int) {
+			p := s.Corners(c)[7]
+			from := w.Position(p)
+			return func(f int) { w.DragTo(p, from.Add(mgl32.Vec3{0, 0.01 * float32(min(f, 60)), 0})) }
+		}, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string {
+			if y := s.Position(c)[1]; y < 2 {
+				return fmt.Sprintf("centre at %.3f m: the cube did not follow its corner up 0.6 m", y)
+			}
+			return ""
+		}},
+		{"hung by a rope", 0.045, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(int) {
+			corner := s.Corners(c)[0]
+			pivot, _ := w.AddParticle(w.Position(corner).Add(mgl32.Vec3{0, 0.5, 0}), 1)
+			w.Pin(pivot)
+			if _, err := w.AddLink(pivot, corner, verlet3d.LinkSettings{Rest: 0.5, TensionOnly: true}); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string {
+			// The pivot is the last particle; the centre hangs at most
+			// the rope and half a diagonal (0.35 m) below it.
+			pivot := w.Position(verlet3d.Particle(w.NumParticles() - 1))
+			if d := pivot.Sub(s.Position(c)); d[1] < 0.5 || d.Len() > 0.86 {
+				return fmt.Sprintf("centre %v from the pivot, want it hanging 0.5-0.85 m below", d)
+			}
+			return ""
+		}},
+		{"on a World table", 0.06, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(int) {
+			// A table, 1 m high.
+			p, _ := verlet3d.NewBox(mgl32.Vec3{4, 0.5, 0}, mgl32.Vec3{3, 0.5, 3}, mgl32.QuatIdent())
+			if err := w.AddCollider(p, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string {
+			if y := s.Position(c)[1]; y < 1.19 || y > 1.21 {
+				return fmt.Sprintf("centre at %.3f m, want it resting on the table 1 m high (1.2)", y)
+			}
+			return ""
+		}},
+		{"beside a jelly cube", 0.01, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(int) {
+			addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{-2, 0.5, 0}, Compliance: 1e-5})
+			return nil
+		}, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string { return "" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, s := newWorldWith(t, verlet3d.DefaultConfig())
+			floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+			addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{-1, 0.2, 0}})
+			c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{3, 3, 0}, Rotation: mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 1}.Normalize())})
+			for i := 0; i < 30; i++ {
+				w.Step() // the System alone: links idle
+			}
+			move := tc.set(w, s, c)
+			var links []verlet3d.Link
+			for f := 0; f < 120; f++ {
+				if move != nil {
+					move(f)
+				}
+				w.Step()
+				worst := float32(0)
+				for _, l := range w.UnbrokenLinks(links[:0]) {
+					if a, _ := w.LinkParticles(l); !w.Pinned(a) {
+						worst = max(worst, float32(math.Abs(float64(w.LinkStrain(l)))))
+					}
+				}
+				if worst > tc.maxStrain {
+					t.Fatalf("frame %d: a link strained %.1f%%, want at most %.1f%%: the cube's links were not all solved", f, 100*worst, 100*tc.maxStrain)
+				}
+			}
+			if msg := tc.ok(w, s, c); msg != "" {
+				t.Error(msg)
+			}
+		})
 	}
 }

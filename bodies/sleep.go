@@ -95,11 +95,7 @@ func (s *System) wakeGroup(g int32) {
 	}
 }
 
-// setAsleep puts cb to sleep or wakes it, counting asleep cubes. Its own
-// links are idle while it sleeps: the World skips them, since both their
-// particles are put back where they sleep every substep anyway (a link of
-// the cube's that the World, a collider or a component stretches in the
-// meantime shows as its corner pushed, and wakes it all the same).
+// setAsleep puts cb to sleep or wakes it, counting asleep cubes.
 func (s *System) setAsleep(cb *cube, asleep bool) {
 	cb.asleep = asleep
 	s.sleepersStale = true
@@ -108,7 +104,23 @@ func (s *System) setAsleep(cb *cube, asleep bool) {
 	} else {
 		s.nAsleep--
 	}
-	bridge.SetLinksIdle(s.w, int32(cb.link0), cb.nLinks, asleep)
+	s.syncLinks(cb)
+}
+
+// syncLinks makes cb's own links idle in the World (which then skips
+// them) while solving them would change nothing: while it sleeps, since
+// its particles are put back where they sleep every substep anyway (what
+// pushes one of them wakes it all the same), and while the System moves
+// its particles alone (linksFree, set in Prepare): every awake cube is
+// rigid and free, so predict placed its particles exactly at its rotation
+// and its contacts move them only as a rigid body, and nothing else can
+// move them (no other constraint set, link or tether, no collider contact
+// this substep). Solved, the links moved them by rounding.
+func (s *System) syncLinks(cb *cube) {
+	if idle := cb.asleep || s.linksFree; idle != cb.linksIdle {
+		bridge.SetLinksIdle(s.w, int32(cb.link0), cb.nLinks, idle)
+		cb.linksIdle = idle
+	}
 }
 
 // sleeper is one particle of an asleep cube: where it sleeps and the

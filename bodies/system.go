@@ -99,7 +99,10 @@ type System struct {
 	rig       []rigid
 	substeps  uint32 // Prepare calls so far, for the lone cubes' warm starts (warm.go)
 	nJelly    int    // cubes with Compliance > 0
-	nDragged  int    // cubes held by a pinned or dragged particle this substep
+	nLinks    int    // the cubes' own links
+	// linksFree: this substep the cubes' links are idle (syncLinks).
+	linksFree bool
+	nDragged  int // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -193,7 +196,11 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // them together again).
 func (s *System) Remove() {
 	s.w.RemoveConstraintSet(s.hooks)
+	s.linksFree = false
 	s.wakeAll()
+	for i := range s.cubes {
+		s.syncLinks(&s.cubes[i])
+	}
 }
 
 // hooks is the System's verlet3d.ConstraintSet and Finisher, unexported so
@@ -311,6 +318,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 			cb.nLinks++ // handles are given out in order
 		}
 	}
+	s.nLinks += int(cb.nLinks)
 	for i := 0; i < n; i++ {
 		r := w.Position(parts[i]).Sub(cs.Position)
 		w.SetVelocity(parts[i], cs.Velocity.Add(cs.AngularVelocity.Cross(r)))

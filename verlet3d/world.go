@@ -500,6 +500,10 @@ func init() {
 	bridge.SetLinksIdle = func(w any, first, n int32, idle bool) {
 		w.(*World).setLinksIdle(Link(first), int(n), idle)
 	}
+	bridge.Alone = func(w any, cs any) bool {
+		ww := w.(*World)
+		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0
+	}
 	bridge.Mark = func(w any) any { return w.(*World).mark() }
 	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
 }

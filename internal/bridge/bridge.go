@@ -23,6 +23,12 @@ var (
 	// solver skips them) or not: bodies does for the links of an asleep
 	// cube, whose particles it holds where they sleep.
 	SetLinksIdle func(w any, first, n int32, idle bool)
+	// Alone reports whether, in the current substep of world w, nothing
+	// but constraint set cs can move a particle in the solve: cs is its
+	// only ConstraintSet, it has no tethers, and its colliders made no
+	// contact (bodies then skips its rigid cubes' links, which predict
+	// placed exactly and its contacts move rigidly).
+	Alone func(w any, cs any) bool
 	// Mark records how much world w holds; Rollback removes everything
 	// added since. A constructor that fails half-way calls Rollback so
 	// that it leaves the World as it was.
