@@ -269,7 +269,8 @@ func (s *System) generate(lo, hi int) {
 // at most recover metres (its floor); the approach of the substep itself
 // is stopped in full.
 func (c *contact) limitRecovery(recover float32) {
-	c.floor = min(0, c.paPrev.Sub(c.pbPrev).Dot(c.n)-c.r+recover)
+	a, b, n := &c.paPrev, &c.pbPrev, &c.n // in place: see moveRigidly
+	c.floor = min(0, ((a[0]-b[0])*n[0]+(a[1]-b[1])*n[1]+(a[2]-b[2])*n[2])-c.r+recover)
 }
 
 // start records where the points of c were at the start of the substep,

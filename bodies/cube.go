@@ -169,8 +169,10 @@ func (c *cube) fixed() bool { return c.held && !c.pivot }
 
 // local returns x in the cube's working frame (centre at the origin).
 func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
-	d := x.Sub(c.c)
-	return mgl32.Vec3{d.Dot(c.axis[0]), d.Dot(c.axis[1]), d.Dot(c.axis[2])}
+	// Component by component (see moveRigidly).
+	dx, dy, dz := x[0]-c.c[0], x[1]-c.c[1], x[2]-c.c[2]
+	a, b, e := &c.axis[0], &c.axis[1], &c.axis[2]
+	return mgl32.Vec3{dx*a[0] + dy*a[1] + dz*a[2], dx*b[0] + dy*b[1] + dz*b[2], dx*e[0] + dy*e[1] + dz*e[2]}
 }
 
 // cornerSign returns ±1: the side of corner i along axis k.

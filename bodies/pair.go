@@ -189,7 +189,8 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 			if q == 1 && (t >= 1 || t1-t0 < 1e-6) {
 				continue // the end corner is the next edge's start
 			}
-			x := l0.Add(l1.Sub(l0).Mul(t))
+			// l0 + (l1 - l0)·t, component by component (see moveRigidly).
+			x := mgl32.Vec3{l0[0] + (l1[0]-l0[0])*t, l0[1] + (l1[1]-l0[1])*t, l0[2] + (l1[2]-l0[2])*t}
 			if sk*x[k]-h >= m {
 				continue
 			}
@@ -215,8 +216,14 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 		}
 		lf := li
 		lf[ik] = isg * hi
-		pa := inc.c.Add(inc.axis[0].Mul(lf[0])).Add(inc.axis[1].Mul(lf[1])).Add(inc.axis[2].Mul(lf[2]))
-		if pa.Sub(x).Dot(n) >= m {
+		// The point of the incident face under the corner, and its
+		// height over it along n, component by component (see
+		// moveRigidly).
+		a0, a1, a2, o := &inc.axis[0], &inc.axis[1], &inc.axis[2], &inc.c
+		px := ((o[0] + a0[0]*lf[0]) + a1[0]*lf[1]) + a2[0]*lf[2]
+		py := ((o[1] + a0[1]*lf[0]) + a1[1]*lf[1]) + a2[1]*lf[2]
+		pz := ((o[2] + a0[2]*lf[0]) + a1[2]*lf[1]) + a2[2]*lf[2]
+		if (px-x[0])*n[0]+(py-x[1])*n[1]+(pz-x[2])*n[2] >= m {
 			continue
 		}
 		idx, wt := faceWeights(hi, lf, ik, isg)

@@ -59,8 +59,13 @@ func tangents(n mgl32.Vec3) (t1, t2 mgl32.Vec3) {
 	default:
 		e = mgl32.Vec3{0, 0, 1}
 	}
-	t1 = n.Cross(e).Normalize()
-	t2 = n.Cross(t1)
+	// n × e normalised, then n × t1, component by component (see
+	// moveRigidly), rounded as mgl32's Cross and Normalize round them.
+	x, y, z := n[1]*e[2]-n[2]*e[1], n[2]*e[0]-n[0]*e[2], n[0]*e[1]-n[1]*e[0]
+	l := 1.0 / float32(math.Sqrt(float64(x*x+y*y+z*z)))
+	x, y, z = x*l, y*l, z*l
+	t1 = mgl32.Vec3{x, y, z}
+	t2 = mgl32.Vec3{n[1]*z - n[2]*y, n[2]*x - n[0]*z, n[0]*y - n[1]*x}
 	return t1, t2
 }
 
