@@ -303,6 +303,23 @@ func planeDist(x *mgl32.Vec3, pl *verlet3d.Plane) float32 {
 	return (x[0]-o[0])*n[0] + (x[1]-o[1])*n[1] + (x[2]-o[2])*n[2]
 }
 
+// planeContact is vecmath.PathContact(pl, a, b, 0, margin) for a corner
+// that ends within the margin after a short move (the corners at rest on a
+// floor), with the same arithmetic but without the interface calls and in
+// place (see moveRigidly); others take PathContact itself.
+func planeContact(pl *verlet3d.Plane, a, b *mgl32.Vec3, margin float32) (surface, normal mgl32.Vec3, ok bool) {
+	// Plane.Closest(b), then (b - surface)·normal.
+	o, nn := &pl.Point, &pl.Normal
+	d := (b[0]-o[0])*nn[0] + (b[1]-o[1])*nn[1] + (b[2]-o[2])*nn[2]
+	sx, sy, sz := b[0]-nn[0]*d, b[1]-nn[1]*d, b[2]-nn[2]*d
+	e := (b[0]-sx)*nn[0] + (b[1]-sy)*nn[1] + (b[2]-sz)*nn[2]
+	mx, my, mz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	if e >= margin || mx*mx+my*my+mz*mz > margin*margin {
+		return vecmath.PathContact(pl, *a, *b, 0, margin)
+	}
+	return mgl32.Vec3{sx, sy, sz}, *nn, true
+}
+
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
 // touches only its own cube and particles (a World.Parallel range job).
 func (s *System) prepareCubes(lo, hi int) {
@@ -697,7 +714,13 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		if plane && planeDist(&pos[p], pl) > clear && planeDist(&prev[p], pl) > clear {
 			continue
 		}
-		sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, s.margin)
+		var sp, n mgl32.Vec3
+		var ok bool
+		if plane {
+			sp, n, ok = planeContact(pl, &prev[p], &pos[p], s.margin)
+		} else {
+			sp, n, ok = vecmath.PathContact(col.c, prev[p], pos[p], 0, s.margin)
+		}
 		if !ok {
 			continue
 		}

@@ -93,7 +93,12 @@ next:
 		if cw.n == maxWarm {
 			return
 		}
-		cw.e[cw.n] = warmEntry{key: key, pn: r.pn, pt: r.t1.Mul(r.p1).Add(r.t2.Mul(r.p2))}
+		// In place, component by component (see moveRigidly).
+		e := &cw.e[cw.n]
+		e.key, e.pn = key, r.pn
+		e.pt[0] = r.t1[0]*r.p1 + r.t2[0]*r.p2
+		e.pt[1] = r.t1[1]*r.p1 + r.t2[1]*r.p2
+		e.pt[2] = r.t1[2]*r.p1 + r.t2[2]*r.p2
 		cw.n++
 	}
 }
