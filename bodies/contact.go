@@ -724,9 +724,12 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		if !ok {
 			continue
 		}
-		c := contact{kind: kindCollider, ca: ic, cb: -1, na: 1, fixed: sp, n: n, mu: mu, e: col.e, feat: ci}
+		// Made in place: most contacts are these, and a contact is 244
+		// bytes to build and copy.
+		*buf = append(*buf, contact{})
+		c := &(*buf)[len(*buf)-1]
+		c.kind, c.ca, c.cb, c.na, c.fixed, c.n, c.mu, c.e, c.feat = kindCollider, ic, -1, 1, sp, n, mu, col.e, ci
 		c.a[0], c.wa[0] = p, 1
-		*buf = append(*buf, c)
 	}
 	if plane {
 		// A plane touches a face only where it touches the face's corners,

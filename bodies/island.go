@@ -171,7 +171,10 @@ func (s *System) initRows(rows []row, rc []int32) {
 			last = c.n
 			t1, t2 = tangents(last)
 		}
-		rows[k] = row{ci: ci, n: c.n, t1: t1, t2: t2, mu: c.mu}
+		// In place: a row is 180 bytes to build and copy.
+		r := &rows[k]
+		*r = row{}
+		r.ci, r.n, r.t1, r.t2, r.mu = ci, c.n, t1, t2, c.mu
 	}
 }
 
