@@ -25,8 +25,11 @@ import (
 //     substep the World's integration is undone (it only added gravity),
 //     it gets no contacts with the floor or with other asleep cubes, no
 //     rows, no prediction and no carry. Awake cubes, cloth and hair meet
-//     it as an immovable body. Its only costs are the World's own work on
-//     its nine particles and a look at each of them.
+//     it as an immovable body, and the World skips its links (they are
+//     idle: syncLinks). Its only costs are the World's integration of its
+//     nine particles and a look at each of them: 100 asleep crates cost
+//     0.16-0.19 ms a frame in a World kept awake (internal/bench,
+//     BenchmarkCubes100Asleep).
 //   - It wakes, with its group, when anything moves it: a velocity or
 //     position set on a particle (Throw, ApplyImpulse, World.SetVelocity,
 //     SetPosition, Teleport, Reset), a pin or a drag, a change of gravity, a
