@@ -69,10 +69,6 @@ func tangents(n mgl32.Vec3) (t1, t2 mgl32.Vec3) {
 	return t1, t2
 }
 
-func cross(a, b mgl32.Vec3) mgl32.Vec3 {
-	return mgl32.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
-}
-
 func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 // crossTo and dotTo are cross and dot through pointers, for the hot paths
