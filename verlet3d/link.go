@@ -35,8 +35,9 @@ const (
 	linkTensionOnly uint8 = 1 << iota
 	linkJakobsen
 	linkBroken
-	// linkIdle: a component holds both particles still and the solver
-	// skips the link (setLinksIdle: the links of an asleep cube).
+	// linkIdle: the solver skips the link, which could not move its
+	// particles (setLinksIdle: bodies, for an asleep cube's links and a
+	// rigid cube's that it alone moves).
 	linkIdle
 )
 
@@ -217,10 +218,11 @@ func (w *World) setLinkParticles(l Link, a, b Particle) {
 }
 
 // setLinksIdle marks links [first, first+n) idle (the solver skips them)
-// or not. A component that holds both particles of each link where they
-// are (bodies: an asleep cube, put back where it sleeps every substep)
-// spares the World solving links that cannot move them; through
-// internal/bridge. Removed handles are passed over.
+// or not. A component that keeps the particles of its links as the links
+// would (bodies: an asleep cube, put back where it sleeps every substep;
+// a rigid cube it alone moves, rigidly) spares the World solving links
+// that would not move them; through internal/bridge. Removed handles are
+// passed over.
 func (w *World) setLinksIdle(first Link, n int, idle bool) {
 	ls := &w.links
 	for _, i := range ls.slot[first : int(first)+n] {

@@ -1,8 +1,9 @@
 // Package bridge carries the few World operations that drape's component
 // packages need but a game must not call: re-attaching a torn link to a
 // split vertex (cloth) and moving where World.Reset puts a particle
-// (hair), whether a collider moved (bodies wakes what sleeps on it) and
-// which links need no solving (an asleep cube's).
+// (hair), whether a collider moved (bodies wakes what sleeps on it),
+// which links need no solving (an asleep cube's, or a rigid cube's that
+// bodies alone moves) and whether anything else moves particles.
 // verlet3d fills the functions in its init; components call them
 // with their *verlet3d.World. It is internal, so it is not public API.
 package bridge
@@ -21,13 +22,15 @@ var (
 	ColliderMoving func(w any, c any) bool
 	// SetLinksIdle marks links [first, first+n) of world w idle (the
 	// solver skips them) or not: bodies does for the links of an asleep
-	// cube, whose particles it holds where they sleep.
+	// cube, whose particles it holds where they sleep, and of rigid cubes
+	// it alone moves (Alone).
 	SetLinksIdle func(w any, first, n int32, idle bool)
 	// Alone reports whether, in the current substep of world w, nothing
-	// but constraint set cs can move a particle in the solve: cs is its
-	// only ConstraintSet, it has no tethers, and its colliders made no
-	// contact (bodies then skips its rigid cubes' links, which predict
-	// placed exactly and its contacts move rigidly).
+	// but constraint set cs and the links can move a particle in the
+	// solve: cs is its only ConstraintSet, it has no tethers, and no
+	// collider made a contact (bodies then skips its rigid cubes' links,
+	// if they are all the World's: predict placed the cubes exactly and
+	// its contacts move them rigidly).
 	Alone func(w any, cs any) bool
 	// Mark records how much world w holds; Rollback removes everything
 	// added since. A constructor that fails half-way calls Rollback so
