@@ -44,12 +44,10 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 			s.nDragged++
 		}
 	}
-	free := s.nJelly == 0 && s.nDragged == 0 && w.NumLinks() == s.nLinks && bridge.Alone(w, s.hooks)
-	if free != s.linksFree {
-		s.linksFree = free
-		for i := range s.cubes {
-			s.syncLinks(&s.cubes[i])
-		}
+	s.alone, s.linkCounts = bridge.Alone(w, s.hooks), bridge.LinkCounts(w)
+	s.linksFree = s.alone && s.nJelly == 0 && s.nDragged == 0 && w.NumLinks() == s.nLinks
+	for i := range s.cubes {
+		s.syncLinks(&s.cubes[i])
 	}
 	s.sweep()
 	if s.nAsleep > 0 {

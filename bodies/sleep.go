@@ -111,19 +111,38 @@ func (s *System) setAsleep(cb *cube, asleep bool) {
 }
 
 // syncLinks makes cb's own links idle in the World (which then skips
-// them) while solving them would change nothing: while it sleeps, since
-// its particles are put back where they sleep every substep anyway (what
-// pushes one of them wakes it all the same), and while the System moves
-// its particles alone (linksFree, set in Prepare): every awake cube is
-// rigid and free, so predict placed its particles exactly at its rotation
-// and its contacts move them only as a rigid body, and nothing else can
-// move them (no other constraint set, link or tether, no collider contact
-// this substep). Solved, the links moved them by rounding.
+// them) while solving them would change nothing. That is so while the
+// System moves the cubes' particles alone (linksFree, set in Prepare):
+// every awake cube is rigid and free, so predict placed its particles
+// exactly at its rotation and its contacts move them only as a rigid
+// body, and nothing else can move them (no other constraint set, link or
+// tether, no collider contact this substep). Solved, the links moved them
+// by rounding. It is so too for an asleep cube that nothing but the
+// System touches (alone, and no link joins its particles but its own):
+// its particles are put back where they sleep every substep. Where
+// something else pushes them (a cloth's SurfaceCollision over sleeping
+// crates, a rope), the links stay: they make the push move the whole
+// cube, as it did before it slept, rather than the one particle. Idle
+// there, a crate's corner gave way alone to the tablecloth draped over it
+// in a draught, which slid off the pile and off the floor in minutes
+// (TestSoakDrapedCratesInWind, package cloth, make soak).
 func (s *System) syncLinks(cb *cube) {
-	if idle := cb.asleep || s.linksFree; idle != cb.linksIdle {
+	idle := s.linksFree || cb.asleep && s.alone && s.onlyOwnLinks(cb)
+	if idle != cb.linksIdle {
 		bridge.SetLinksIdle(s.w, int32(cb.link0), cb.nLinks, idle)
 		cb.linksIdle = idle
 	}
+}
+
+// onlyOwnLinks reports whether no link joins cb's particles but its own.
+func (s *System) onlyOwnLinks(cb *cube) bool {
+	n := int32(0)
+	for k, np := 0, cb.numParticles(); k < np; k++ {
+		if p := cb.particle(k); int(p) < len(s.linkCounts) {
+			n += s.linkCounts[p]
+		}
+	}
+	return n == 2*cb.nLinks
 }
 
 // sleeper is one particle of an asleep cube: where it sleeps and the

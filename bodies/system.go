@@ -102,7 +102,12 @@ type System struct {
 	nLinks    int    // the cubes' own links
 	// linksFree: this substep the cubes' links are idle (syncLinks).
 	linksFree bool
-	nDragged  int // cubes held by a pinned or dragged particle this substep
+	// alone: this substep nothing but the System and links moves
+	// particles in the solve (bridge.Alone); linkCounts: how many links
+	// join each particle (bridge.LinkCounts). Both set in Prepare.
+	alone      bool
+	linkCounts []int32
+	nDragged   int // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -196,7 +201,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // them together again).
 func (s *System) Remove() {
 	s.w.RemoveConstraintSet(s.hooks)
-	s.linksFree = false
+	s.linksFree, s.alone = false, false
 	s.wakeAll()
 	for i := range s.cubes {
 		s.syncLinks(&s.cubes[i])

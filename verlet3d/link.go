@@ -91,6 +91,10 @@ type linkStore struct {
 	groups    []linkGroup
 	groupOK   []bool
 	groupIdle []bool // no link of the group is solved (idle or broken)
+	// count is, by particle, how many links (broken ones included until
+	// removed) join it: bodies tells an asleep cube held by a link of the
+	// game's from one that has only its own (internal/bridge.LinkCounts).
+	count []int32
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -161,6 +165,8 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	ls.handle = append(ls.handle, int32(l))
 	ls.hot = append(ls.hot, h)
 	ls.lambda = append(ls.lambda, 0)
+	ls.count[a]++
+	ls.count[b]++
 	ls.prepared = false
 	ls.strain = append(ls.strain, s.BreakStrain)
 	if s.BreakStrain > 0 {
@@ -193,6 +199,8 @@ func (w *World) RemoveLink(l Link) {
 		ls.nBroken--
 	}
 	ls.hot[i].flags |= linkBroken
+	ls.count[ls.hot[i].a]--
+	ls.count[ls.hot[i].b]--
 	ls.slot[l] = -1
 	ls.handle[i] = -1
 	ls.live--
@@ -213,7 +221,12 @@ func (w *World) setLinkParticles(l Link, a, b Particle) {
 	w.check(a)
 	w.check(b)
 	h := w.checkLink(l)
+	ls := &w.links
+	ls.count[h.a]--
+	ls.count[h.b]--
 	h.a, h.b = int32(a), int32(b)
+	ls.count[a]++
+	ls.count[b]++
 	w.links.dirty = true
 }
 

@@ -59,3 +59,57 @@ func TestIdleLinksAreSkipped(t *testing.T) {
 		}
 	}
 }
+
+// The links joining each particle (links.count, which bodies reads through
+// internal/bridge.LinkCounts) stay counted through adding, removing,
+// breaking and re-attaching links and a rolled-back constructor.
+func TestLinkCountsFollowTheLinks(t *testing.T) {
+	w, _ := NewWorld(DefaultConfig())
+	var ps []Particle
+	for i := 0; i < 10; i++ {
+		p, _ := w.AddParticle(mgl32.Vec3{float32(i), 0, 0}, 1)
+		ps = append(ps, p)
+	}
+	check := func(what string) {
+		t.Helper()
+		want := make([]int32, len(w.pos))
+		for l, i := range w.links.slot {
+			if i >= 0 {
+				a, b := w.LinkParticles(Link(l))
+				want[a]++
+				want[b]++
+			}
+		}
+		if len(w.links.count) != len(want) {
+			t.Fatalf("%s: counts for %d particles, want %d", what, len(w.links.count), len(want))
+		}
+		for p := range want {
+			if w.links.count[p] != want[p] {
+				t.Fatalf("%s: particle %d joined by %d links, counted %d", what, p, want[p], w.links.count[p])
+			}
+		}
+	}
+	var ls []Link
+	for i := 0; i+1 < len(ps); i++ {
+		l, _ := w.AddLink(ps[i], ps[i+1], LinkSettings{})
+		ls = append(ls, l)
+	}
+	l, _ := w.AddLink(ps[0], ps[9], LinkSettings{})
+	ls = append(ls, l)
+	check("added")
+	w.RemoveLink(ls[3])
+	check("one removed")
+	w.BreakLink(ls[5])
+	check("one broken")
+	w.setLinkParticles(ls[6], ps[2], ps[8])
+	check("one re-attached")
+	w.Step()
+	check("after a step (coloured)")
+	m := w.mark()
+	q, _ := w.AddParticle(mgl32.Vec3{0, 1, 0}, 1)
+	w.AddLink(q, ps[4], LinkSettings{})
+	w.AddLink(ps[1], ps[7], LinkSettings{})
+	check("a constructor half-way")
+	w.rollback(m)
+	check("rolled back")
+}

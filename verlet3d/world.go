@@ -236,6 +236,7 @@ func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	w.target = append(w.target, pos)
 	w.stepStart = append(w.stepStart, pos)
 	w.home = append(w.home, pos)
+	w.links.count = append(w.links.count, 0)
 	if mass == 0 {
 		w.invMass = append(w.invMass, 0)
 		w.state = append(w.state, statePinned)
@@ -500,6 +501,7 @@ func init() {
 	bridge.SetLinksIdle = func(w any, first, n int32, idle bool) {
 		w.(*World).setLinksIdle(Link(first), int(n), idle)
 	}
+	bridge.LinkCounts = func(w any) []int32 { return w.(*World).links.count }
 	bridge.Alone = func(w any, cs any) bool {
 		ww := w.(*World)
 		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0

@@ -25,6 +25,10 @@ var (
 	// cube, whose particles it holds where they sleep, and of rigid cubes
 	// it alone moves (Alone).
 	SetLinksIdle func(w any, first, n int32, idle bool)
+	// LinkCounts returns, by particle of world w, how many links join it
+	// (broken ones included until removed): the World's own slice, to
+	// read only and not to keep past the substep.
+	LinkCounts func(w any) []int32
 	// Alone reports whether, in the current substep of world w, nothing
 	// but constraint set cs and the links can move a particle in the
 	// solve: cs is its only ConstraintSet, it has no tethers, and no
