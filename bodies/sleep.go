@@ -25,11 +25,12 @@ import (
 //     substep the World's integration is undone (it only added gravity),
 //     it gets no contacts with the floor or with other asleep cubes, no
 //     rows, no prediction and no carry. Awake cubes, cloth and hair meet
-//     it as an immovable body, and the World skips its links (they are
-//     idle: syncLinks). Its only costs are the World's integration of its
-//     nine particles and a look at each of them: 100 asleep crates cost
-//     0.16-0.19 ms a frame in a World kept awake (internal/bench,
-//     BenchmarkCubes100Asleep).
+//     it as an immovable body. Its costs are the World's integration of
+//     its nine particles, a look at each of them, and its links, which
+//     the World skips while nothing but the System can push its particles
+//     (syncLinks): 100 asleep crates cost 0.17 ms a frame in a World kept
+//     awake by a pendulum (internal/bench, BenchmarkCubes100Asleep), 0.35
+//     ms with another constraint set in the World.
 //   - It wakes, with its group, when anything moves it: a velocity or
 //     position set on a particle (Throw, ApplyImpulse, World.SetVelocity,
 //     SetPosition, Teleport, Reset), a pin or a drag, a change of gravity, a
