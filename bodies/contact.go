@@ -45,7 +45,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		}
 	}
 	s.alone, s.linkCounts = bridge.Alone(w, s.hooks), bridge.LinkCounts(w)
-	s.linksFree = s.alone && s.nJelly == 0 && s.nDragged == 0 && w.NumLinks() == s.nLinks
+	s.rigidFree = s.nJelly == 0 && s.nDragged == 0
 	for i := range s.cubes {
 		s.syncLinks(&s.cubes[i])
 	}

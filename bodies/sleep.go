@@ -112,23 +112,22 @@ func (s *System) setAsleep(cb *cube, asleep bool) {
 }
 
 // syncLinks makes cb's own links idle in the World (which then skips
-// them) while solving them would change nothing. That is so while the
-// System moves the cubes' particles alone (linksFree, set in Prepare):
-// every awake cube is rigid and free, so predict placed its particles
-// exactly at its rotation and its contacts move them only as a rigid
-// body, and nothing else can move them (no other constraint set, link or
-// tether, no collider contact this substep). Solved, the links moved them
-// by rounding. It is so too for an asleep cube that nothing but the
-// System touches (alone, and no link joins its particles but its own):
-// its particles are put back where they sleep every substep. Where
-// something else pushes them (a cloth's SurfaceCollision over sleeping
-// crates, a rope), the links stay: they make the push move the whole
-// cube, as it did before it slept, rather than the one particle. Idle
-// there, a crate's corner gave way alone to the tablecloth draped over it
-// in a draught, which slid off the pile and off the floor in minutes
+// them) while solving them would change nothing: while nothing but the
+// System can move its particles (alone: no other constraint set, tether
+// or collider contact this substep; and no link joins them but its own),
+// and the System moves them rigidly. An asleep cube's particles are put
+// back where they sleep every substep; an awake cube moves rigidly when
+// every awake cube is rigid and free (rigidFree: predict placed its
+// particles exactly at its rotation, and contacts move cubes only as
+// rigid bodies). Solved, the links moved them by rounding. Where something
+// else pushes a cube's particles (a cloth's SurfaceCollision over
+// sleeping crates, a rope), the links stay: they make the push move the
+// whole cube rather than the one particle. Idle there, a sleeping crate's
+// corner gave way alone to the tablecloth draped over it in a draught,
+// which slid off the pile and off the floor in minutes
 // (TestSoakDrapedCratesInWind, package cloth, make soak).
 func (s *System) syncLinks(cb *cube) {
-	idle := s.linksFree || cb.asleep && s.alone && s.onlyOwnLinks(cb)
+	idle := s.alone && (cb.asleep || s.rigidFree) && s.onlyOwnLinks(cb)
 	if idle != cb.linksIdle {
 		bridge.SetLinksIdle(s.w, int32(cb.link0), cb.nLinks, idle)
 		cb.linksIdle = idle

@@ -99,15 +99,14 @@ type System struct {
 	rig       []rigid
 	substeps  uint32 // Prepare calls so far, for the lone cubes' warm starts (warm.go)
 	nJelly    int    // cubes with Compliance > 0
-	nLinks    int    // the cubes' own links
-	// linksFree: this substep the cubes' links are idle (syncLinks).
-	linksFree bool
 	// alone: this substep nothing but the System and links moves
-	// particles in the solve (bridge.Alone); linkCounts: how many links
-	// join each particle (bridge.LinkCounts). Both set in Prepare.
-	alone      bool
-	linkCounts []int32
-	nDragged   int // cubes held by a pinned or dragged particle this substep
+	// particles in the solve (bridge.Alone); rigidFree: every awake cube
+	// is rigid and free (no jelly cube, none held); linkCounts: how many
+	// links join each particle (bridge.LinkCounts). Set in Prepare, they
+	// decide which cubes' links are idle (syncLinks).
+	alone, rigidFree bool
+	linkCounts       []int32
+	nDragged         int // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -201,7 +200,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // them together again).
 func (s *System) Remove() {
 	s.w.RemoveConstraintSet(s.hooks)
-	s.linksFree, s.alone = false, false
+	s.alone = false
 	s.wakeAll()
 	for i := range s.cubes {
 		s.syncLinks(&s.cubes[i])
@@ -323,7 +322,6 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 			cb.nLinks++ // handles are given out in order
 		}
 	}
-	s.nLinks += int(cb.nLinks)
 	for i := 0; i < n; i++ {
 		r := w.Position(parts[i]).Sub(cs.Position)
 		w.SetVelocity(parts[i], cs.Velocity.Add(cs.AngularVelocity.Cross(r)))

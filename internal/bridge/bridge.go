@@ -32,8 +32,8 @@ var (
 	// Alone reports whether, in the current substep of world w, nothing
 	// but constraint set cs and the links can move a particle in the
 	// solve: cs is its only ConstraintSet, it has no tethers, and no
-	// collider made a contact (bodies then skips its rigid cubes' links,
-	// if they are all the World's: predict placed the cubes exactly and
+	// collider made a contact (bodies then skips the links of its rigid
+	// cubes that no other link joins: predict placed the cubes exactly and
 	// its contacts move them rigidly).
 	Alone func(w any, cs any) bool
 	// Mark records how much world w holds; Rollback removes everything
