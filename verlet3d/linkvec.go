@@ -47,8 +47,8 @@ type linkGroupArgs struct {
 // prepareGroups fills ls.groups, ls.groupOK and ls.groupIdle from hot,
 // which prepare has just brought up to date. A group is solved by the
 // kernel when its eight links are plain XPBD links and share no particle,
-// and skipped when none of them is solved (idle or broken: an asleep
-// cube's, or two).
+// and skipped when none of them is solved (idle or broken: the links of
+// cubes that bodies alone moves).
 func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels bool) {
 	ng := len(ls.hot) / linkGroupSize
 	if !kernels || ng == 0 || len(invMass) > maxVectorParticles {
