@@ -31,6 +31,13 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	s.wakeByColliders(first)
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
+	// carry's rotation and centre hold for the next substep only if
+	// nothing moved the particles since: between steps the game may
+	// have, and within a step only the World's non-finite guard can.
+	resets := w.Stats().NonFiniteResets
+	if resets != s.resets {
+		s.first, s.resets = true, resets
+	}
 	if cap(s.brief) < len(s.cubes) {
 		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}
@@ -331,8 +338,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0]}
 			continue
 		}
-		// carry's rotation holds within a step only: between steps the
-		// game may have moved the particles.
+		// carry's rotation and centre hold within a step only (prepare).
 		known := cb.qNextOK && !s.first
 		cb.qNextOK = false
 		nh := 0

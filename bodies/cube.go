@@ -119,8 +119,12 @@ type cube struct {
 	dpred [9]mgl32.Vec3
 	// qNext is the rotation at the start of the next substep, found by
 	// carry (qNextOK) from the prediction and the solve's turn: within a
-	// step predict needs no polar decomposition.
+	// step predict needs no polar decomposition. cNext is the centre of
+	// mass carry found, where the next substep's predict finds it (the
+	// World's integration copies the positions carry left into the
+	// previous ones), summed in the same order to the same bits.
 	qNext   quatd
+	cNext   [3]float64
 	qNextOK bool
 	offs    [9][3]float64 // the particles' offsets from the centre at qPred, m
 

@@ -129,7 +129,8 @@ type System struct {
 	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])
 	passes      int     // passes for this Solve call
 	h           float32 // substep length during Prepare, s
-	first       bool    // Prepare of the first substep of a step
+	first       bool    // Prepare of the first substep of a step, or of one after the World's guard put a particle back
+	resets      int     // the World's Stats.NonFiniteResets at the last Prepare
 	moveJob     func(lo, hi int)
 	prepJob     func(lo, hi int) // prepareCubes, bound once
 	carryJob    func(lo, hi int) // carryCubes, bound once

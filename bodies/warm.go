@@ -84,7 +84,10 @@ next:
 		if r.pn == 0 && r.p1 == 0 && r.p2 == 0 {
 			continue
 		}
-		key := s.contacts[r.ci].key()
+		key := r.key
+		if key == 0 {
+			key = s.contacts[r.ci].key()
+		}
 		for i := range cw.e[:cw.n] {
 			if cw.e[i].key == key {
 				continue next // the first of two contacts on the same features
@@ -112,6 +115,7 @@ func (cw *cubeWarm) load(r *row, c *contact, h float32, sub uint32) {
 		return
 	}
 	key := c.key()
+	r.key = key // for saveWarm
 	var e *warmEntry
 	for i := range cw.e[:cw.n] {
 		if cw.e[i].key == key {
