@@ -32,12 +32,10 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
 	// carry's rotation and centre hold for the next substep only if
-	// nothing moved the particles since: between steps the game may
-	// have, and within a step only the World's non-finite guard can.
+	// nothing moved the particles since: within a step only the World's
+	// non-finite guard can (between steps, see prepareCubes).
 	resets := w.Stats().NonFiniteResets
-	if resets != s.resets {
-		s.first, s.resets = true, resets
-	}
+	s.reset, s.resets = resets != s.resets, resets
 	if cap(s.brief) < len(s.cubes) {
 		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}
@@ -338,8 +336,11 @@ func (s *System) prepareCubes(lo, hi int) {
 			s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0]}
 			continue
 		}
-		// carry's rotation and centre hold within a step only (prepare).
-		known := cb.qNextOK && !s.first
+		// carry's rotation and centre hold within a step, and into the
+		// next one when the particles are where carry left them (the game
+		// may have moved them between steps); not when the World's guard
+		// put a particle back (prepare).
+		known := cb.qNextOK && !s.reset && (!s.first || cb.unmoved(prev))
 		cb.qNextOK = false
 		nh := 0
 		if cb.centre >= 0 && inv[cb.centre] == 0 {

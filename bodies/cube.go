@@ -126,9 +126,13 @@ type cube struct {
 	qNext   quatd
 	cNext   [3]float64
 	qNextOK bool
-	offs    [9][3]float64 // the particles' offsets from the centre at qPred, m
+	// xEnd is where carry left the particles at the end of a step: if
+	// the next step finds them there, nothing moved them in between, and
+	// qNext and cNext hold for its first substep too.
+	xEnd [9]mgl32.Vec3
+	offs [9][3]float64 // the particles' offsets from the centre at qPred, m
 
-	// Published transform, refreshed at the end of every substep.
+	// Published transform, refreshed at the end of every step (carryCubes).
 	pos  mgl32.Vec3
 	quat mgl32.Quat
 

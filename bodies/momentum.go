@@ -41,10 +41,13 @@ import (
 //     rotation recovered from the particles to 1e-6 rad) instead of a
 //     polar decomposition of the corners: 7-8% of a frame of 100 cubes;
 //     and from the centre of mass carry found, the same sum of the same
-//     positions (2-5% of a frame). The first substep of every step
-//     recovers both from the particles, where the game may have moved
-//     them, and so does the substep after the World's non-finite guard
-//     put a particle back.
+//     positions (2-5% of a frame). The first substep of a step takes them
+//     from carry too when every particle is where carry left it at the
+//     end of the last step (cube.unmoved); where the game moved one, and
+//     after the World's non-finite guard put a particle back, they are
+//     recovered from the particles. The transform published at the end
+//     of a step is carry's rotation too, instead of a polar
+//     decomposition of the corners (2-3% of a frame).
 //
 // A free cube thus keeps its momentum to float32 rounding, while contacts
 // change it as they did. A cube held by a pinned or dragged particle, or a
@@ -184,7 +187,25 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		o := &prev[p]
 		o[0], o[1], o[2] = x[0]-ux, x[1]-uy, x[2]-uz
 	}
+	if s.publish {
+		// The step's last substep: where the next step's first finds
+		// the particles if nothing moves them (unmoved).
+		for i := 0; i < n; i++ {
+			cb.xEnd[i] = pos[cb.particle(i)]
+		}
+	}
 	cb.pred = false
+}
+
+// unmoved reports whether the particles of cb are where carry left them at
+// the end of the last step: prev holds them once the World integrated.
+func (cb *cube) unmoved(prev []mgl32.Vec3) bool {
+	for i := 0; i < cb.numParticles(); i++ {
+		if prev[cb.particle(i)] != cb.xEnd[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // numParticles returns 9, or 8 for a hollow cube.

@@ -300,16 +300,16 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 			p2 = r.p2 - (r.i12*s1 + r.i22*s2)
 			if lt2, lim := p1*p1+p2*p2, r.mu*r.pn; lt2 > lim*lim {
 				// Kinetic: the cone cannot stop the sliding, so friction
-				// acts against it, along the sliding direction u (the
-				// impulse that stops the point is not parallel to the
-				// sliding when the contact turns the cube).
+				// acts against it, along the sliding s (the impulse that
+				// stops the point is not parallel to the sliding when the
+				// contact turns the cube): the impulse along s that
+				// takes it back, |s|² / (sᵀKs), times s.
 				p1, p2 = r.p1, r.p2
 				if l2 := s1*s1 + s2*s2; l2 > 1e-24 {
-					l := float32(math.Sqrt(float64(l2)))
-					u1, u2 := s1/l, s2/l
-					if w := r.k11*u1*u1 + 2*r.k12*u1*u2 + r.k22*u2*u2; w > 0 {
-						p1 -= u1 * (l / w)
-						p2 -= u2 * (l / w)
+					if w := r.k11*s1*s1 + 2*r.k12*s1*s2 + r.k22*s2*s2; w > 0 {
+						f := l2 / w
+						p1 -= s1 * f
+						p2 -= s2 * f
 					}
 				}
 				if lt2 = p1*p1 + p2*p2; lt2 > lim*lim {

@@ -624,11 +624,20 @@ func (s *System) carryCubes(lo, hi int) {
 			// Prepare (they turn the cube about what holds it).
 			s.holdOut(cb, pos, prev, inv)
 		}
-		if cb.pred {
+		pred := cb.pred
+		if pred {
 			s.carry(cb, pos, prev, s.h)
 		}
 		if s.publish && !cb.asleep {
-			s.frame(cb, pos)
+			if pred {
+				// The rotation carry found the particles end at
+				// (within 1e-6 rad of their polar decomposition).
+				cb.q = cb.qNext
+				rm := cb.q.mat()
+				s.placed(cb, pos, &rm)
+			} else {
+				s.frame(cb, pos)
+			}
 			cb.pos, cb.quat = cb.com(pos), cb.q.quat()
 		}
 	}

@@ -129,7 +129,8 @@ type System struct {
 	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])
 	passes      int     // passes for this Solve call
 	h           float32 // substep length during Prepare, s
-	first       bool    // Prepare of the first substep of a step, or of one after the World's guard put a particle back
+	first       bool    // Prepare of the first substep of a step
+	reset       bool    // the World's guard put a particle back since the last Prepare
 	resets      int     // the World's Stats.NonFiniteResets at the last Prepare
 	moveJob     func(lo, hi int)
 	prepJob     func(lo, hi int) // prepareCubes, bound once
@@ -356,8 +357,10 @@ func (s *System) check(c Cube) *cube {
 	return &s.cubes[c]
 }
 
-// Transform returns the centre (m) and rotation of c, recovered from its
-// particles at the end of the last substep.
+// Transform returns the centre (m) and rotation of c at the end of the last
+// step: the centre of mass of its particles, and their rotation (for a
+// free rigid cube, the one its momentum turned them to, within 1e-6 rad of
+// the particles' own).
 func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
 	cb := s.check(c)
 	return cb.pos, cb.quat
