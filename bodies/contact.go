@@ -36,6 +36,13 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	// non-finite guard can (between steps, see prepareCubes).
 	resets := w.Stats().NonFiniteResets
 	s.reset, s.resets = resets != s.resets, resets
+	s.par ^= 1
+	if first {
+		s.moving = s.moving[:0]
+		for _, r := range s.colliders {
+			s.moving = append(s.moving, bridge.ColliderMoving(w, r.c))
+		}
+	}
 	if cap(s.brief) < len(s.cubes) {
 		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}
@@ -72,7 +79,9 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	s.reserve()
 	for i := range s.slots {
 		sl := &s.slots[i]
-		sl.pairs, sl.cols, sl.npairs = sl.pairs[:0], sl.cols[:0], 0
+		sl.pairs, sl.prevPairs = sl.prevPairs[:0], sl.pairs
+		sl.cols, sl.prevCols = sl.prevCols[:0], sl.cols
+		sl.npairs = 0
 	}
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.genJob)
@@ -184,6 +193,12 @@ func (s *System) reserve() {
 		if cap(sl.cols) < want {
 			sl.cols = make([]contact, 0, want)
 		}
+		if cap(sl.prevPairs) < want/2 {
+			sl.prevPairs = make([]contact, 0, want/2)
+		}
+		if cap(sl.prevCols) < want {
+			sl.prevCols = make([]contact, 0, want)
+		}
 	}
 	if cap(s.hits) < len(s.cubes) {
 		s.hits = make([]int32, 0, len(s.cubes))
@@ -197,9 +212,12 @@ func (s *System) reserve() {
 // of World.Parallel, which runs on worker k.
 type genSlot struct {
 	pairs, cols []contact
-	npairs      int
-	at, colAt   int      // where mergeSlots puts pairs and cols in System.contacts
-	_           [64]byte // every append writes a slice header: no two slots on one cache line
+	// The last substep's pairs and cols, which settled cubes keep
+	// (reuse.go).
+	prevPairs, prevCols []contact
+	npairs              int
+	at, colAt           int      // where mergeSlots puts pairs and cols in System.contacts
+	_                   [64]byte // every append writes a slice header: no two slots on one cache line
 }
 
 // slotOfRange returns the slot of generate's range starting at lo:
@@ -231,11 +249,13 @@ func (s *System) mergeSlots(lo, hi int) {
 // (slotOfRange); it also writes brief[lo:hi].fixed, and touches nothing
 // else.
 func (s *System) generate(lo, hi int) {
-	sl := &s.slots[s.slotOfRange(lo)]
+	k := s.slotOfRange(lo)
+	sl := &s.slots[k]
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for ii := lo; ii < hi; ii++ {
 		i := s.order[ii]
 		a := &s.cubes[i]
+		a.keep.npairs[s.par] = 0
 		for _, j := range s.order[ii+1:] {
 			b := &s.cubes[j]
 			if b.lo[0] > a.hi[0] {
@@ -248,14 +268,29 @@ func (s *System) generate(lo, hi int) {
 				continue // both frozen: nothing to solve
 			}
 			sl.npairs++
-			s.cubePair(i, j, pos, inv, &sl.pairs)
+			at := len(sl.pairs)
+			if !(a.keep.settled && b.keep.settled && s.keptPair(a, j, sl)) {
+				s.cubePair(i, j, pos, inv, &sl.pairs)
+			}
+			s.recordPair(a, j, k, at, sl)
 		}
 	}
 	for i := lo; i < hi; i++ {
-		s.brief[i].fixed = s.cubes[i].fixed()
-		for ci := range s.colliders {
-			s.cubeCollider(int32(i), int32(ci), pos, prev, inv, &sl.cols)
+		cb := &s.cubes[i]
+		s.brief[i].fixed = cb.fixed()
+		at := len(sl.cols)
+		if cb.keep.settled && s.keptCols(cb, sl) {
+			for ci, moving := range s.moving {
+				if moving {
+					s.cubeCollider(int32(i), int32(ci), pos, prev, inv, &sl.cols)
+				}
+			}
+		} else {
+			for ci := range s.colliders {
+				s.cubeCollider(int32(i), int32(ci), pos, prev, inv, &sl.cols)
+			}
 		}
+		cb.keep.cols[s.par] = keptRange{int32(k), int32(at), int32(len(sl.cols))}
 	}
 	recover := cubeRecoverySpeed * s.h
 	for k := range sl.pairs {
@@ -334,6 +369,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			// and cPrev stay as they were; contacts meet it as immovable.
 			cb.held, cb.pred, cb.pivot, cb.qNextOK = true, false, false, false
 			s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0]}
+			s.settle(cb)
 			continue
 		}
 		// carry's rotation and centre hold within a step, and into the
@@ -372,6 +408,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			// phase pairs it with a cube it passes this substep.
 			s.sweptBounds(cb, prev)
 		}
+		s.settle(cb)
 		s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0], dragged: cb.held}
 	}
 }

@@ -144,6 +144,10 @@ type cube struct {
 	// colliderBounce.
 	hit hitSum
 
+	// Its contacts of the last substep, kept while it stays put
+	// (reuse.go).
+	keep keep
+
 	// Sleeping (sleep.go): asleep cubes are frozen at frozen (particles
 	// in the order of particle(i)); group names the cubes that fell
 	// asleep together; still counts the seconds the cube has been slower

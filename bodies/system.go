@@ -139,6 +139,8 @@ type System struct {
 	// moveInIsland: the island job moves its cubes (no particle contacts).
 	moveInIsland bool
 	slots        []genSlot        // contacts made by the ranges of generate
+	par          int32            // the parity of the substep, for keep's records (reuse.go)
+	moving       []bool           // by collider: it moves this step (reuse.go)
 	mergeJob     func(lo, hi int) // mergeSlots, bound once
 	publish      bool             // carryCubes publishes the transforms too
 	pos          []mgl32.Vec3     // World.Positions during the island job
