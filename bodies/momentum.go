@@ -67,8 +67,8 @@ import (
 // rotation, which it returns as a matrix.
 func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool) mat3d {
 	n := cb.numParticles()
-	hd := float64(h)
-	M := float64(cb.mass)
+	// Reciprocals once: a cube's substep had 15 divisions here.
+	ih, iM := 1/float64(h), 1/float64(cb.mass)
 	c0 := cb.cNext // the centre of mass of prev, as carry found it
 	if !known {
 		c0 = [3]float64{}
@@ -78,7 +78,7 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 			c0[1] += m * float64(x[1])
 			c0[2] += m * float64(x[2])
 		}
-		c0[0], c0[1], c0[2] = c0[0]/M, c0[1]/M, c0[2]/M
+		c0[0], c0[1], c0[2] = c0[0]*iM, c0[1]*iM, c0[2]*iM
 	}
 	// The particles of a rigid cube sit at its corners (and centre), so
 	// their inertia about the centre of mass is isotropic: 2/3 of
@@ -102,11 +102,12 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	}
 	var om [3]float64
 	if I := mr2 * 2 / 3; I > 0 {
-		om = [3]float64{L[0] / I, L[1] / I, L[2] / I}
+		iI := 1 / I
+		om = [3]float64{L[0] * iI, L[1] * iI, L[2] * iI}
 	}
 	for k := 0; k < 3; k++ {
-		cb.v[k] = P[k] / (M * hd)
-		cb.om[k] = om[k] / hd
+		cb.v[k] = P[k] * iM * ih
+		cb.om[k] = om[k] * ih
 	}
 	// The rotation at the start of the substep: carry's when it is known,
 	// else recovered from the particles, warm-started from the last one.
@@ -122,10 +123,10 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	// Turn it by |ω|·h about ω.
 	q = q.turned(om[0], om[1], om[2])
 	cb.q, cb.qPred, cb.pred = q, q, true
-	c1 := [3]float64{c0[0] + P[0]/M, c0[1] + P[1]/M, c0[2] + P[2]/M}
+	c1 := [3]float64{c0[0] + P[0]*iM, c0[1] + P[1]*iM, c0[2] + P[2]*iM}
 	rm := q.mat()
 	ax := cb.halfAxes(&rm)
-	cb.offs = offsets(&ax)
+	offsets(&cb.offs, &ax)
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		r := &cb.offs[i]
@@ -161,12 +162,12 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		c1[1] += m * float64(x[1])
 		c1[2] += m * float64(x[2])
 	}
-	M := float64(cb.mass)
+	ih, iM := 1/hd, 1/float64(cb.mass)
 	invI := float64(cb.invI)
 	for k := 0; k < 3; k++ {
-		cb.v[k] += dP[k] / (M * hd)
-		cb.om[k] += invI * dL[k] / hd
-		c1[k] /= M
+		cb.v[k] += dP[k] * iM * ih
+		cb.om[k] += invI * dL[k] * ih
+		c1[k] *= iM
 	}
 	v, om := cb.v, cb.om
 	// The rotation the particles end the substep at, where the next
@@ -242,9 +243,10 @@ func (cb *cube) halfAxes(rm *mat3d) (ax mat3d) {
 	return ax
 }
 
-// offsets returns where the 9 particles of a cube (the corners, then the
-// centre) sit from its centre, given the cube's halfAxes.
-func offsets(ax *mat3d) (o [9][3]float64) {
+// offsets writes into o where the 9 particles of a cube (the corners, then
+// the centre) sit from its centre, given the cube's halfAxes; in place, as
+// a returned array was copied.
+func offsets(o *[9][3]float64, ax *mat3d) {
 	for k := 0; k < 3; k++ {
 		e0, e1, e2 := ax[0][k], ax[1][k], ax[2][k]
 		o[0][k] = -e0 - e1 - e2
@@ -256,7 +258,7 @@ func offsets(ax *mat3d) (o [9][3]float64) {
 		o[6][k] = -e0 + e1 + e2
 		o[7][k] = e0 + e1 + e2
 	}
-	return o
+	o[8] = [3]float64{}
 }
 
 // solve3d solves m·x = b by Cramer's rule; a singular m gives 0.

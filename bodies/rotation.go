@@ -82,7 +82,8 @@ func (q quatd) normalize() quatd {
 	if l < 1e-300 || math.IsNaN(l) {
 		return quatd{w: 1}
 	}
-	return quatd{q.w / l, q.x / l, q.y / l, q.z / l}
+	il := 1 / l
+	return quatd{q.w * il, q.x * il, q.y * il, q.z * il}
 }
 
 func toQuatd(q mgl32.Quat) quatd {
