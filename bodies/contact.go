@@ -450,14 +450,14 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 // placed is frame for a cube whose particles predict has just placed
 // rigidly at the rotation cb.q (matrix rm): only the centre is read back.
 func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
-	var c [3]float64
+	var cx, cy, cz float64 // scalars: see predict
 	for _, p := range cb.p {
 		x := &pos[p] // not a copy: see moveRigidly
-		c[0] += float64(x[0])
-		c[1] += float64(x[1])
-		c[2] += float64(x[2])
+		cx += float64(x[0])
+		cy += float64(x[1])
+		cz += float64(x[2])
 	}
-	s.setFrame(cb, pos, [3]float64{c[0] / 8, c[1] / 8, c[2] / 8}, rm)
+	s.setFrame(cb, pos, [3]float64{cx / 8, cy / 8, cz / 8}, rm)
 }
 
 // setFrame sets cb's centre to c, its axes from r (the matrix of cb.q) and

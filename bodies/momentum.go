@@ -71,39 +71,41 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	ih, iM := 1/float64(h), 1/float64(cb.mass)
 	c0 := cb.cNext // the centre of mass of prev, as carry found it
 	if !known {
-		c0 = [3]float64{}
+		var cx, cy, cz float64
 		for i := 0; i < n; i++ {
-			m, x := cb.particleMass(i), prev[cb.particle(i)]
-			c0[0] += m * float64(x[0])
-			c0[1] += m * float64(x[1])
-			c0[2] += m * float64(x[2])
+			m, x := cb.particleMass(i), &prev[cb.particle(i)]
+			cx += m * float64(x[0])
+			cy += m * float64(x[1])
+			cz += m * float64(x[2])
 		}
-		c0[0], c0[1], c0[2] = c0[0]*iM, c0[1]*iM, c0[2]*iM
+		c0 = [3]float64{cx * iM, cy * iM, cz * iM}
 	}
 	// The particles of a rigid cube sit at its corners (and centre), so
 	// their inertia about the centre of mass is isotropic: 2/3 of
 	// Σ m·|r|² about any axis. (predict placed them exactly at the last
 	// substep; the solve's small turns since change it by |θ|², 1e-10.)
-	var P, L [3]float64
-	var mr2 float64
+	// The sums in scalars, not arrays: Go keeps a local array in
+	// memory, and every += then waits for the last one's store.
+	var P0, P1, P2, L0, L1, L2, mr2 float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
 		x, o := &pos[p], &prev[p]
-		d := [3]float64{float64(x[0] - o[0]), float64(x[1] - o[1]), float64(x[2] - o[2])}
-		r := [3]float64{float64(prev[p][0]) - c0[0], float64(prev[p][1]) - c0[1], float64(prev[p][2]) - c0[2]}
-		P[0] += m * d[0]
-		P[1] += m * d[1]
-		P[2] += m * d[2]
-		L[0] += m * (r[1]*d[2] - r[2]*d[1])
-		L[1] += m * (r[2]*d[0] - r[0]*d[2])
-		L[2] += m * (r[0]*d[1] - r[1]*d[0])
-		mr2 += m * (r[0]*r[0] + r[1]*r[1] + r[2]*r[2])
+		dx, dy, dz := float64(x[0]-o[0]), float64(x[1]-o[1]), float64(x[2]-o[2])
+		rx, ry, rz := float64(o[0])-c0[0], float64(o[1])-c0[1], float64(o[2])-c0[2]
+		P0 += m * dx
+		P1 += m * dy
+		P2 += m * dz
+		L0 += m * (ry*dz - rz*dy)
+		L1 += m * (rz*dx - rx*dz)
+		L2 += m * (rx*dy - ry*dx)
+		mr2 += m * (rx*rx + ry*ry + rz*rz)
 	}
+	P := [3]float64{P0, P1, P2}
 	var om [3]float64
 	if I := mr2 * 2 / 3; I > 0 {
 		iI := 1 / I
-		om = [3]float64{L[0] * iI, L[1] * iI, L[2] * iI}
+		om = [3]float64{L0 * iI, L1 * iI, L2 * iI}
 	}
 	for k := 0; k < 3; k++ {
 		cb.v[k] = P[k] * iM * ih
@@ -145,23 +147,25 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	n := cb.numParticles()
 	hd := float64(h)
 	offs := &cb.offs
-	var dP, dL, c1 [3]float64
+	// Scalar sums (see predict).
+	var dP0, dP1, dP2, dL0, dL1, dL2, c10, c11, c12 float64
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		m := cb.particleMass(i)
 		x, o, dp := &pos[p], &prev[p], &cb.dpred[i]
-		d := [3]float64{float64((x[0] - o[0]) - dp[0]), float64((x[1] - o[1]) - dp[1]), float64((x[2] - o[2]) - dp[2])}
-		r := offs[i]
-		dP[0] += m * d[0]
-		dP[1] += m * d[1]
-		dP[2] += m * d[2]
-		dL[0] += m * (r[1]*d[2] - r[2]*d[1])
-		dL[1] += m * (r[2]*d[0] - r[0]*d[2])
-		dL[2] += m * (r[0]*d[1] - r[1]*d[0])
-		c1[0] += m * float64(x[0])
-		c1[1] += m * float64(x[1])
-		c1[2] += m * float64(x[2])
+		dx, dy, dz := float64((x[0]-o[0])-dp[0]), float64((x[1]-o[1])-dp[1]), float64((x[2]-o[2])-dp[2])
+		r := &offs[i]
+		dP0 += m * dx
+		dP1 += m * dy
+		dP2 += m * dz
+		dL0 += m * (r[1]*dz - r[2]*dy)
+		dL1 += m * (r[2]*dx - r[0]*dz)
+		dL2 += m * (r[0]*dy - r[1]*dx)
+		c10 += m * float64(x[0])
+		c11 += m * float64(x[1])
+		c12 += m * float64(x[2])
 	}
+	dP, dL, c1 := [3]float64{dP0, dP1, dP2}, [3]float64{dL0, dL1, dL2}, [3]float64{c10, c11, c12}
 	ih, iM := 1/hd, 1/float64(cb.mass)
 	invI := float64(cb.invI)
 	for k := 0; k < 3; k++ {
@@ -169,7 +173,8 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		cb.om[k] += invI * dL[k] * ih
 		c1[k] *= iM
 	}
-	v, om := cb.v, cb.om
+	vx, vy, vz := cb.v[0], cb.v[1], cb.v[2]
+	ox, oy, oz := cb.om[0], cb.om[1], cb.om[2]
 	// The rotation the particles end the substep at, where the next
 	// substep's predict starts from (the World's integration makes them
 	// its previous positions): the prediction turned by what the solve
@@ -180,10 +185,10 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		x := &pos[p]
-		r := [3]float64{float64(x[0]) - c1[0], float64(x[1]) - c1[1], float64(x[2]) - c1[2]}
-		ux := float32((v[0] + om[1]*r[2] - om[2]*r[1]) * hd)
-		uy := float32((v[1] + om[2]*r[0] - om[0]*r[2]) * hd)
-		uz := float32((v[2] + om[0]*r[1] - om[1]*r[0]) * hd)
+		rx, ry, rz := float64(x[0])-c1[0], float64(x[1])-c1[1], float64(x[2])-c1[2]
+		ux := float32((vx + oy*rz - oz*ry) * hd)
+		uy := float32((vy + oz*rx - ox*rz) * hd)
+		uz := float32((vz + ox*ry - oy*rx) * hd)
 		// Component by component, in place (see moveRigidly).
 		o := &prev[p]
 		o[0], o[1], o[2] = x[0]-ux, x[1]-uy, x[2]-uz
