@@ -177,14 +177,15 @@ func (s *System) solveIsland(is *island, passes int) {
 // bound at convergedSlide, and resting crates still 1 in 5 at one spacing,
 // sliding 1.1-1.3 spacings).
 func (s *System) slideBound(is *island) float32 {
-	var far mgl32.Vec3
+	// The largest coordinate in a scalar (see predict), and no Vec3
+	// copied whole after its components were written (see moveRigidly).
+	var far float32
 	for _, c := range s.islandCubes[is.clo:is.chi] {
 		cb := &s.cubes[c]
-		for k := 0; k < 3; k++ {
-			far[k] = max(far[k], abs(cb.lo[k]), abs(cb.hi[k]))
-		}
+		lo, hi := &cb.lo, &cb.hi
+		far = max(far, abs(lo[0]), abs(hi[0]), abs(lo[1]), abs(hi[1]), abs(lo[2]), abs(hi[2]))
 	}
-	return max(convergedSlide, 2*ulp(far))
+	return max(convergedSlide, 2*ulpAt(far))
 }
 
 // jdot returns how far the corrections of bodies a and b move a row's

@@ -269,8 +269,10 @@ func (s *System) holdSleepers(pos, prev []mgl32.Vec3) {
 // x. For a finite coordinate the next float32 up is the next bit pattern
 // (as math.Nextafter32 finds it, without its checks: sleeping cubes ask
 // for every particle every substep); a NaN takes math.Nextafter32's way.
-func ulp(x mgl32.Vec3) float32 {
-	m := max(abs(x[0]), abs(x[1]), abs(x[2]))
+func ulp(x mgl32.Vec3) float32 { return ulpAt(max(abs(x[0]), abs(x[1]), abs(x[2]))) }
+
+// ulpAt is ulp for the largest magnitude m >= 0 of the coordinates.
+func ulpAt(m float32) float32 {
 	if !(m <= math.MaxFloat32) {
 		return math.Nextafter32(m, float32(math.Inf(1))) - m
 	}
