@@ -725,21 +725,21 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	if cb.held {
 		return // kept out by holdOut instead
 	}
-	lo, hi := col.c.Bounds()
-	if cb.lo[0] > hi[0] || cb.hi[0] < lo[0] || cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
-		// Clear at the end of the substep; did the path cross it?
-		if !s.pathMeets(cb, prev, lo, hi) {
-			return
-		}
-	}
 	pl, plane := col.c.(*verlet3d.Plane)
 	if plane {
 		// A cube whose corners are all clearly beyond the margin (the
 		// common case: it flies, or rests on another) needs no look at
-		// each corner. The corners lie within √3·half of the centre; the
-		// slack covers a cube squashed by contacts. A plane has no far
-		// side to pass through.
-		if d := cb.c.Sub(pl.Point).Dot(pl.Normal); d > 1.8*cb.half+s.margin {
+		// each corner, nor at its path. The corners lie within √3·half of
+		// the centre; the slack covers a cube squashed by contacts. A
+		// plane has no far side to pass through.
+		if d := planeDist(&cb.c, pl); d > 1.8*cb.half+s.margin {
+			return
+		}
+	}
+	lo, hi := col.c.Bounds()
+	if cb.lo[0] > hi[0] || cb.hi[0] < lo[0] || cb.lo[1] > hi[1] || cb.hi[1] < lo[1] || cb.lo[2] > hi[2] || cb.hi[2] < lo[2] {
+		// Clear at the end of the substep; did the path cross it?
+		if !s.pathMeets(cb, prev, lo, hi) {
 			return
 		}
 	}
