@@ -402,7 +402,9 @@ func (s *System) prepareCubes(lo, hi int) {
 		}
 		cb.cPrev = cornerMean(prev, &cb.p)
 		fm := fastMove * cb.half
-		cb.fast = cb.c.Sub(cb.cPrev).LenSqr() > fm*fm
+		c, cp := &cb.c, &cb.cPrev // in place: see moveRigidly
+		dx, dy, dz := c[0]-cp[0], c[1]-cp[1], c[2]-cp[2]
+		cb.fast = dx*dx+dy*dy+dz*dz > fm*fm
 		if cb.fast {
 			// A fast cube's bounds cover its path, so that the broad
 			// phase pairs it with a cube it passes this substep.
