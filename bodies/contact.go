@@ -827,6 +827,14 @@ func (s *System) holdOut(cb *cube, pos, prev []mgl32.Vec3, inv []float32) {
 // cubes are sorted by lower x bound, so a binary search finds the few whose
 // bounds can hold a particle.
 func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
+	// A World of cubes alone has no particle to look at.
+	first := 0
+	for first < len(pos) && s.owned[first] {
+		first++
+	}
+	if first == len(pos) {
+		return
+	}
 	lo, hi := s.cubes[0].lo, s.cubes[0].hi
 	for i := range s.cubes {
 		for k := 0; k < 3; k++ {
@@ -835,7 +843,7 @@ func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
 		}
 	}
 	mu := s.set.ParticleFriction
-	for p := range pos {
+	for p := first; p < len(pos); p++ {
 		if s.owned[p] {
 			continue
 		}
