@@ -171,10 +171,11 @@ func (s *System) initRows(rows []row, rc []int32) {
 			last = c.n
 			t1, t2 = tangents(last)
 		}
-		// In place: a row is 180 bytes to build and copy.
+		// In place: a row is 192 bytes to build and copy, or even to
+		// clear. setup fills every other field.
 		r := &rows[k]
-		*r = row{}
 		r.ci, r.n, r.t1, r.t2, r.mu = ci, c.n, t1, t2, c.mu
+		r.pn, r.p1, r.p2, r.key = 0, 0, 0, 0
 	}
 }
 
