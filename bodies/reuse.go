@@ -28,12 +28,13 @@ import (
 // tested afresh. The frame of 100 crates landed, some in piles, costs 4%
 // less (cubes100's plateau, 1.84 against 1.76 ms).
 //
-// Everything is found afresh at the first substep of every step (the game
-// may have moved anything between steps), after the World's non-finite
-// guard put a particle back, for a cube that woke or fell asleep, for a
-// fast, held or jelly cube, and against a collider that moves this step.
-// Whether a cube is settled depends on positions only, so the contacts
-// stay the same for any Config.Workers.
+// A cube finds its contacts afresh when it moved farther (the game's moves
+// between steps included: Teleport, a throw), after the World's
+// non-finite guard put a particle back, when it wakes or falls asleep,
+// while it is fast, held or jelly, and after the System changed (a cube or
+// a collider added, new Settings: System.epoch); and against a collider
+// that moves this step. Whether a cube is settled depends on positions
+// only, so the contacts stay the same for any Config.Workers.
 
 // keepMove is how far, in metres, every corner of a cube may have moved
 // since its contacts were last found for it to keep them.
@@ -63,7 +64,8 @@ type keep struct {
 	c       mgl32.Vec3 // its centre when its contacts were last found, m
 	q       quatd      // its rotation then
 	asleep  bool       // whether it was asleep then
-	ok      bool       // at holds: its contacts were found this step
+	epoch   uint32     // System.epoch then
+	ok      bool       // c and q hold
 	settled bool       // this substep, it keeps its contacts
 	cols    [2]keptRange
 	npairs  [2]int32
@@ -81,7 +83,7 @@ type keep struct {
 func (s *System) settle(cb *cube) {
 	k := &cb.keep
 	k.settled = false
-	if k.ok && !s.first && !s.reset && k.asleep == cb.asleep {
+	if k.ok && k.epoch == s.epoch && !s.reset && k.asleep == cb.asleep {
 		if cb.asleep {
 			k.settled = true // frozen where it sleeps
 		} else if cb.rigid && !cb.held && !cb.fast {
@@ -92,7 +94,7 @@ func (s *System) settle(cb *cube) {
 		}
 	}
 	if !k.settled {
-		k.c, k.q, k.asleep, k.ok = cb.c, cb.q, cb.asleep, true
+		k.c, k.q, k.asleep, k.epoch, k.ok = cb.c, cb.q, cb.asleep, s.epoch, true
 	}
 }
 

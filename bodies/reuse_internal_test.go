@@ -143,3 +143,51 @@ func sameContacts(t *testing.T, what string, kept, found []contact, tolN, tolP f
 		}
 	}
 }
+
+// Contacts kept from before a change of the System's Settings are found
+// afresh: the friction between two stacked crates at rest follows a new
+// Settings.Friction at once.
+func TestNewSettingsReachKeptContacts(t *testing.T) {
+	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	s, err := NewSystem(w, DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := s.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.2 + 0.4*float32(i), 0}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 30; i++ {
+		w.Step()
+	}
+	if !s.cubes[0].keep.settled || !s.cubes[1].keep.settled {
+		t.Fatal("the stacked crates do not keep their contacts at rest")
+	}
+	set := s.Settings()
+	set.Friction = 0.2
+	if err := s.SetSettings(set); err != nil {
+		t.Fatal(err)
+	}
+	w.Step()
+	n := 0
+	for _, c := range s.contacts[:s.nRigid] {
+		if c.kind == kindCube {
+			n++
+			if c.mu != 0.2 {
+				t.Errorf("a contact between the crates has friction %g after Settings.Friction became 0.2", c.mu)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no contact between the stacked crates")
+	}
+}

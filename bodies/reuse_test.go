@@ -59,3 +59,29 @@ func TestBallMovingWithinTheStepPushesARestingCrate(t *testing.T) {
 		t.Errorf("the ball sank %.1f mm into the crate's side, want < 2 mm", deepest*1000)
 	}
 }
+
+// A crate at rest keeps its contacts across steps, but not past a change
+// of the System: a floor added 3 cm above the one it rests on, between
+// two steps, lifts it onto the new one.
+func TestColliderAddedUnderARestingCrateLiftsIt(t *testing.T) {
+	w, s := newWorld(t, nil)
+	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+	const half = 0.2
+	c := addCube(t, s, bodies.CubeSettings{Size: 2 * half, Mass: 1, Position: mgl32.Vec3{0, half, 0}})
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	raised, err := verlet3d.NewPlane(mgl32.Vec3{0, 0.03, 0}, mgl32.Vec3{0, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddCollider(raised, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	if y := s.Position(c)[1]; y < half+0.03-0.001 {
+		t.Errorf("crate centre at %.4f m a second after a floor was added at 0.03 m, want %.3f within 1 mm", y, half+0.03)
+	}
+}

@@ -140,6 +140,7 @@ type System struct {
 	moveInIsland bool
 	slots        []genSlot        // contacts made by the ranges of generate
 	par          int32            // the parity of the substep, for keep's records (reuse.go)
+	epoch        uint32           // counts the changes after which every cube finds its contacts afresh (reuse.go)
 	moving       []bool           // by collider: it moves this step (reuse.go)
 	mergeJob     func(lo, hi int) // mergeSlots, bound once
 	publish      bool             // carryCubes publishes the transforms too
@@ -231,6 +232,7 @@ func (s *System) SetSettings(set Settings) error {
 		return err
 	}
 	s.set = set
+	s.epoch++
 	s.wakeAll() // asleep cubes rest by the old friction
 	return nil
 }
@@ -257,6 +259,7 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 		return err
 	}
 	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
+	s.epoch++
 	return nil
 }
 
@@ -268,6 +271,7 @@ func (s *System) AddCube(cs CubeSettings) (Cube, error) {
 	if err != nil {
 		return -1, err // a refused cube leaves the World as it was
 	}
+	s.epoch++
 	return c, nil
 }
 
