@@ -237,16 +237,18 @@ func (s *System) solveIslands(lo, hi int) {
 		for k := range rows {
 			s.setup(&rows[k], &s.contacts[rows[k].ci], pos)
 		}
-		if is.pass == 0 && is.lone() {
-			s.warmStart(is) // the substep's first Solve call
+		if is.pass == 0 { // the substep's first Solve call
+			if is.lone() {
+				s.warmStart(is)
+			} else {
+				s.warmStartPile(is)
+			}
 		}
 		s.solveIsland(is, s.passes)
 		for k := range rows {
 			s.contacts[rows[k].ci].pn = rows[k].pn
 		}
-		if is.lone() {
-			s.saveWarm(is)
-		}
+		s.saveWarm(is)
 		if s.moveInIsland {
 			for k := is.clo; k < is.chi; k++ {
 				cb, r := &s.cubes[s.islandCubes[k]], &s.rig[k]

@@ -421,3 +421,30 @@ func TestPileSleeps(t *testing.T) {
 		t.Errorf("the thrown cube did not fly: asleep %v, moved %.3f m", w.Sleeping(), s.Position(cubes[3]).Sub(top).Len())
 	}
 }
+
+// A stack of six cubes, each turned 0.1 rad about the vertical from the
+// one below, stands 20 s with its top moving under 0.5% of its size. It
+// guards the share of their last impulses the contacts of a stack start a
+// substep with (warm.go): measured 0.05%, 0.06% starting from zero, and
+// 2.6% at 0.6, where the stack rocks.
+func TestTwistedStackOfSixDoesNotRock(t *testing.T) {
+	w, s := newWorld(t, nil)
+	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+	const size = 0.5
+	var top bodies.Cube
+	for i := 0; i < 6; i++ {
+		top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1,
+			Position: mgl32.Vec3{0, size/2 + float32(i)*size, 0},
+			Rotation: mgl32.QuatRotate(0.1*float32(i), mgl32.Vec3{0, 1, 0})})
+	}
+	start := s.Position(top)
+	var worst float64
+	for i := 0; i < 1200; i++ {
+		w.Step()
+		worst = math.Max(worst, float64(s.Position(top).Sub(start).Len()))
+	}
+	t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, 100*worst/size)
+	if worst > 0.005*size {
+		t.Errorf("top of a twisted stack of six moved %.3g m in 20 s, want < 0.5%% of %.2f m", worst, size)
+	}
+}

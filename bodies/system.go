@@ -41,9 +41,9 @@ type Settings struct {
 	// touches no particle. 1 to 100; default 16: at
 	// verlet3d.DefaultConfig (10 substeps of 2 iterations) a cube on a
 	// slope 3° below its friction angle moves under 0.02 mm in 5 s, and
-	// the top of a stack of six cubes 0.6% of its size in 20 s, hollow
-	// ones 1.4% (1.9% with 12 passes, 3.0% with 8; the tests allow 2%); a
-	// hollow twisted stack of five 1.5%, 2.5% and 4.5% in 10 s.
+	// the top of a stack of six cubes 0.35% of its size in 20 s, hollow
+	// ones 0.7% (1.2% with 12 passes, 2.0% with 8; the tests allow 2%); a
+	// hollow twisted stack of five 0.95%, 1.6% and 3.2% in 10 s.
 	Passes int
 }
 
