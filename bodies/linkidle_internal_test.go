@@ -22,18 +22,7 @@ func (quietSet) Solve(*verlet3d.World, verlet3d.Substep)   {}
 // way alone to the cloth, and a tablecloth in a draught slid off its pile
 // (TestSoakDrapedCratesInWind, package cloth).
 func TestAsleepCubeLinksIdleOnlyWhenAlone(t *testing.T) {
-	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSystem(w, DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	if err := s.AddCollider(fl, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
+	w, s := floorWorld(t)
 	c, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.2, 0}})
 	if err != nil {
 		t.Fatal(err)

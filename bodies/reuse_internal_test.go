@@ -16,19 +16,7 @@ import (
 // benchmark's cubes100), looked at in the last substep of every step from
 // 0.75 s to 1.5 s, when most have landed.
 func TestKeptContactsAreTheFoundOnes(t *testing.T) {
-	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	s, err := NewSystem(w, DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	if err := s.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
+	w, s := floorWorld(t)
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 100; i++ {
 		x, z := float32(i%10)-5, float32(i/10)-5
@@ -148,19 +136,7 @@ func sameContacts(t *testing.T, what string, kept, found []contact, tolN, tolP f
 // afresh: the friction between two stacked crates at rest follows a new
 // Settings.Friction at once.
 func TestNewSettingsReachKeptContacts(t *testing.T) {
-	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	s, err := NewSystem(w, DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	if err := s.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
+	w, s := floorWorld(t)
 	for i := 0; i < 2; i++ {
 		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.2 + 0.4*float32(i), 0}}); err != nil {
 			t.Fatal(err)
@@ -190,4 +166,24 @@ func TestNewSettingsReachKeptContacts(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no contact between the stacked crates")
 	}
+}
+
+// floorWorld returns a World at DefaultConfig, closed when the test ends,
+// with a System on it and a floor at y = 0 (friction 0.6).
+func floorWorld(t *testing.T) (*verlet3d.World, *System) {
+	t.Helper()
+	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	s, err := NewSystem(w, DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := s.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	return w, s
 }

@@ -31,7 +31,7 @@ import (
 // correction of the stack's sway, which the passes do not fully take back,
 // and the stack rocks (a stack of three never fell asleep); from 60% on a
 // stack of six turned 0.1 rad a level rocks (its top moved 2.6% of its
-// size in 20 s; TestTwistedStackOfSixDoesNotRock), from 50% a stack of
+// size in 20 s; TestStackOfSix/twisted), from 50% a stack of
 // ten moves twice as much as at 40%. At 40% stacks stand better than
 // started from zero, the passes having less to build each substep (the
 // top of a stack of six moved 0.35% of its size in 20 s against 0.55%,
