@@ -43,7 +43,7 @@ type row struct {
 	mu       float32
 	pn       float32 // normal impulse this substep, kg·m, >= 0
 	p1, p2   float32 // tangential impulse this substep, |p| <= mu·pn
-	key      uint64  // its contact's key (warm.go) once a lone island's warm start asked for it, else 0
+	key      uint64  // its contact's key (warm.go) once the island's warm start asked for it, else 0
 }
 
 // tangents returns two unit vectors perpendicular to the unit n and to
