@@ -75,7 +75,10 @@ type keep struct {
 
 // settle decides whether cb keeps its contacts this substep (keep.settled),
 // from its centre and rotation now (prepareCubes, once predict or frame
-// placed its corners). A cube that does not keeps them as they are now.
+// placed its corners). A cube that does not keeps them as they are now. A
+// cube that woke or fell asleep since does not (keep.asleep); one that
+// wakes later in this Prepare (wakeTouched) is held in this substep all the
+// same, and finds its contacts in the next.
 //
 // A rigid cube's corners lie within √3·half of its centre, so none moved
 // farther than the centre's move plus √3·half times the turn, and the
@@ -98,9 +101,6 @@ func (s *System) settle(cb *cube) {
 		k.c, k.q, k.asleep, k.epoch, k.ok = cb.c, cb.q, cb.asleep, s.epoch, true
 	}
 }
-
-// forget makes cb find its contacts afresh at the next substep.
-func (cb *cube) forget() { cb.keep.ok, cb.keep.settled = false, false }
 
 // keptCols appends to sl.cols the collider contacts cube cb kept, but
 // those against a collider that moves this step, and reports whether it

@@ -102,7 +102,6 @@ func (s *System) wakeGroup(g int32) {
 // setAsleep puts cb to sleep or wakes it, counting asleep cubes.
 func (s *System) setAsleep(cb *cube, asleep bool) {
 	cb.asleep = asleep
-	cb.forget()
 	s.sleepersStale = true
 	if asleep {
 		s.nAsleep++
