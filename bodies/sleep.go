@@ -28,7 +28,7 @@ import (
 //     it as an immovable body. Its costs are the World's integration of
 //     its nine particles, a look at each of them, and its links, which
 //     the World skips while nothing but the System can push its particles
-//     (syncLinks): 100 asleep crates cost 0.17 ms a frame in a World kept
+//     (syncLinks): 100 asleep crates cost 0.17-0.18 ms a frame in a World kept
 //     awake by a pendulum (internal/bench, BenchmarkCubes100Asleep), 0.35
 //     ms with another constraint set in the World.
 //   - It wakes, with its group, when anything moves it: a velocity or
