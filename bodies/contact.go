@@ -439,11 +439,7 @@ func (s *System) sweptBounds(cb *cube, prev []mgl32.Vec3) {
 // frame refreshes cb's centre, axes, rotation and bounds from pos.
 func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 	a, c := moment(pos, &cb.p)
-	q, ok := polarRotation(a, cb.q, 6)
-	if !ok {
-		// A jump (World.Reset, Teleport): start again from the faces.
-		q, _ = polarRotation(a, faceAverage(a), 64)
-	}
+	q := rotationNear(a, cb.q, 6)
 	cb.q = q
 	rm := q.mat()
 	s.setFrame(cb, pos, c, &rm)

@@ -116,11 +116,7 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	q := cb.qNext
 	if !known {
 		a, _ := moment(prev, &cb.p)
-		var ok bool
-		q, ok = polarRotation(a, cb.q, 6)
-		if !ok {
-			q, _ = polarRotation(a, faceAverage(a), 64)
-		}
+		q = rotationNear(a, cb.q, 6)
 	}
 	// Turn it by |ω|·h about ω.
 	q = q.turned(om[0], om[1], om[2])

@@ -155,6 +155,18 @@ func polarRotation(a mat3d, q quatd, maxIter int) (_ quatd, ok bool) {
 	return q, ok
 }
 
+// rotationNear returns the rotational part of the corners' moment a,
+// refined from guess in at most maxIter passes; after a jump (World.Reset,
+// Teleport), when the guess is too far off for that, it starts again from
+// the faces.
+func rotationNear(a mat3d, guess quatd, maxIter int) quatd {
+	q, ok := polarRotation(a, guess, maxIter)
+	if !ok {
+		q, _ = polarRotation(a, faceAverage(a), 64)
+	}
+	return q
+}
+
 // faceAverage returns the rotation of the face-average frame of a:
 // Gram-Schmidt on its columns (the X axis kept exactly, Y made
 // perpendicular, Z their cross product). It is a starting guess for

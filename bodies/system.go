@@ -384,10 +384,7 @@ func (s *System) Rotation(c Cube) mgl32.Quat { return s.check(c).quat }
 func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.Quat) {
 	cb := s.check(c)
 	a, ctr := moment(positions, &cb.p)
-	q, ok := polarRotation(a, toQuatd(cb.quat), 8)
-	if !ok {
-		q, _ = polarRotation(a, faceAverage(a), 64)
-	}
+	q := rotationNear(a, toQuatd(cb.quat), 8)
 	return mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}, q.quat()
 }
 
