@@ -25,6 +25,13 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	if len(s.cubes) == 0 {
 		return
 	}
+	if first {
+		// Which colliders move this step, as the World tells it.
+		s.moving = s.moving[:0]
+		for _, r := range s.colliders {
+			s.moving = append(s.moving, bridge.ColliderMoving(w, r.c))
+		}
+	}
 	if s.nAsleep > 0 {
 		s.checkSleepers(pos, prev, inv, h)
 	}
@@ -37,12 +44,6 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	resets := w.Stats().NonFiniteResets
 	s.reset, s.resets = resets != s.resets, resets
 	s.par ^= 1
-	if first {
-		s.moving = s.moving[:0]
-		for _, r := range s.colliders {
-			s.moving = append(s.moving, bridge.ColliderMoving(w, r.c))
-		}
-	}
 	if cap(s.brief) < len(s.cubes) {
 		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}

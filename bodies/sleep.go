@@ -221,8 +221,8 @@ func (s *System) wakeByColliders(first bool) {
 	if !first || s.nAsleep == 0 {
 		return
 	}
-	for _, r := range s.colliders {
-		if !bridge.ColliderMoving(s.w, r.c) {
+	for ci, r := range s.colliders {
+		if !s.moving[ci] {
 			continue
 		}
 		lo, hi := r.c.Bounds()

@@ -141,7 +141,7 @@ type System struct {
 	slots        []genSlot        // contacts made by the ranges of generate
 	par          int32            // the parity of the substep, for keep's records (reuse.go)
 	epoch        uint32           // counts the changes after which every cube finds its contacts afresh (reuse.go)
-	moving       []bool           // by collider: it moves this step (reuse.go)
+	moving       []bool           // by collider: it moves this step (wakeByColliders, reuse.go)
 	mergeJob     func(lo, hi int) // mergeSlots, bound once
 	publish      bool             // carryCubes publishes the transforms too
 	pos          []mgl32.Vec3     // World.Positions during the island job
