@@ -70,10 +70,8 @@ func tangents(n mgl32.Vec3) (t1, t2 mgl32.Vec3) {
 	return t1, t2
 }
 
-func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-
-// crossTo and dotTo are cross and dot through pointers, for the hot paths
-// (see moveRigidly). dst must be neither a nor b.
+// crossTo and dotTo are the cross and dot products through pointers, as
+// the hot paths want them (see moveRigidly). dst must be neither a nor b.
 func crossTo(dst, a, b *mgl32.Vec3) {
 	dst[0] = a[1]*b[2] - a[2]*b[1]
 	dst[1] = a[2]*b[0] - a[0]*b[2]

@@ -155,7 +155,7 @@ func (cw *cubeWarm) load(r *row, c *contact, h float32, sub uint32) {
 		f = (h / cw.h) * (h / cw.h)
 	}
 	r.pn = e.pn * f
-	r.p1, r.p2 = dot(e.pt, r.t1)*f, dot(e.pt, r.t2)*f
+	r.p1, r.p2 = dotTo(&e.pt, &r.t1)*f, dotTo(&e.pt, &r.t2)*f
 	if lt2, lim := r.p1*r.p1+r.p2*r.p2, r.mu*r.pn; lt2 > lim*lim {
 		g := float32(0)
 		if lim > 0 {
