@@ -48,11 +48,15 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.brief = make([]cubeBrief, len(s.cubes), 2*len(s.cubes))
 	}
 	s.brief = s.brief[:len(s.cubes)]
+	if cap(s.fixed) < len(s.cubes) {
+		s.fixed = make([]bool, len(s.cubes), 2*len(s.cubes))
+	}
+	s.fixed = s.fixed[:len(s.cubes)]
 	w.Parallel(len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.brief {
 		b := &s.brief[i]
-		s.maxWidth = max(s.maxWidth, b.width)
+		s.maxWidth = max(s.maxWidth, b.hi[0]-b.lo[0])
 		if b.dragged {
 			s.nDragged++
 		}
@@ -70,8 +74,11 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	// World.Parallel that fills the slot of its range; mergeSlots then
 	// joins the slots in range order, each copied by the worker that
 	// filled it, so the contacts come in the same order for any worker
-	// count (cube pairs by the sweep order, then colliders by cube) and
-	// stay in the cache of the worker that found them.
+	// count (cube pairs by the cube first in the sweep order, in index
+	// order, then colliders by cube) and stay in the cache of the worker
+	// that found them. Each worker finds the pairs and collider contacts of
+	// the cubes it predicted and will carry, and reads of the others only
+	// their bounds in brief and the frames of the cubes they touch.
 	workers := w.Config().Workers
 	if len(s.slots) < workers {
 		s.slots = make([]genSlot, workers)
@@ -84,14 +91,22 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		sl.cols, sl.prevCols = sl.prevCols[:0], sl.cols
 		sl.npairs = 0
 	}
+	if cap(s.pairSpan) < len(s.cubes) {
+		s.pairSpan = make([]pairSpan, len(s.cubes), 2*len(s.cubes))
+	}
+	s.pairSpan = s.pairSpan[:len(s.cubes)]
 	s.pos = pos
 	w.Parallel(len(s.cubes), s.genJob)
+	// The pairs go to System.contacts in the sweep order of their first
+	// cube, whichever slot found them.
 	n0 := 0
+	for _, i := range s.order {
+		sp := &s.pairSpan[i]
+		sp.at = int32(n0)
+		n0 += int(sp.hi - sp.lo)
+	}
 	for i := range s.slots {
-		sl := &s.slots[i]
-		sl.at = n0
-		n0 += len(sl.pairs)
-		s.stats.Pairs += sl.npairs
+		s.stats.Pairs += s.slots[i].npairs
 	}
 	n1 := n0
 	for i := range s.slots {
@@ -209,6 +224,11 @@ func (s *System) reserve() {
 	}
 }
 
+// pairSpan is where the pairs a cube comes first in (in the sweep order)
+// sit: slot buffer pairs [lo, hi) of the slot of its range (generate), and
+// at in System.contacts (Prepare).
+type pairSpan struct{ lo, hi, at int32 }
+
 // genSlot holds the contacts one range of generate made: slot k, range k
 // of World.Parallel, which runs on worker k.
 type genSlot struct {
@@ -217,7 +237,7 @@ type genSlot struct {
 	// (reuse.go).
 	prevPairs, prevCols []contact
 	npairs              int
-	at, colAt           int      // where mergeSlots puts pairs and cols in System.contacts
+	colAt               int      // where mergeSlots puts cols in System.contacts
 	_                   [64]byte // every append writes a slice header: no two slots on one cache line
 }
 
@@ -234,37 +254,50 @@ func (s *System) slotOfRange(lo int) int {
 	panic("bodies: generate: a range World.Parallel does not make")
 }
 
-// mergeSlots copies slots [lo, hi) into System.contacts at their places
-// (a World.Parallel range job: slot k on worker k, which filled it).
+// mergeSlots copies slots [lo, hi) into System.contacts at their places,
+// the pairs cube by cube (a World.Parallel range job: slot k on worker k,
+// which filled it).
 func (s *System) mergeSlots(lo, hi int) {
-	for i := lo; i < hi; i++ {
-		sl := &s.slots[i]
-		copy(s.contacts[sl.at:], sl.pairs)
+	n, workers := len(s.cubes), len(s.slots)
+	for k := lo; k < hi; k++ {
+		sl := &s.slots[k]
+		if workers == 1 {
+			copy(s.contacts, sl.pairs) // in the sweep order already
+		}
+		for i := n * k / workers; i < n*(k+1)/workers && workers > 1; i++ {
+			sp := &s.pairSpan[i]
+			copy(s.contacts[sp.at:], sl.pairs[sp.lo:sp.hi])
+		}
 		copy(s.contacts[sl.colAt:], sl.cols)
 	}
 }
 
-// generate is the contact job of Prepare for [lo, hi): the pairs of the
-// cubes at places lo..hi-1 of the sweep order with the cubes after them,
-// and the collider contacts of cubes lo..hi-1, into the slot of its range
-// (slotOfRange); it also writes brief[lo:hi].fixed, and touches nothing
-// else.
+// generate is the contact job of Prepare for cubes [lo, hi): the pairs of
+// each with the cubes after it in the sweep order, and its collider
+// contacts, into the slot of its range (slotOfRange); it also writes
+// fixed[lo:hi], and touches nothing else.
 func (s *System) generate(lo, hi int) {
 	k := s.slotOfRange(lo)
 	sl := &s.slots[k]
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
-	for ii := lo; ii < hi; ii++ {
-		i := s.order[ii]
-		a := &s.cubes[i]
+	// Its cubes in the sweep order (with one worker, the slot's pairs are
+	// then in their order in System.contacts already).
+	for ii, i := range s.order {
+		if i < int32(lo) || i >= int32(hi) {
+			continue
+		}
+		a, ab := &s.cubes[i], &s.brief[i]
 		a.keep.npairs[s.par] = 0
+		from := len(sl.pairs)
 		for _, j := range s.order[ii+1:] {
-			b := &s.cubes[j]
-			if b.lo[0] > a.hi[0] {
+			bb := &s.brief[j]
+			if bb.lo[0] > ab.hi[0] {
 				break
 			}
-			if b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
+			if bb.lo[1] > ab.hi[1] || bb.hi[1] < ab.lo[1] || bb.lo[2] > ab.hi[2] || bb.hi[2] < ab.lo[2] {
 				continue
 			}
+			b := &s.cubes[j]
 			if a.asleep && b.asleep {
 				continue // both frozen: nothing to solve
 			}
@@ -275,10 +308,11 @@ func (s *System) generate(lo, hi int) {
 			}
 			s.recordPair(a, j, k, at, sl)
 		}
+		s.pairSpan[i] = pairSpan{lo: int32(from), hi: int32(len(sl.pairs))}
 	}
 	for i := lo; i < hi; i++ {
 		cb := &s.cubes[i]
-		s.brief[i].fixed = cb.fixed()
+		s.fixed[i] = cb.fixed()
 		at := len(sl.cols)
 		if cb.keep.settled && s.keptCols(cb, sl) {
 			for ci, moving := range s.moving {
@@ -369,7 +403,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			// Frozen where it fell asleep (sleep.go): its frame, bounds
 			// and cPrev stay as they were; contacts meet it as immovable.
 			cb.held, cb.pred, cb.pivot, cb.qNextOK = true, false, false, false
-			s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0]}
+			s.brief[i] = cubeBrief{lo: cb.lo, hi: cb.hi}
 			s.settle(cb)
 			continue
 		}
@@ -412,7 +446,7 @@ func (s *System) prepareCubes(lo, hi int) {
 			s.sweptBounds(cb, prev)
 		}
 		s.settle(cb)
-		s.brief[i] = cubeBrief{lo0: cb.lo[0], width: cb.hi[0] - cb.lo[0], dragged: cb.held}
+		s.brief[i] = cubeBrief{lo: cb.lo, hi: cb.hi, dragged: cb.held}
 	}
 }
 
@@ -502,16 +536,16 @@ func (s *System) sweep() {
 	o := s.order
 	for i := 1; i < len(o); i++ {
 		v := o[i]
-		x := s.brief[v].lo0
+		x := s.brief[v].lo[0]
 		j := i - 1
-		for j >= 0 && s.brief[o[j]].lo0 > x {
+		for j >= 0 && s.brief[o[j]].lo[0] > x {
 			o[j+1] = o[j]
 			j--
 		}
 		o[j+1] = v
 	}
 	for i, c := range o {
-		s.sortedLo[i] = s.brief[c].lo0
+		s.sortedLo[i] = s.brief[c].lo[0]
 	}
 }
 

@@ -164,15 +164,12 @@ type cube struct {
 	linksIdle bool
 }
 
-// cubeBrief is what the serial parts of a substep read of a cube: 12
-// bytes, kept apart from the cube (System.brief), written by the range
-// jobs of Prepare.
+// cubeBrief is what the serial parts of a substep, and the pair search of
+// the other worker, read of a cube: 28 bytes, kept apart from the cube
+// (System.brief), written by the range jobs of Prepare.
 type cubeBrief struct {
-	lo0   float32 // lower x bound (prepareCubes), for the sweep
-	width float32 // extent of the bounds along x (prepareCubes)
-	// dragged: held and awake (prepareCubes); fixed: cube.fixed() after
-	// Prepare woke what it woke (generate).
-	dragged, fixed bool
+	lo, hi  mgl32.Vec3 // its bounds (prepareCubes), for the sweep and the pair search
+	dragged bool       // held and awake (prepareCubes)
 }
 
 // fixed reports whether contacts meet c as immovable: held, and not by a

@@ -60,7 +60,7 @@ func (s *System) buildIslands() {
 	cs := s.contacts[:s.nRigid]
 	for k := range cs {
 		c := &cs[k]
-		if c.ca < 0 || c.cb < 0 || s.brief[c.ca].fixed || s.brief[c.cb].fixed {
+		if c.ca < 0 || c.cb < 0 || s.fixed[c.ca] || s.fixed[c.cb] {
 			continue
 		}
 		a, b := s.find(c.ca), s.find(c.cb)
@@ -119,7 +119,7 @@ func (s *System) buildIslands() {
 	}
 	// The movable cubes of every island, in index order.
 	for i := range s.cubes {
-		if s.brief[i].fixed {
+		if s.fixed[i] {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
@@ -138,7 +138,7 @@ func (s *System) buildIslands() {
 	}
 	s.islandCubes = s.islandCubes[:at]
 	for i := range s.cubes {
-		if s.brief[i].fixed {
+		if s.fixed[i] {
 			continue
 		}
 		if id := s.islandOf[s.find(int32(i))]; id >= 0 {
@@ -153,7 +153,7 @@ func (s *System) buildIslands() {
 // movableSide returns the cube of c that the solve moves, which names its
 // island (a rigid contact always has one).
 func (s *System) movableSide(c *contact) int32 {
-	if c.ca < 0 || s.brief[c.ca].fixed {
+	if c.ca < 0 || s.fixed[c.ca] {
 		return c.cb
 	}
 	return c.ca

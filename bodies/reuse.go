@@ -57,8 +57,7 @@ type keptPair struct {
 }
 
 // keep is what a cube needs to keep its contacts, written by the worker
-// that generates them: its collider contacts by its index range, its
-// pairs by its range in the sweep order. The records are double-buffered
+// that generates them, the one of its index range. The records are double-buffered
 // by the parity of the substep (System.par): generate reads the last
 // substep's and writes this one's.
 type keep struct {

@@ -121,6 +121,11 @@ type System struct {
 	// the range jobs (prepareCubes, generate) into one compact array, so
 	// that they do not pull every cube's lines from the workers' caches.
 	brief []cubeBrief
+	// fixed: cube.fixed() after Prepare woke what it woke, by cube
+	// (generate), for buildIslands.
+	fixed []bool
+	// pairSpan: by cube, where its pairs are (generate, mergeSlots).
+	pairSpan []pairSpan
 	hits  []int32 // cubes with fast collider contacts this substep (finish)
 
 	// The Solve call's island job (bound once: World.Parallel takes a
