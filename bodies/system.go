@@ -126,7 +126,7 @@ type System struct {
 	fixed []bool
 	// pairSpan: by cube, where its pairs are (generate, mergeSlots).
 	pairSpan []pairSpan
-	hits  []int32 // cubes with fast collider contacts this substep (finish)
+	hits     []int32 // cubes with fast collider contacts this substep (finish)
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
