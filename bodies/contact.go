@@ -118,6 +118,15 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.contacts = make([]contact, 0, 2*n1)
 	}
 	s.contacts = s.contacts[:n1]
+	if cap(s.rigidSides) < n1 {
+		s.rigidSides = make([]contactSides, 0, cap(s.contacts))
+	}
+	s.rigidSides = s.rigidSides[:n1]
+	if cap(s.cameFast) < n1 {
+		s.cameFast = make([]bool, 0, cap(s.contacts))
+	}
+	s.cameFast = s.cameFast[:n1]
+	clear(s.cameFast)
 	w.Parallel(len(s.slots), s.mergeJob)
 	s.pos = nil
 	s.nRigid = n1
@@ -267,8 +276,22 @@ func (s *System) mergeSlots(lo, hi int) {
 		for i := n * k / workers; i < n*(k+1)/workers && workers > 1; i++ {
 			sp := &s.pairSpan[i]
 			copy(s.contacts[sp.at:], sl.pairs[sp.lo:sp.hi])
+			s.copySides(int(sp.at), sl.pairs[sp.lo:sp.hi])
+		}
+		if workers == 1 {
+			s.copySides(0, sl.pairs)
 		}
 		copy(s.contacts[sl.colAt:], sl.cols)
+		s.copySides(sl.colAt, sl.cols)
+	}
+}
+
+// copySides writes the cubes of contacts cs, which go to System.contacts
+// at, to System.rigidSides at the same place.
+func (s *System) copySides(at int, cs []contact) {
+	ss := s.rigidSides[at : at+len(cs)]
+	for k := range cs {
+		ss[k] = contactSides{cs[k].ca, cs[k].cb}
 	}
 }
 

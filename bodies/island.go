@@ -57,7 +57,7 @@ func (s *System) buildIslands() {
 	if s.nRigid == 0 {
 		return
 	}
-	cs := s.contacts[:s.nRigid]
+	cs := s.rigidSides[:s.nRigid]
 	for k := range cs {
 		c := &cs[k]
 		if c.ca < 0 || c.cb < 0 || s.fixed[c.ca] || s.fixed[c.cb] {
@@ -85,7 +85,7 @@ func (s *System) buildIslands() {
 	// split the cubes by index).
 	const marked = -2
 	for k := range cs {
-		s.islandOf[s.find(s.movableSide(&cs[k]))] = marked
+		s.islandOf[s.find(s.movableSide(cs[k]))] = marked
 	}
 	for i := range s.islandOf {
 		if s.islandOf[i] == marked {
@@ -94,7 +94,7 @@ func (s *System) buildIslands() {
 		}
 	}
 	for k := range cs {
-		id := s.islandOf[s.find(s.movableSide(&cs[k]))]
+		id := s.islandOf[s.find(s.movableSide(cs[k]))]
 		s.contactIsland[k] = id
 		s.islands[id].hi++ // count for now
 	}
@@ -150,9 +150,9 @@ func (s *System) buildIslands() {
 	}
 }
 
-// movableSide returns the cube of c that the solve moves, which names its
-// island (a rigid contact always has one).
-func (s *System) movableSide(c *contact) int32 {
+// movableSide returns the cube of a rigid contact with sides c that the
+// solve moves, which names its island (a rigid contact always has one).
+func (s *System) movableSide(c contactSides) int32 {
 	if c.ca < 0 || s.fixed[c.ca] {
 		return c.cb
 	}
@@ -246,7 +246,9 @@ func (s *System) solveIslands(lo, hi int) {
 		}
 		s.solveIsland(is, s.passes)
 		for k := range rows {
-			s.contacts[rows[k].ci].pn = rows[k].pn
+			c := &s.contacts[rows[k].ci]
+			c.pn = rows[k].pn
+			s.cameFast[rows[k].ci] = c.pn > 0 && c.vn0 < s.minApproach && (c.kind == kindCube || c.na == 1)
 		}
 		s.saveWarm(is)
 		if s.moveInIsland {

@@ -7,6 +7,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
+// contactSides is the cubes of a contact's sides, as in contact.
+type contactSides struct{ ca, cb int32 }
+
 // contact is a temporary constraint, alive for one substep, that keeps a
 // point of side A on the outer side of a plane through a point of side B:
 // (pA - pB)·n >= r. Each point sits on a feature and is a weighted sum of
@@ -390,6 +393,9 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// Without contacts of other particles, which move cubes too, each
 	// island moves its own cubes at the end of its job.
 	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)
+	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
+	// quiet.
+	s.minApproach = -0.2 * sub.H
 	s.splitIslands(w.Config().Workers)
 	w.Parallel(len(s.islandSplit)-1, s.islandJob)
 	s.pos = nil
@@ -569,24 +575,21 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	s.h, s.pos, s.publish = h, pos, sub.Last()
 	w.Parallel(len(s.cubes), s.carryJob)
 	s.pos = nil
+	// The rigid contacts that came together fast (cameFast, which the island
+	// job wrote: finish reads no other contact of the workers'), in their
+	// order, then the particle contacts.
 	e := s.set.Restitution
-	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
-	// quiet.
-	minApproach := -0.2 * h
-	for k := range s.contacts {
+	for k, fast := range s.cameFast {
+		if !fast {
+			continue
+		}
 		c := &s.contacts[k]
 		switch {
-		case c.kind == kindParticle:
-			p := c.a[0]
-			if inv[p] == 0 || c.blocked {
-				continue // a held particle is not projected into what holds it
+		case c.kind == kindCube:
+			if e > 0 {
+				s.bounce(c, e, pos, prev, inv)
 			}
-			if C := pos[p].Sub(c.pointB(pos)).Dot(c.n) - c.r - c.floor; C < 0 {
-				pos[p] = pos[p].Sub(c.n.Mul(C))
-			}
-		case e > 0 && c.kind == kindCube && c.pn > 0 && c.vn0 < minApproach:
-			s.bounce(c, e, pos, prev, inv)
-		case c.kind == kindCollider && c.na == 1 && c.pn > 0 && c.vn0 < minApproach:
+		default:
 			// A corner that came at a collider fast: summed per cube
 			// for colliderBounce below.
 			p := c.a[0]
@@ -600,6 +603,16 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			h.v0 += c.vn0
 			h.v += pos[p].Sub(prev[p]).Dot(c.n)
 			h.e = max(h.e, c.e)
+		}
+	}
+	for k := s.nRigid; k < len(s.contacts); k++ {
+		c := &s.contacts[k]
+		p := c.a[0]
+		if inv[p] == 0 || c.blocked {
+			continue // a held particle is not projected into what holds it
+		}
+		if C := pos[p].Sub(c.pointB(pos)).Dot(c.n) - c.r - c.floor; C < 0 {
+			pos[p] = pos[p].Sub(c.n.Mul(C))
 		}
 	}
 	s.colliderBounce(pos, prev)

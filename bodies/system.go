@@ -126,7 +126,15 @@ type System struct {
 	fixed []bool
 	// pairSpan: by cube, where its pairs are (generate, mergeSlots).
 	pairSpan []pairSpan
-	hits     []int32 // cubes with fast collider contacts this substep (finish)
+	// rigidSides: the cubes of contacts[:nRigid] (mergeSlots), all that
+	// buildIslands reads of them.
+	rigidSides []contactSides
+	// cameFast: by contact of contacts[:nRigid], it pushed this substep
+	// and its sides came together faster than -minApproach/h (the island
+	// job), for restitution in finish.
+	cameFast    []bool
+	minApproach float32 // m per substep (Solve)
+	hits        []int32 // cubes with fast collider contacts this substep (finish)
 
 	// The Solve call's island job (bound once: World.Parallel takes a
 	// func value, and a method value made per call would allocate).
