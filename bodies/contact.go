@@ -63,8 +63,15 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.alone, s.linkCounts = bridge.Alone(w, s.hooks), bridge.LinkCounts(w)
 	s.rigidFree = s.nJelly == 0 && s.nDragged == 0
-	for i := range s.cubes {
-		s.syncLinks(&s.cubes[i])
+	// Which cubes' links are idle changes only with what decides it: a
+	// cube that falls asleep or wakes syncs its own (setAsleep). Worker 0
+	// reading every cube here would pull three of its lines from the
+	// other worker's cache every substep.
+	if k := (linksKey{true, s.alone, s.rigidFree, bridge.LinkVersion(w), s.epoch}); k != s.linksKey {
+		for i := range s.cubes {
+			s.syncLinks(&s.cubes[i])
+		}
+		s.linksKey = k
 	}
 	s.sweep()
 	if s.nAsleep > 0 {

@@ -111,6 +111,16 @@ func (s *System) setAsleep(cb *cube, asleep bool) {
 	s.syncLinks(cb)
 }
 
+// linksKey is what syncLinks decides from for every cube but its own
+// sleep: the System's alone and rigidFree, the World's link counts
+// (bridge.LinkVersion) and System.epoch (new cubes). ok is false for none
+// yet.
+type linksKey struct {
+	ok, alone, rigidFree bool
+	links                uint64
+	epoch                uint32
+}
+
 // syncLinks makes cb's own links idle in the World (which then skips
 // them) while solving them would change nothing: while nothing but the
 // System can move its particles (alone: no other constraint set, tether

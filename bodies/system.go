@@ -106,7 +106,8 @@ type System struct {
 	// decide which cubes' links are idle (syncLinks).
 	alone, rigidFree bool
 	linkCounts       []int32
-	nDragged         int // cubes held by a pinned or dragged particle this substep
+	linksKey         linksKey // what syncLinks last ran for every cube with
+	nDragged         int      // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -218,7 +219,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // them together again).
 func (s *System) Remove() {
 	s.w.RemoveConstraintSet(s.hooks)
-	s.alone = false
+	s.alone, s.linksKey = false, linksKey{}
 	s.wakeAll()
 	for i := range s.cubes {
 		s.syncLinks(&s.cubes[i])

@@ -95,6 +95,8 @@ type linkStore struct {
 	// removed) join it: bodies tells an asleep cube held by a link of the
 	// game's from one that has only its own (internal/bridge.LinkCounts).
 	count []int32
+	// countVersion moves whenever count does (bridge.LinkVersion).
+	countVersion uint64
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -167,6 +169,7 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	ls.lambda = append(ls.lambda, 0)
 	ls.count[a]++
 	ls.count[b]++
+	ls.countVersion++
 	ls.prepared = false
 	ls.strain = append(ls.strain, s.BreakStrain)
 	if s.BreakStrain > 0 {
@@ -201,6 +204,7 @@ func (w *World) RemoveLink(l Link) {
 	ls.hot[i].flags |= linkBroken
 	ls.count[ls.hot[i].a]--
 	ls.count[ls.hot[i].b]--
+	ls.countVersion++
 	ls.slot[l] = -1
 	ls.handle[i] = -1
 	ls.live--
@@ -227,6 +231,7 @@ func (w *World) setLinkParticles(l Link, a, b Particle) {
 	h.a, h.b = int32(a), int32(b)
 	ls.count[a]++
 	ls.count[b]++
+	ls.countVersion++
 	w.links.dirty = true
 }
 

@@ -23,6 +23,7 @@ func (w *World) rollback(m mark) {
 		if i := ls.slot[l]; i >= 0 {
 			ls.count[ls.hot[i].a]--
 			ls.count[ls.hot[i].b]--
+			ls.countVersion++
 			ls.live--
 			if ls.hot[i].flags&linkBroken != 0 {
 				ls.nBroken--

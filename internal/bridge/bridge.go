@@ -29,6 +29,9 @@ var (
 	// (broken ones included until removed): the World's own slice, to
 	// read only and not to keep past the substep.
 	LinkCounts func(w any) []int32
+	// LinkVersion returns a number that moves whenever the counts
+	// LinkCounts returns change.
+	LinkVersion func(w any) uint64
 	// Alone reports whether, in the current substep of world w, nothing
 	// but constraint set cs and the links can move a particle in the
 	// solve: cs is its only ConstraintSet, it has no tethers, and no
