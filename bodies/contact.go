@@ -246,7 +246,7 @@ func (s *System) reserve() {
 type pairSpan struct{ lo, hi, at int32 }
 
 // genSlot holds the contacts one range of generate made: slot k, range k
-// of World.Parallel, which runs on worker k.
+// of World.Parallel, which worker k runs (unless it was late to start).
 type genSlot struct {
 	pairs, cols []contact
 	// The last substep's pairs and cols, which settled cubes keep
@@ -258,8 +258,8 @@ type genSlot struct {
 }
 
 // slotOfRange returns the slot of generate's range starting at lo:
-// World.Parallel gives range k of n cubes to worker k as [n·k/W, n·(k+1)/W),
-// or all of them to the caller.
+// World.Parallel cuts n cubes into the ranges [n·k/W, n·(k+1)/W), or gives
+// all of them to the caller.
 func (s *System) slotOfRange(lo int) int {
 	n, workers := len(s.cubes), len(s.slots)
 	for k := range workers {

@@ -16,6 +16,12 @@ import (
 // spins for the next for a while before it sleeps: waking a sleeping
 // goroutine costs a thread wake-up, which on a virtual machine can take as
 // long as the job. Dispatching does not allocate.
+//
+// There are two kinds of job. An all-hands job (run: a link pass with its
+// barriers) needs every worker. A range job (runShares: World.Parallel and
+// the per-particle phases) is cut into one share per worker, and a share
+// no one has begun goes to the first worker free: the job waits only for
+// shares under way, not for a worker that is late to start.
 type executor struct {
 	n   int
 	job func(worker int) // the current job, set before gen moves
@@ -37,13 +43,23 @@ type executor struct {
 	sleeping atomic.Bool
 	busy     bool // a job is running: nested Parallel calls run inline
 
-	// The range job of World.Parallel, bound once so it does not allocate.
-	f        func(lo, hi int)
-	count    int
-	rangeJob func(worker int)
-	// The same for the World's own particle phases, told the worker id.
-	fi    func(id, lo, hi int)
-	idJob func(worker int)
+	// A range job (World.Parallel, and the World's own particle phases,
+	// told the share's index as the worker id) is cut into n shares, share
+	// k of count items being [count·k/n, count·(k+1)/n). Worker k claims
+	// share k first, then any share no one has claimed yet, and the job
+	// ends when every share is done: a worker that is late (its thread
+	// descheduled by a busy machine, a game's other threads) leaves its
+	// share to the others instead of holding them up. Shares are claimed
+	// in share, a word holding the range job's number (high 32 bits) and
+	// a bit per claimed share; shareJob is the job's number, shareDone the
+	// shares done. f, fi and count are written before share moves to a new
+	// job and read only by a worker that claimed a share of it.
+	share     atomic.Uint64
+	shareDone atomic.Int32
+	shareJob  uint32
+	f         func(lo, hi int)
+	fi        func(id, lo, hi int)
+	count     int
 }
 
 // spinFor is how long an idle worker polls for the next job before it
@@ -56,43 +72,65 @@ type executor struct {
 const spinFor = 100 * time.Microsecond
 
 func newExecutor(n int) *executor {
-	e := &executor{n: n, wake: make([]chan struct{}, n)}
-	e.bar.n = int32(n)
-	e.bar.cond.L = &e.bar.mu
-	e.done.L = &e.doneMu
-	e.rangeJob = e.runRange
-	e.idJob = e.runRangeID
+	e := makeExecutor(n)
 	for i := 1; i < n; i++ {
-		e.wake[i] = make(chan struct{}, 1)
 		go e.loop(i)
 	}
 	return e
 }
 
+// makeExecutor is newExecutor without its worker goroutines.
+func makeExecutor(n int) *executor {
+	e := &executor{n: n, wake: make([]chan struct{}, n)}
+	e.bar.n = int32(n)
+	e.bar.cond.L = &e.bar.mu
+	e.done.L = &e.doneMu
+	for i := 1; i < n; i++ {
+		e.wake[i] = make(chan struct{}, 1)
+	}
+	return e
+}
+
 func (e *executor) loop(id int) {
-	// Start from the generation the executor was made with, not from a
-	// load: a job may be dispatched before this goroutine first runs.
-	var seen uint32
+	// Start from the generation and range job the executor was made
+	// with, not from a load: a job may be dispatched before this
+	// goroutine first runs.
+	var seen, seenShare uint32
 	for {
-		seen = e.next(id, seen)
+		g, r := e.next(id, seen, seenShare)
 		if e.quit.Load() {
 			return
 		}
+		if r != seenShare {
+			// A range job: help with it if any share is left (it may be
+			// over, and even a later job begun: then this claims none).
+			seenShare = r
+			e.claimShares(id, r)
+			continue
+		}
+		seen = g
 		e.job(id)
 		if e.left.Add(-1) == 0 && e.sleeping.Load() {
-			e.doneMu.Lock()
-			e.done.Broadcast()
-			e.doneMu.Unlock()
+			e.wakeDispatcher()
 		}
 	}
 }
 
-// next waits until the job generation moves past seen and returns it.
-func (e *executor) next(id int, seen uint32) uint32 {
+// wakeDispatcher wakes the dispatcher if it sleeps on done.
+func (e *executor) wakeDispatcher() {
+	e.doneMu.Lock()
+	e.done.Broadcast()
+	e.doneMu.Unlock()
+}
+
+// next waits until the job generation moves past seen or the range job
+// past seenShare, and returns both.
+func (e *executor) next(id int, seen, seenShare uint32) (uint32, uint32) {
 	var start time.Time
 	for i := 0; ; i++ {
-		if g := e.gen.Load(); g != seen {
-			return g
+		g, r := e.gen.Load(), uint32(e.share.Load()>>32)
+		if g != seen || r != seenShare {
+			return g, r
 		}
 		if i%64 == 63 {
 			if i == 63 {
@@ -105,8 +143,9 @@ func (e *executor) next(id int, seen uint32) uint32 {
 	}
 	for {
 		<-e.wake[id]
-		if g := e.gen.Load(); g != seen {
-			return g
+		g, r := e.gen.Load(), uint32(e.share.Load()>>32)
+		if g != seen || r != seenShare || e.quit.Load() {
+			return g, r
 		}
 	}
 }
@@ -133,17 +172,58 @@ func (e *executor) run(job func(worker int)) {
 	e.busy = false
 }
 
-func (e *executor) runRange(id int) {
-	lo, hi := e.count*id/e.n, e.count*(id+1)/e.n
-	if lo < hi {
-		e.f(lo, hi)
+// runShares runs the range job set in f or fi (the other nil) over count
+// items and waits until every share is done.
+func (e *executor) runShares() {
+	e.busy = true
+	e.shareDone.Store(0)
+	e.shareJob++
+	e.share.Store(uint64(e.shareJob) << 32)
+	e.wakeSleepers()
+	e.claimShares(0, e.shareJob)
+	n := int32(e.n)
+	if !spinWhile(func() bool { return e.shareDone.Load() != n }) {
+		// The share left is on a worker whose thread was descheduled.
+		e.sleeping.Store(true)
+		e.doneMu.Lock()
+		for e.shareDone.Load() != n {
+			e.done.Wait()
+		}
+		e.doneMu.Unlock()
+		e.sleeping.Store(false)
 	}
+	e.f, e.fi = nil, nil
+	e.busy = false
 }
 
-func (e *executor) runRangeID(id int) {
-	lo, hi := e.count*id/e.n, e.count*(id+1)/e.n
-	if lo < hi {
-		e.fi(id, lo, hi)
+// claimShares claims and runs the shares of range job r that no one has
+// claimed, worker id's own share first.
+func (e *executor) claimShares(id int, r uint32) {
+	for j := range e.n {
+		k := (id + j) % e.n
+		bit := uint64(1) << k
+		for {
+			st := e.share.Load()
+			if uint32(st>>32) != r || st&bit != 0 {
+				break // a later job, or claimed
+			}
+			if !e.share.CompareAndSwap(st, st|bit) {
+				continue
+			}
+			// Claimed: the job's fields hold until its shares are done.
+			lo, hi := e.count*k/e.n, e.count*(k+1)/e.n
+			if lo < hi {
+				if e.f != nil {
+					e.f(lo, hi)
+				} else {
+					e.fi(k, lo, hi)
+				}
+			}
+			if e.shareDone.Add(1) == int32(e.n) && e.sleeping.Load() {
+				e.wakeDispatcher()
+			}
+			break
+		}
 	}
 }
 
@@ -231,11 +311,15 @@ func spinWhile(cond func() bool) bool {
 // touch only the data of its own range, so the result is the same for any
 // worker count. With one worker, or when called from inside another
 // Parallel job, it is simply f(0, n). Otherwise, with W = Config.Workers,
-// worker k (the caller is worker 0) gets [n·k/W, n·(k+1)/W), and no call
-// when that is empty: two calls with the same n give each worker the same
-// range, so data a range job writes stays in that worker's cache for the
-// next job over it. Components call it from their hooks (hair strands,
-// contacts); they never start goroutines of their own.
+// the ranges are the shares [n·k/W, n·(k+1)/W), k < W, and no call when
+// one is empty. Worker k (the caller is worker 0) runs share k, so two
+// calls with the same n give each worker the same range and data a range
+// job writes stays in that worker's cache for the next job over it; but a
+// worker that has not begun its share when another is done with its own
+// (its thread descheduled) leaves the share to that one, so f must not
+// assume which goroutine runs a range. Components call it from their
+// hooks (hair strands, contacts); they never start goroutines of their
+// own.
 func (w *World) Parallel(n int, f func(lo, hi int)) {
 	if n <= 0 {
 		return
@@ -251,8 +335,7 @@ func (w *World) Parallel(n int, f func(lo, hi int)) {
 	e := w.executor()
 	e.f, e.count = f, n
 	w.stats.ParallelJobs++
-	e.run(e.rangeJob)
-	e.f = nil
+	e.runShares()
 }
 
 // executor returns the World's executor, starting it on first use.
