@@ -278,15 +278,16 @@ func (s *System) mergeSlots(lo, hi int) {
 	for k := lo; k < hi; k++ {
 		sl := &s.slots[k]
 		if workers == 1 {
-			copy(s.contacts, sl.pairs) // in the sweep order already
-		}
-		for i := n * k / workers; i < n*(k+1)/workers && workers > 1; i++ {
-			sp := &s.pairSpan[i]
-			copy(s.contacts[sp.at:], sl.pairs[sp.lo:sp.hi])
-			s.copySides(int(sp.at), sl.pairs[sp.lo:sp.hi])
-		}
-		if workers == 1 {
+			// One slot, filled in the sweep order: its pairs are in
+			// their order already.
+			copy(s.contacts, sl.pairs)
 			s.copySides(0, sl.pairs)
+		} else {
+			for i := n * k / workers; i < n*(k+1)/workers; i++ {
+				sp := &s.pairSpan[i]
+				copy(s.contacts[sp.at:], sl.pairs[sp.lo:sp.hi])
+				s.copySides(int(sp.at), sl.pairs[sp.lo:sp.hi])
+			}
 		}
 		copy(s.contacts[sl.colAt:], sl.cols)
 		s.copySides(sl.colAt, sl.cols)

@@ -584,12 +584,12 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			continue
 		}
 		c := &s.contacts[k]
-		switch {
-		case c.kind == kindCube:
+		switch c.kind {
+		case kindCube:
 			if e > 0 {
 				s.bounce(c, e, pos, prev, inv)
 			}
-		default:
+		default: // kindCollider, of one corner
 			// A corner that came at a collider fast: summed per cube
 			// for colliderBounce below.
 			p := c.a[0]

@@ -106,7 +106,7 @@ type System struct {
 	// decide which cubes' links are idle (syncLinks).
 	alone, rigidFree bool
 	linkCounts       []int32
-	linksKey         linksKey // what syncLinks last ran for every cube with
+	linksKey         linksKey // the key syncLinks last ran for every cube with
 	nDragged         int      // cubes held by a pinned or dragged particle this substep
 
 	// Islands (island.go), rebuilt by every Prepare.

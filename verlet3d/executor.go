@@ -49,17 +49,25 @@ type executor struct {
 	// share k first, then any share no one has claimed yet, and the job
 	// ends when every share is done: a worker that is late (its thread
 	// descheduled by a busy machine, a game's other threads) leaves its
-	// share to the others instead of holding them up. Shares are claimed
-	// in share, a word holding the range job's number (high 32 bits) and
-	// a bit per claimed share; shareJob is the job's number, shareDone the
-	// shares done. f, fi and count are written before share moves to a new
-	// job and read only by a worker that claimed a share of it.
-	share     atomic.Uint64
+	// share to the others instead of holding them up. shareJob is the
+	// range job's number, moved once per job; claimed[k] holds the number
+	// of the last job whose share k was claimed (every job has each share
+	// claimed once, so job r claims share k by moving it from r-1 to r);
+	// shareDone counts the shares done. f, fi and count are written before
+	// shareJob moves and read only by a worker that claimed a share.
+	shareJob  atomic.Uint32
+	claimed   []shareClaim
 	shareDone atomic.Int32
-	shareJob  uint32
 	f         func(lo, hi int)
 	fi        func(id, lo, hi int)
 	count     int
+}
+
+// shareClaim is a share's last claiming job, alone on its cache line: the
+// worker that claims its own share every job keeps the line.
+type shareClaim struct {
+	job atomic.Uint32
+	_   [60]byte
 }
 
 // spinFor is how long an idle worker polls for the next job before it
@@ -81,7 +89,7 @@ func newExecutor(n int) *executor {
 
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
-	e := &executor{n: n, wake: make([]chan struct{}, n)}
+	e := &executor{n: n, wake: make([]chan struct{}, n), claimed: make([]shareClaim, n)}
 	e.bar.n = int32(n)
 	e.bar.cond.L = &e.bar.mu
 	e.done.L = &e.doneMu
@@ -128,7 +136,7 @@ func (e *executor) wakeDispatcher() {
 func (e *executor) next(id int, seen, seenShare uint32) (uint32, uint32) {
 	var start time.Time
 	for i := 0; ; i++ {
-		g, r := e.gen.Load(), uint32(e.share.Load()>>32)
+		g, r := e.gen.Load(), e.shareJob.Load()
 		if g != seen || r != seenShare {
 			return g, r
 		}
@@ -143,7 +151,7 @@ func (e *executor) next(id int, seen, seenShare uint32) (uint32, uint32) {
 	}
 	for {
 		<-e.wake[id]
-		g, r := e.gen.Load(), uint32(e.share.Load()>>32)
+		g, r := e.gen.Load(), e.shareJob.Load()
 		if g != seen || r != seenShare || e.quit.Load() {
 			return g, r
 		}
@@ -177,10 +185,10 @@ func (e *executor) run(job func(worker int)) {
 func (e *executor) runShares() {
 	e.busy = true
 	e.shareDone.Store(0)
-	e.shareJob++
-	e.share.Store(uint64(e.shareJob) << 32)
+	r := e.shareJob.Load() + 1
+	e.shareJob.Store(r)
 	e.wakeSleepers()
-	e.claimShares(0, e.shareJob)
+	e.claimShares(0, r)
 	n := int32(e.n)
 	if !spinWhile(func() bool { return e.shareDone.Load() != n }) {
 		// The share left is on a worker whose thread was descheduled.
@@ -201,28 +209,22 @@ func (e *executor) runShares() {
 func (e *executor) claimShares(id int, r uint32) {
 	for j := range e.n {
 		k := (id + j) % e.n
-		bit := uint64(1) << k
-		for {
-			st := e.share.Load()
-			if uint32(st>>32) != r || st&bit != 0 {
-				break // a later job, or claimed
+		// Fails if another claimed it, or if job r is over (then share k
+		// holds r or later).
+		if !e.claimed[k].job.CompareAndSwap(r-1, r) {
+			continue
+		}
+		// Claimed: the job's fields hold until its shares are done.
+		lo, hi := e.count*k/e.n, e.count*(k+1)/e.n
+		if lo < hi {
+			if e.f != nil {
+				e.f(lo, hi)
+			} else {
+				e.fi(k, lo, hi)
 			}
-			if !e.share.CompareAndSwap(st, st|bit) {
-				continue
-			}
-			// Claimed: the job's fields hold until its shares are done.
-			lo, hi := e.count*k/e.n, e.count*(k+1)/e.n
-			if lo < hi {
-				if e.f != nil {
-					e.f(lo, hi)
-				} else {
-					e.fi(k, lo, hi)
-				}
-			}
-			if e.shareDone.Add(1) == int32(e.n) && e.sleeping.Load() {
-				e.wakeDispatcher()
-			}
-			break
+		}
+		if e.shareDone.Add(1) == int32(e.n) && e.sleeping.Load() {
+			e.wakeDispatcher()
 		}
 	}
 }
