@@ -40,7 +40,9 @@ type Config struct {
 	// Workers is the number of goroutines a step uses: link regions,
 	// per-particle phases and components' World.Parallel work.
 	// Results are bit-identical for any value. 2 gives cloth 64 x 64 a
-	// 1.8x speed-up on 2 cores; small scenes (a cape) gain nothing.
+	// 1.8x speed-up on 2 free cores; small scenes (a cape) gain nothing,
+	// and with a core kept busy by another thread (a render thread on a
+	// two-core machine) more workers than free cores are slower than one.
 	// Default 1.
 	Workers int
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
