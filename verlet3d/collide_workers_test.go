@@ -21,17 +21,26 @@ func (o ownSphere) Closest(p mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) { return o.s.C
 // of every step.
 func rainOnShapes(t *testing.T, workers int, own bool) ([]mgl32.Vec3, []verlet3d.Contact) {
 	t.Helper()
+	pos, contacts, err := rain(workers, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos, contacts
+}
+
+// rain is rainOnShapes, for any goroutine.
+func rain(workers int, own bool) ([]mgl32.Vec3, []verlet3d.Contact, error) {
 	cfg := verlet3d.DefaultConfig()
 	cfg.Workers = workers
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	defer w.Close()
 	for i := 0; i < 3000; i++ {
 		x, z := float32(i%60)*0.04-1.2, float32(i/60)*0.04-1
 		if _, err := w.AddParticle(mgl32.Vec3{x, 1.2 + 0.1*float32(math.Sin(float64(i))), z}, 0.01); err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 	}
 	box, _ := verlet3d.NewBox(mgl32.Vec3{-0.6, 0.3, 0}, mgl32.Vec3{0.3, 0.3, 0.4}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0}))
@@ -45,7 +54,7 @@ func rainOnShapes(t *testing.T, workers int, own bool) ([]mgl32.Vec3, []verlet3d
 	}
 	for k, c := range cs {
 		if err := w.AddCollider(c, verlet3d.ContactSettings{Friction: 0.2 * float32(k)}); err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 	}
 	var contacts []verlet3d.Contact
@@ -53,7 +62,7 @@ func rainOnShapes(t *testing.T, workers int, own bool) ([]mgl32.Vec3, []verlet3d
 		w.Step()
 		contacts = w.Contacts(contacts)
 	}
-	return append([]mgl32.Vec3(nil), w.Positions()...), contacts
+	return append([]mgl32.Vec3(nil), w.Positions()...), contacts, nil
 }
 
 // Collider contacts are found on several workers in the order one worker
@@ -81,6 +90,40 @@ func TestCollideSameForAnyWorkers(t *testing.T) {
 					if math.Float32bits(pos[i][k]) != math.Float32bits(pos1[i][k]) {
 						t.Fatalf("own %v, %d workers: particle %d at %v, %v on one", own, workers, i, pos[i], pos1[i])
 					}
+				}
+			}
+		}
+	}
+}
+
+// Four Worlds of four workers each, stepping at once on however many cores
+// the machine has: most of the time some worker's thread waits for a core,
+// and the others take over its share of a per-particle phase or of the
+// collider search (executor.go). Every World still ends where one worker
+// puts it, bit for bit.
+func TestSameResultsWithWorkersLate(t *testing.T) {
+	pos1, _ := rainOnShapes(t, 1, true)
+	const worlds = 4
+	results := make([][]mgl32.Vec3, worlds)
+	errs := make([]error, worlds)
+	done := make(chan int)
+	for k := range worlds {
+		go func() {
+			results[k], _, errs[k] = rain(4, true)
+			done <- k
+		}()
+	}
+	for range worlds {
+		<-done
+	}
+	for k := range worlds {
+		if errs[k] != nil {
+			t.Fatal(errs[k])
+		}
+		for i := range pos1 {
+			for c := range pos1[i] {
+				if math.Float32bits(results[k][i][c]) != math.Float32bits(pos1[i][c]) {
+					t.Fatalf("world %d of 4 workers: particle %d at %v, %v on one worker", k, i, results[k][i], pos1[i])
 				}
 			}
 		}
