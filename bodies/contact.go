@@ -325,7 +325,7 @@ func (s *System) generate(lo, hi int) {
 			if bb.lo[0] > ab.hi[0] {
 				break
 			}
-			if bb.lo[1] > ab.hi[1] || bb.hi[1] < ab.lo[1] || bb.lo[2] > ab.hi[2] || bb.hi[2] < ab.lo[2] {
+			if !ab.meetsAcross(bb) {
 				continue
 			}
 			b := &s.cubes[j]
@@ -889,13 +889,8 @@ func (s *System) holdOut(cb *cube, pos, prev []mgl32.Vec3, inv []float32) {
 // cubes are sorted by lower x bound, so a binary search finds the few whose
 // bounds can hold a particle.
 func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
-	// A World of cubes alone has no particle to look at.
-	first := 0
-	for first < len(pos) && s.owned[first] {
-		first++
-	}
-	if first == len(pos) {
-		return
+	if s.nOwned == len(pos) {
+		return // a World of cubes alone has no particle to look at
 	}
 	lo, hi := s.cubes[0].lo, s.cubes[0].hi
 	for i := range s.cubes {
@@ -905,7 +900,7 @@ func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
 		}
 	}
 	mu := s.set.ParticleFriction
-	for p := first; p < len(pos); p++ {
+	for p := range pos {
 		if s.owned[p] {
 			continue
 		}

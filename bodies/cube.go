@@ -172,6 +172,12 @@ type cubeBrief struct {
 	dragged bool       // held and awake (prepareCubes)
 }
 
+// meetsAcross reports whether the bounds of a and b overlap along y and z
+// (the sweep finds those that overlap along x).
+func (a *cubeBrief) meetsAcross(b *cubeBrief) bool {
+	return b.lo[1] <= a.hi[1] && b.hi[1] >= a.lo[1] && b.lo[2] <= a.hi[2] && b.hi[2] >= a.lo[2]
+}
+
 // fixed reports whether contacts meet c as immovable: held, and not by a
 // single particle it can turn about (or asleep).
 func (c *cube) fixed() bool { return c.held && !c.pivot }

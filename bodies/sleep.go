@@ -391,14 +391,17 @@ func (s *System) sleep(cb *cube, pos, prev []mgl32.Vec3) {
 // the cube that hits it, and neighbours from a cube that wakes. This
 // substep they still meet it as immovable.
 func (s *System) wakeTouched() {
+	// The bounds from brief, as generate reads them; asleep from the
+	// cubes, as wakeGroup changes it on the way.
 	for ii, i := range s.order {
-		a := &s.cubes[i]
+		a, ab := &s.cubes[i], &s.brief[i]
 		for _, j := range s.order[ii+1:] {
-			b := &s.cubes[j]
-			if b.lo[0] > a.hi[0] {
+			bb := &s.brief[j]
+			if bb.lo[0] > ab.hi[0] {
 				break
 			}
-			if a.asleep == b.asleep || b.lo[1] > a.hi[1] || b.hi[1] < a.lo[1] || b.lo[2] > a.hi[2] || b.hi[2] < a.lo[2] {
+			b := &s.cubes[j]
+			if a.asleep == b.asleep || !ab.meetsAcross(bb) {
 				continue
 			}
 			sleeper, mover := a, b

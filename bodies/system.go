@@ -88,6 +88,7 @@ type System struct {
 	cubes     []cube
 	colliders []colliderRef
 	owned     []bool // by particle: belongs to a cube of this System
+	nOwned    int    // particles owned
 	contacts  []contact
 	order     []int32   // cube indices sorted by lower x bound
 	sortedLo  []float32 // lower x bounds in that order
@@ -367,7 +368,10 @@ func (s *System) markOwned(p int) {
 	for len(s.owned) <= p {
 		s.owned = append(s.owned, false)
 	}
-	s.owned[p] = true
+	if !s.owned[p] {
+		s.owned[p] = true
+		s.nOwned++
+	}
 }
 
 func (s *System) check(c Cube) *cube {
