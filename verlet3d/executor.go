@@ -166,18 +166,25 @@ func (e *executor) run(job func(worker int)) {
 	e.gen.Add(1)
 	e.wakeSleepers()
 	job(0)
-	if !spinWhile(func() bool { return e.left.Load() != 0 }) {
-		// A worker is late (its thread was descheduled: the machine is
-		// busy): sleep instead of burning the core it may need.
-		e.sleeping.Store(true)
-		e.doneMu.Lock()
-		for e.left.Load() != 0 {
-			e.done.Wait()
-		}
-		e.doneMu.Unlock()
-		e.sleeping.Store(false)
-	}
+	e.await(func() bool { return e.left.Load() != 0 })
 	e.busy = false
+}
+
+// await returns once pending reports false: the workers finished the job
+// (the one that finishes it calls wakeDispatcher). It spins for spinWait,
+// then, when a worker is late (its thread was descheduled: the machine is
+// busy), sleeps on done instead of burning the core that worker may need.
+func (e *executor) await(pending func() bool) {
+	if spinWhile(pending) {
+		return
+	}
+	e.sleeping.Store(true)
+	e.doneMu.Lock()
+	for pending() {
+		e.done.Wait()
+	}
+	e.doneMu.Unlock()
+	e.sleeping.Store(false)
 }
 
 // runShares runs the range job set in f or fi (the other nil) over count
@@ -190,16 +197,7 @@ func (e *executor) runShares() {
 	e.wakeSleepers()
 	e.claimShares(0, r)
 	n := int32(e.n)
-	if !spinWhile(func() bool { return e.shareDone.Load() != n }) {
-		// The share left is on a worker whose thread was descheduled.
-		e.sleeping.Store(true)
-		e.doneMu.Lock()
-		for e.shareDone.Load() != n {
-			e.done.Wait()
-		}
-		e.doneMu.Unlock()
-		e.sleeping.Store(false)
-	}
+	e.await(func() bool { return e.shareDone.Load() != n }) // a share under way on a late worker
 	e.f, e.fi = nil, nil
 	e.busy = false
 }
