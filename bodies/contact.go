@@ -892,11 +892,14 @@ func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
 	if s.nOwned == len(pos) {
 		return // a World of cubes alone has no particle to look at
 	}
-	lo, hi := s.cubes[0].lo, s.cubes[0].hi
-	for i := range s.cubes {
+	// The cubes' bounds from brief, as the sweeps read them (a worker
+	// wrote the cubes last).
+	lo, hi := s.brief[0].lo, s.brief[0].hi
+	for i := range s.brief {
+		b := &s.brief[i]
 		for k := 0; k < 3; k++ {
-			lo[k] = min(lo[k], s.cubes[i].lo[k])
-			hi[k] = max(hi[k], s.cubes[i].hi[k])
+			lo[k] = min(lo[k], b.lo[k])
+			hi[k] = max(hi[k], b.hi[k])
 		}
 	}
 	mu := s.set.ParticleFriction
@@ -920,8 +923,8 @@ func (s *System) particles(pos, prev []mgl32.Vec3, inv, radius []float32) {
 			}
 		}
 		for ; i < len(s.order) && s.sortedLo[i] <= x[0]+r; i++ {
-			cb := &s.cubes[s.order[i]]
-			if x[0]-r > cb.hi[0] || x[1]+r < cb.lo[1] || x[1]-r > cb.hi[1] || x[2]+r < cb.lo[2] || x[2]-r > cb.hi[2] {
+			b := &s.brief[s.order[i]]
+			if x[0]-r > b.hi[0] || x[1]+r < b.lo[1] || x[1]-r > b.hi[1] || x[2]+r < b.lo[2] || x[2]-r > b.hi[2] {
 				continue
 			}
 			s.vertexFace(int32(p), s.order[i], r, mu, pos, prev, inv)
