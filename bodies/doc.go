@@ -120,9 +120,11 @@
 // cubes' pairs (reading of the other cubes only their bounds, in the
 // sweep order) and copies their contacts into place; an island sets up
 // its own rows, solve state and warm start (kept in its cube) on the
-// worker that solves it; and the serial parts read no cube and no contact
-// a worker wrote, only small arrays beside them (bounds, held, fixed, the
-// contacts' cubes, the contacts that came together fast). Reading and
+// worker that solves it; and the serial parts of a substep read of every
+// cube and contact only small arrays beside them (bounds, held, fixed, the
+// contacts' cubes, the contacts that came together fast), and the cubes
+// themselves only where they meet something (a sleeper and a mover, a
+// particle, a fast contact) and, once a step, for sleeping. Reading and
 // writing every cube on the calling goroutine between the jobs had made
 // the second worker's half of a job cost 1.45 times the first's; reading
 // every contact and three lines of every cube a substep still cost the
