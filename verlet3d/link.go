@@ -97,6 +97,11 @@ type linkStore struct {
 	count []int32
 	// countVersion moves whenever count does (bridge.LinkVersion).
 	countVersion uint64
+	// active is how many links are neither idle nor broken, as prepare
+	// last counted (every change that makes a link active unsets
+	// prepared). With none, World.solve runs no pass at all: a World of
+	// cubes alone (whose links bodies keeps idle) dispatches no link job.
+	active int
 }
 
 // prepare sets every link's inverse denominator for the current inverse
@@ -111,8 +116,12 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32, kerne
 	if ls.prepared && ls.preparedGen == gen && ls.preparedH2 == invH2 {
 		return
 	}
+	ls.active = 0
 	for i := range ls.hot {
 		c := &ls.hot[i]
+		if c.flags&(linkIdle|linkBroken) == 0 {
+			ls.active++
+		}
 		den := invMass[c.a] + invMass[c.b]
 		c.invDen = 0
 		if den == 0 {
@@ -125,6 +134,11 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32, kerne
 			den += c.alpha * invH2
 		}
 		c.invDen = 1 / den
+	}
+	if ls.active == 0 {
+		// As a first pass leaves the multipliers of idle and broken
+		// links, since no pass will run.
+		clear(ls.lambda)
 	}
 	ls.prepareGroups(invMass, invH2, kernels)
 	ls.prepared, ls.preparedGen, ls.preparedH2 = true, gen, invH2

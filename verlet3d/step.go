@@ -304,11 +304,14 @@ func (w *World) solve(sub Substep) {
 		// Before every pass: a hook may have broken a link since the last.
 		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
 		w.firstPass = it == 0
-		if parallel {
+		switch {
+		case ls.active == 0:
+			// Every link idle or broken: a pass would move nothing.
+		case parallel:
 			e := w.executor()
 			e.run(w.linkJob)
 			w.stats.ParallelLinkPasses++
-		} else {
+		default:
 			w.solveLinkRange(0, len(ls.hot))
 		}
 		w.solveTethers()
