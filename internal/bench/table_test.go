@@ -70,6 +70,7 @@ func TestTable(t *testing.T) {
 		particles, cons, s, it int
 		ms1, ms2, allocs       float64
 		runs1, runs2           []float64 // each run's median frame, sorted
+		probes                 []probe   // probeSecondVCPU before each run
 	}
 	var rows []row
 	for _, sp := range specs {
@@ -80,6 +81,7 @@ func TestTable(t *testing.T) {
 			if run%2 == 1 {
 				order = []int{2, 1}
 			}
+			r.probes = append(r.probes, probeSecondVCPU())
 			for _, workers := range order {
 				sc := sp.build(t, workers)
 				for i := 0; i < sp.warm; i++ {
@@ -117,6 +119,18 @@ func TestTable(t *testing.T) {
 	fmt.Fprintf(&b, "\nRange of the %d runs' median frames, ms (1 worker; 2 workers):\n", tableRuns)
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s: %.3f-%.3f; %.3f-%.3f\n", r.name, r.runs1[0], r.runs1[len(r.runs1)-1], r.runs2[0], r.runs2[len(r.runs2)-1])
+	}
+	fmt.Fprintf(&b, "\nThe two vCPUs before each run (probeSecondVCPU): a cache line's round trip between them, ns; a job of private work split between two goroutines, ns an item: the first's, the second's first %d, its others. A round trip under 150 ns is a spell where 2 workers gain most, the second's others 85 ns and more one where they gain least (probe_test.go):\n", probeFirst)
+	for _, r := range rows {
+		fmt.Fprintf(&b, "- %s:", r.name)
+		for k, p := range r.probes {
+			sep := ";"
+			if k == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s %.0f ns, %.0f/%.0f/%.0f", sep, p.roundTrip, p.one, p.first, p.rest)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
