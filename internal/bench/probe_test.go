@@ -15,16 +15,18 @@ import (
 //	round trip  item ns (1st, 2nd)  cubes100 ms (1 worker, 2)  speed-up
 //	400-450 ns  79-82, 71-73        1.34-1.45, 1.10-1.18       1.2x   most of the time
 //	 91-95 ns   79-82, 71-73        1.35-1.39, 0.79-0.82       1.7x   spells of 20-40 s
-//	 92-111 ns  98-113, 89-94       1.71-1.86, 1.02-1.16       1.7x   W1 itself slow
+//	 92-111 ns  98-113, 89-94       1.71-1.86, 1.02-1.16       1.7x   one worker slow
 //	400-440 ns  80-101, 87-99       1.35-1.54, 1.31-1.40       1.0x   spells of 10-30 s
 //
 // The round trip is a cache line passed from one vCPU to the other and
 // back (the vCPUs closer together in the second and third states); the
 // item times are a job of private work split between two goroutines, as
-// World.Parallel splits a range job (the second goroutine's steady items,
-// 87-99 ns against 71-73, mark the last state). probeSecondVCPU measures
-// both before each run of the table, so that its 2-worker figures can be
-// read.
+// World.Parallel splits a range job. In the last state one goroutine's
+// items take 85-110 ns against 71-78, the first's or the second's (a
+// `make bench` in such a spell: cubes100 1.00x, hair2000 1.26x, cloth64
+// 1.38x): one vCPU runs a third slower, and a job split in halves waits
+// for it. probeSecondVCPU measures both before each run of the table, so
+// that its 2-worker figures can be read.
 const (
 	probeBursts = 200 // round-trip bursts
 	probeTrips  = 100 // round trips a burst

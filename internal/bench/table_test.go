@@ -120,7 +120,7 @@ func TestTable(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s: %.3f-%.3f; %.3f-%.3f\n", r.name, r.runs1[0], r.runs1[len(r.runs1)-1], r.runs2[0], r.runs2[len(r.runs2)-1])
 	}
-	fmt.Fprintf(&b, "\nThe two vCPUs before each run (probeSecondVCPU): a cache line's round trip between them, ns; a job of private work split between two goroutines, ns an item: the first's, the second's first %d, its others. A round trip under 150 ns is a spell where 2 workers gain most, the second's others 85 ns and more one where they gain least (probe_test.go):\n", probeFirst)
+	fmt.Fprintf(&b, "\nThe two vCPUs before each run (probeSecondVCPU): a cache line's round trip between them, ns; a job of private work split between two goroutines, ns an item: the first's, the second's first %d, its others. On this CI machine a round trip under 150 ns marks a spell where 2 workers gain most, and items of 85 ns and more on either goroutine (against 71-78) one where a vCPU runs slower and they gain least (probe_test.go):\n", probeFirst)
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s:", r.name)
 		for k, p := range r.probes {
