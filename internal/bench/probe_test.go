@@ -65,7 +65,7 @@ func probeRoundTrip() float64 {
 	var f probeFlag
 	go func() {
 		for i := int64(1); i < 2*probeBursts*probeTrips; i += 2 {
-			spin(&f, i)
+			wait(&f, i, 4096)
 			f.n.Store(i + 1)
 		}
 	}()
@@ -75,7 +75,7 @@ func probeRoundTrip() float64 {
 		t := time.Now()
 		for range probeTrips {
 			f.n.Store(n + 1)
-			spin(&f, n+2)
+			wait(&f, n+2, 4096)
 			n += 2
 		}
 		bursts[b] = float64(time.Since(t).Nanoseconds()) / probeTrips
@@ -96,7 +96,7 @@ func probeJob() (one, first, rest float64) {
 	firsts, rests := make([]float64, probeJobs), make([]float64, probeJobs)
 	go func() {
 		for j := int64(1); j <= probeJobs; j++ {
-			wait(&start, j)
+			wait(&start, j, 64)
 			t0 := time.Now()
 			var t1 time.Time
 			for i := range theirs {
@@ -119,7 +119,7 @@ func probeJob() (one, first, rest float64) {
 			probeItem(&mine[i])
 		}
 		ones[j-1] = float64(time.Since(t0).Nanoseconds()) / probeItems
-		wait(&done, j)
+		wait(&done, j, 64)
 	}
 	sort.Float64s(firsts)
 	sort.Float64s(rests)
@@ -127,22 +127,13 @@ func probeJob() (one, first, rest float64) {
 	return ones[probeJobs/2], firsts[probeJobs/2], rests[probeJobs/2]
 }
 
-// wait spins until f reaches n, yielding now and then as the executor's
-// workers do.
-func wait(f *probeFlag, n int64) {
-	for i := 0; f.n.Load() < n; i++ {
-		if i%64 == 63 {
-			runtime.Gosched()
-		}
-	}
-}
-
-// spin is wait for a partner that is running: it yields only after
-// thousands of rounds (a partner descheduled, or sharing the only CPU),
-// so that a yield does not count in a round trip.
-func spin(f *probeFlag, n int64) {
-	for i := 0; f.n.Load() < n; i++ {
-		if i%4096 == 4095 {
+// wait spins until f reaches n, yielding every yieldEvery rounds.
+// probeJob yields as the executor's workers do (every 64); the round trip
+// only after thousands (a partner descheduled, or sharing the only CPU),
+// so that no yield counts in a round trip.
+func wait(f *probeFlag, n int64, yieldEvery int) {
+	for i := 1; f.n.Load() < n; i++ {
+		if i%yieldEvery == 0 {
 			runtime.Gosched()
 		}
 	}
