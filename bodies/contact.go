@@ -52,7 +52,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.fixed = make([]bool, len(s.cubes), 2*len(s.cubes))
 	}
 	s.fixed = s.fixed[:len(s.cubes)]
-	w.Parallel(len(s.cubes), s.prepJob)
+	bridge.Shares(w, len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.brief {
 		b := &s.brief[i]
@@ -78,7 +78,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.wakeTouched()
 	}
 	// Cube pairs and cube-collider contacts. generate is a range job on
-	// World.Parallel that fills the slot of its range; mergeSlots then
+	// bridge.Shares that fills the slot of its range; mergeSlots then
 	// joins the slots in range order, each copied by the worker that
 	// filled it, so the contacts come in the same order for any worker
 	// count (cube pairs by the cube first in the sweep order, in index
@@ -103,7 +103,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.pairSpan = s.pairSpan[:len(s.cubes)]
 	s.pos = pos
-	w.Parallel(len(s.cubes), s.genJob)
+	bridge.Shares(w, len(s.cubes), s.genJob)
 	// The pairs go to System.contacts in the sweep order of their first
 	// cube, whichever slot found them.
 	n0 := 0
@@ -134,7 +134,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.cameFast = s.cameFast[:n1]
 	clear(s.cameFast)
-	w.Parallel(len(s.slots), s.mergeJob)
+	bridge.Shares(w, len(s.slots), s.mergeJob)
 	s.pos = nil
 	s.nRigid = n1
 	s.buildIslands()
@@ -246,7 +246,7 @@ func (s *System) reserve() {
 type pairSpan struct{ lo, hi, at int32 }
 
 // genSlot holds the contacts one range of generate made: slot k, range k
-// of World.Parallel, which worker k runs (unless it was late to start).
+// of bridge.Shares, which worker k runs (unless it was late to start).
 type genSlot struct {
 	pairs, cols []contact
 	// The last substep's pairs and cols, which settled cubes keep
@@ -258,7 +258,7 @@ type genSlot struct {
 }
 
 // slotOfRange returns the slot of generate's range starting at lo:
-// World.Parallel cuts n cubes into the ranges [n·k/W, n·(k+1)/W), or gives
+// bridge.Shares cuts n cubes into the ranges [n·k/W, n·(k+1)/W), or gives
 // all of them to the caller.
 func (s *System) slotOfRange(lo int) int {
 	n, workers := len(s.cubes), len(s.slots)
@@ -267,11 +267,11 @@ func (s *System) slotOfRange(lo int) int {
 			return k
 		}
 	}
-	panic("bodies: generate: a range World.Parallel does not make")
+	panic("bodies: generate: a range bridge.Shares does not make")
 }
 
 // mergeSlots copies slots [lo, hi) into System.contacts at their places,
-// the pairs cube by cube (a World.Parallel range job: slot k on worker k,
+// the pairs cube by cube (a bridge.Shares range job: slot k on worker k,
 // which filled it).
 func (s *System) mergeSlots(lo, hi int) {
 	n, workers := len(s.cubes), len(s.slots)
@@ -425,7 +425,7 @@ func planeContact(pl *verlet3d.Plane, a, b *mgl32.Vec3, margin float32) (surface
 }
 
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
-// touches only its own cube and particles (a World.Parallel range job).
+// touches only its own cube and particles (a bridge.Shares range job).
 func (s *System) prepareCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {

@@ -99,15 +99,15 @@
 //
 // Cubes that touch through other cubes form an island; islands share no
 // movable body and are solved one by one, each through compact solver
-// rows (island.go, rows.go). The islands, most of the cost, run on
-// World.Parallel in contiguous shares of about equal work (one Solve call
-// per substep with only rigid cubes and nothing else touching them, else
-// one per World iteration); every share writes only its own cubes, rows
-// and contacts, so the result is bit for bit the same for any
-// Config.Workers. The per-cube work
-// (prediction and frames in Prepare, the carry in Finish) and the narrow
-// phase run in World.Parallel ranges too, each range on its own cubes and
-// its own slot of contacts, joined in range order. (An earlier build ran
+// rows (island.go, rows.go). The islands, most of the cost, run on the
+// World's workers in contiguous shares of about equal work, one a worker
+// (one Solve call per substep with only rigid cubes and nothing else
+// touching them, else one per World iteration); every share writes only
+// its own cubes, rows and contacts, so the result is bit for bit the same
+// for any Config.Workers. The per-cube work (prediction and frames in
+// Prepare, the carry in Finish) and the narrow phase run in one share a
+// worker too, each on its own cubes and its own slot of contacts, joined
+// in range order. (An earlier build ran
 // them inline: under a load of 2-3 on the shared 2-vCPU machine the three
 // extra dispatches per substep cost more than they saved. On the quieter
 // machine of a later session they gain: cubes100 on 2 workers, 5.47 ->
@@ -115,7 +115,7 @@
 // of its own and allocates nothing per step once its slices have grown.
 //
 // A worker pays for every cache line another core wrote last, so data
-// stays with the worker that uses it: World.Parallel gives a worker the
+// stays with the worker that uses it: the System gives a worker the
 // same range of cubes in every job, and that worker also finds those
 // cubes' pairs (reading of the other cubes only their bounds, in the
 // sweep order) and copies their contacts into place; an island sets up

@@ -138,7 +138,7 @@ type System struct {
 	minApproach float32 // m per substep (Solve)
 	hits        []int32 // cubes with fast collider contacts this substep (finish)
 
-	// The Solve call's island job (bound once: World.Parallel takes a
+	// The Solve call's island job (bound once: bridge.Shares takes a
 	// func value, and a method value made per call would allocate).
 	islandJob   func(lo, hi int)
 	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])

@@ -19,9 +19,10 @@ import (
 //
 // There are two kinds of job. An all-hands job (run: a link pass with its
 // barriers) needs every worker. A range job (runShares: World.Parallel and
-// the per-particle phases) is cut into one share per worker, and a share
-// no one has begun goes to the first worker free: the job waits only for
-// shares under way, not for a worker that is late to start.
+// the per-particle phases) is cut into chunks, each worker owning a few
+// consecutive ones; a worker that is done with its own takes chunks from
+// the end of another's, so the job waits neither for a worker that is late
+// to start nor, more than a chunk, for one whose core runs slower.
 type executor struct {
 	n   int
 	job func(worker int) // the current job, set before gen moves
@@ -44,30 +45,58 @@ type executor struct {
 	busy     bool // a job is running: nested Parallel calls run inline
 
 	// A range job (World.Parallel, and the World's own particle phases,
-	// told the share's index as the worker id) is cut into n shares, share
-	// k of count items being [count·k/n, count·(k+1)/n). Worker k claims
-	// share k first, then any share no one has claimed yet, and the job
-	// ends when every share is done: a worker that is late (its thread
-	// descheduled by a busy machine, a game's other threads) leaves its
-	// share to the others instead of holding them up. shareJob is the
-	// range job's number, moved once per job; claimed[k] holds the number
-	// of the last job whose share k was claimed (every job has each share
-	// claimed once, so job r claims share k by moving it from r-1 to r);
-	// shareDone counts the shares done. f, fi and count are written before
-	// shareJob moves and read only by a worker that claimed a share.
+	// told the chunk's index as the worker id) over count items is cut into
+	// m = n·per chunks, chunk j being [count·j/m, count·(j+1)/m); worker k
+	// owns chunks [k·per, (k+1)·per) and runs them front to back, so a
+	// worker keeps its items from job to job (data a range job writes stays
+	// in the cache of the worker that runs the next job over the same
+	// range). A worker done with its own takes the others' unclaimed chunks
+	// from the back: one whose thread was descheduled (a busy machine, a
+	// game's other threads) or whose core runs slower holds the job up by
+	// at most the chunk it is on. The job ends when every chunk is done.
+	// shareJob is the range job's number, moved once per job; spans[k]
+	// holds worker k's chunks left (spanOf); shareDone counts the chunks
+	// done. f, fi and count are written before shareJob moves and read only
+	// by a worker that claimed a chunk; per is read by workers that may be
+	// a job late, so it is atomic.
 	shareJob  atomic.Uint32
-	claimed   []shareClaim
+	spans     []chunkSpan
 	shareDone atomic.Int32
+	per       atomic.Int32
 	f         func(lo, hi int)
 	fi        func(id, lo, hi int)
 	count     int
 }
 
-// shareClaim is a share's last claiming job, alone on its cache line: the
-// worker that claims its own share every job keeps the line.
-type shareClaim struct {
-	job atomic.Uint32
-	_   [60]byte
+// chunkSpan is one worker's chunks left in a range job, alone on its cache
+// line: the worker that claims its own chunks every job keeps the line.
+// Its word packs the number of the job that last claimed a chunk of it
+// (high 32 bits) and the chunks [front, back) still unclaimed in that job
+// (16 bits each). A span still marked with the previous job is whole: its
+// job is over (no job starts before every chunk of the last was done), so
+// job r reads it as all the owner's chunks, and the first claim in job r
+// marks it.
+type chunkSpan struct {
+	word atomic.Uint64
+	_    [56]byte
+}
+
+func packSpan(job uint32, front, back int) uint64 {
+	return uint64(job)<<32 | uint64(front)<<16 | uint64(back)
+}
+
+// spanOf returns the chunks [front, back) that word, the span of worker k,
+// leaves unclaimed in range job r with per chunks a worker, or ok false
+// when the word belongs to another job (job r is over and a later one
+// began, or the worker asking is late).
+func spanOf(word uint64, r uint32, k, per int) (front, back int, ok bool) {
+	switch uint32(word >> 32) {
+	case r - 1:
+		return k * per, (k + 1) * per, true
+	case r:
+		return int(word >> 16 & 0xffff), int(word & 0xffff), true
+	}
+	return 0, 0, false
 }
 
 // spinFor is how long an idle worker polls for the next job before it
@@ -89,7 +118,7 @@ func newExecutor(n int) *executor {
 
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
-	e := &executor{n: n, wake: make([]chan struct{}, n), claimed: make([]shareClaim, n)}
+	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n)}
 	e.bar.n = int32(n)
 	e.bar.cond.L = &e.bar.mu
 	e.done.L = &e.doneMu
@@ -188,42 +217,62 @@ func (e *executor) await(pending func() bool) {
 }
 
 // runShares runs the range job set in f or fi (the other nil) over count
-// items and waits until every share is done.
-func (e *executor) runShares() {
+// items, in per chunks a worker, and waits until every chunk is done.
+func (e *executor) runShares(per int) {
 	e.busy = true
 	e.shareDone.Store(0)
+	e.per.Store(int32(per))
 	r := e.shareJob.Load() + 1
 	e.shareJob.Store(r)
 	e.wakeSleepers()
 	e.claimShares(0, r)
-	n := int32(e.n)
-	e.await(func() bool { return e.shareDone.Load() != n }) // a share under way on a late worker
+	m := int32(e.n * per)
+	e.await(func() bool { return e.shareDone.Load() != m }) // chunks under way on another worker
 	e.f, e.fi = nil, nil
 	e.busy = false
 }
 
-// claimShares claims and runs the shares of range job r that no one has
-// claimed, worker id's own share first.
+// claimShares runs the chunks of range job r that no one has claimed:
+// worker id's own first, front to back, then the others' from the back.
 func (e *executor) claimShares(id int, r uint32) {
+	per := int(e.per.Load())
+	done := int32(0)
 	for j := range e.n {
 		k := (id + j) % e.n
-		// Fails if another claimed it, or if job r is over (then share k
-		// holds r or later).
-		if !e.claimed[k].job.CompareAndSwap(r-1, r) {
-			continue
-		}
-		// Claimed: the job's fields hold until its shares are done.
-		lo, hi := e.count*k/e.n, e.count*(k+1)/e.n
-		if lo < hi {
-			if e.f != nil {
-				e.f(lo, hi)
-			} else {
-				e.fi(k, lo, hi)
+		span := &e.spans[k].word
+		for {
+			w := span.Load()
+			front, back, ok := spanOf(w, r, k, per)
+			if !ok || front >= back {
+				break
 			}
+			c := front // the owner takes its next chunk
+			if k != id {
+				c = back - 1 // another its last
+				back--
+			} else {
+				front++
+			}
+			// Fails if another claimed a chunk of the span meanwhile, or
+			// if job r is over (the span then belongs to a later job).
+			if !span.CompareAndSwap(w, packSpan(r, front, back)) {
+				continue
+			}
+			// Claimed: the job's fields hold until its chunks are done.
+			m := e.n * per
+			lo, hi := e.count*c/m, e.count*(c+1)/m
+			if lo < hi {
+				if e.f != nil {
+					e.f(lo, hi)
+				} else {
+					e.fi(c, lo, hi)
+				}
+			}
+			done++
 		}
-		if e.shareDone.Add(1) == int32(e.n) && e.sleeping.Load() {
-			e.wakeDispatcher()
-		}
+	}
+	if done > 0 && e.shareDone.Add(done) == int32(e.n*per) && e.sleeping.Load() {
+		e.wakeDispatcher()
 	}
 }
 
@@ -307,20 +356,37 @@ func spinWhile(cond func() bool) bool {
 
 // Parallel calls f on contiguous ranges [lo, hi) that together cover
 // [0, n), on the World's Config.Workers goroutines, and returns when all
-// are done. The ranges depend only on n and Config.Workers, and f must
-// touch only the data of its own range, so the result is the same for any
-// worker count. With one worker, or when called from inside another
-// Parallel job, it is simply f(0, n). Otherwise, with W = Config.Workers,
-// the ranges are the shares [n·k/W, n·(k+1)/W), k < W, and no call when
-// one is empty. Worker k (the caller is worker 0) runs share k, so two
-// calls with the same n give each worker the same range and data a range
-// job writes stays in that worker's cache for the next job over it; but a
-// worker that has not begun its share when another is done with its own
-// (its thread descheduled) leaves the share to that one, so f must not
-// assume which goroutine runs a range. Components call it from their
-// hooks (hair strands, contacts); they never start goroutines of their
-// own.
+// are done. f must touch only the data of its own range, and must not
+// assume which goroutine runs a range or how many ranges there are; the
+// result is then the same for any worker count. With one worker, or when
+// called from inside another Parallel job, it is simply f(0, n).
+// Otherwise, with W = Config.Workers, [0, n) is cut into 8·W chunks
+// [n·j/(8·W), n·(j+1)/(8·W)) (no call for an empty one), and worker k (the
+// caller is worker 0) runs chunks 8·k to 8·k+7 in order: two calls with
+// the same n give each worker the same items, so data a job writes stays
+// in that worker's cache for the next job over it. A worker done with its
+// own chunks takes the chunks another has not begun, from the end: a
+// worker whose thread was descheduled (a busy machine, a game's other
+// threads) or whose core runs slower holds a job up by at most the chunk
+// it is on. Components call it from their hooks (hair strands, contacts);
+// they never start goroutines of their own.
 func (w *World) Parallel(n int, f func(lo, hi int)) {
+	w.parallel(n, parallelChunks, f)
+}
+
+// parallelChunks is how many chunks a worker owns in a World.Parallel
+// job: enough that when one of two cores runs a third slower (as one of
+// the CI machine's two vCPUs does for spells of tens of seconds) the other
+// takes a chunk of its share (with 4 the slower one had claimed its last
+// chunk by the time the other was done), few enough that a chunk of hair's
+// 2,000 strands is 125 strands. hair2000 on 2 workers, base and this
+// alternating for 8 minutes: 2.12 -> 2.03 ms in the usual state, 2.71 ->
+// 2.38 in the spells of one slower vCPU.
+const parallelChunks = 8
+
+// parallel is World.Parallel with per chunks a worker: 1 makes worker k's
+// range exactly [n·k/W, n·(k+1)/W), unless it was late to begin.
+func (w *World) parallel(n, per int, f func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
@@ -335,7 +401,7 @@ func (w *World) Parallel(n int, f func(lo, hi int)) {
 	e := w.executor()
 	e.f, e.count = f, n
 	w.stats.ParallelJobs++
-	e.runShares()
+	e.runShares(per)
 }
 
 // executor returns the World's executor, starting it on first use.

@@ -1,12 +1,13 @@
 package verlet3d
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 )
 
 // A range job does not wait for a worker that never comes to it (its
-// thread descheduled by a busy machine): the caller claims the share left
+// thread descheduled by a busy machine): the caller claims the chunks left
 // and the job ends with every item done once. The worker, started late,
 // then finds the old job over and takes its part in the next jobs, range
 // and all-hands alike, without running anything twice.
@@ -28,27 +29,82 @@ func TestRangeJobDoesNotWaitForAnAbsentWorker(t *testing.T) {
 		}
 	}
 	e.f, e.count = rangeJob, items
-	e.runShares() // worker 1 is not running: this returned only if worker 0 did it all
+	e.runShares(1) // worker 1 is not running: this returned only if worker 0 did it all
 	check("worker 1 absent", 1)
+	e.f, e.count = rangeJob, items
+	e.runShares(parallelChunks) // and with chunks
+	check("worker 1 absent, chunks", 2)
 
 	go e.loop(1) // late: the job it was offered is over
 	var ran [n]atomic.Int32
-	for job := 2; job <= 50; job++ {
+	for job := 3; job <= 50; job++ {
 		e.f, e.count = rangeJob, items
-		e.runShares()
+		e.runShares(1 + job%2*(parallelChunks-1))
 		check("range job", int32(job))
 		e.run(func(id int) { ran[id].Add(1) })
 		for id := range ran {
-			if got := ran[id].Load(); got != int32(job-1) {
-				t.Fatalf("all-hands job %d: worker %d ran %d of them", job-1, id, got)
+			if got := ran[id].Load(); got != int32(job-2) {
+				t.Fatalf("all-hands job %d: worker %d ran %d of them", job-2, id, got)
 			}
 		}
 	}
 	var shares [n]atomic.Int32
 	e.fi, e.count = func(id, lo, hi int) { shares[id].Add(int32(hi - lo)) }, items
-	e.runShares()
+	e.runShares(1)
 	if a, b := shares[0].Load(), shares[1].Load(); a != items/n || b != items-items/n {
 		t.Errorf("id job: shares told %d and %d items, want %d and %d (the id is the share's)", a, b, items/n, items-items/n)
 	}
 	e.close()
+}
+
+// A worker done with its own chunks takes those a slower worker has not
+// claimed, from the back, and leaves it the one it is on; every item is
+// done once. Worker 1 is held in its first chunk while worker 0 runs.
+func TestRangeJobTakesChunksFromASlowWorker(t *testing.T) {
+	const per, items = 4, 80
+	e := makeExecutor(2)
+	e.per.Store(per)
+	r := e.shareJob.Load() + 1
+	e.shareJob.Store(r)
+	held, release := make(chan struct{}), make(chan struct{})
+	var ranBy [2 * per]atomic.Int32 // 1 + the worker that ran a chunk
+	var hits [items]atomic.Int32
+	mainRuns := false // set only while worker 1 is held
+	e.count = items
+	e.fi = func(c, lo, hi int) {
+		if c == per { // worker 1's first
+			close(held)
+			<-release
+		}
+		who := int32(2)
+		if mainRuns {
+			who = 1
+		}
+		if !ranBy[c].CompareAndSwap(0, who) {
+			t.Errorf("chunk %d ran twice", c)
+		}
+		for i := lo; i < hi; i++ {
+			hits[i].Add(1)
+		}
+	}
+	go e.claimShares(1, r)
+	<-held
+	mainRuns = true
+	e.claimShares(0, r)
+	mainRuns = false
+	close(release)
+	for e.shareDone.Load() != 2*per {
+		runtime.Gosched()
+	}
+	want := [2 * per]int32{1, 1, 1, 1, 2, 1, 1, 1} // worker 0 took chunks 5-7
+	for c := range want {
+		if got := ranBy[c].Load() - 1; got != want[c]-1 {
+			t.Errorf("chunk %d ran on worker %d, want %d", c, got, want[c]-1)
+		}
+	}
+	for i := range hits {
+		if got := hits[i].Load(); got != 1 {
+			t.Fatalf("item %d done %d times", i, got)
+		}
+	}
 }

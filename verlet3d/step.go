@@ -184,7 +184,7 @@ func (w *World) particles(f func(id, lo, hi int)) workerTally {
 	if w.splitParticles() {
 		e := w.executor()
 		e.fi, e.count = f, n
-		e.runShares()
+		e.runShares(1)
 	} else {
 		f(0, 0, n)
 	}

@@ -503,6 +503,7 @@ func init() {
 	}
 	bridge.LinkCounts = func(w any) []int32 { return w.(*World).links.count }
 	bridge.LinkVersion = func(w any) uint64 { return w.(*World).links.countVersion }
+	bridge.Shares = func(w any, n int, f func(lo, hi int)) { w.(*World).parallel(n, 1, f) }
 	bridge.Alone = func(w any, cs any) bool {
 		ww := w.(*World)
 		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0

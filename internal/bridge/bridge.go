@@ -39,6 +39,11 @@ var (
 	// cubes that no other link joins: predict placed the cubes exactly and
 	// its contacts move them rigidly).
 	Alone func(w any, cs any) bool
+	// Shares is World.Parallel on world w with one range a worker,
+	// exactly [n·k/W, n·(k+1)/W) for worker k (unless it was late to
+	// begin, when another runs it): bodies keeps a slot per range and
+	// wants the cubes a worker predicted to be the ones it carries.
+	Shares func(w any, n int, f func(lo, hi int))
 	// Mark records how much world w holds; Rollback removes everything
 	// added since. A constructor that fails half-way calls Rollback so
 	// that it leaves the World as it was.
