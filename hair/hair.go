@@ -76,6 +76,8 @@ type Hair struct {
 	fused     bool // this substep's solve and finish ran at Prepare
 	// Method values bound once, so dispatching them does not allocate.
 	passFn, wholeFn, applyFn, finFn func(lo, hi int)
+	blocksFn                        func(lo, hi int) // runBlocks
+	runFn                           func(lo, hi int) // what runBlocks calls, set by run
 
 	// The carried part of the head's motion in this substep (setCarry).
 	carryM             mgl32.Mat3

@@ -54,6 +54,7 @@ func (h *Hair) bindPasses() {
 	h.wholeFn = h.whole
 	h.applyFn = h.applyRange
 	h.finFn = h.finish
+	h.blocksFn = h.runBlocks
 }
 
 // setCarry makes the part of the head's motion from the previous substep's
@@ -114,8 +115,18 @@ func (h *Hair) moveRigidly(a, b Head) {
 	h.head.Center = b.Center
 }
 
-// run calls f over all strands, split between the World's workers.
-func (h *Hair) run(f func(lo, hi int)) { h.w.Parallel(h.set.Strands, f) }
+// run calls f over all strands, split between the World's workers in
+// whole blocks of strands, so that every block a pass advances side by
+// side is a full one (the kernels take eight strands at a time) but the
+// hair's last.
+func (h *Hair) run(f func(lo, hi int)) {
+	h.runFn = f
+	h.w.Parallel((h.set.Strands+block-1)/block, h.blocksFn)
+	h.runFn = nil
+}
+
+// runBlocks is run's range job over blocks [lo, hi).
+func (h *Hair) runBlocks(lo, hi int) { h.runFn(lo*block, min(hi*block, h.set.Strands)) }
 
 // hooks is how the World drives the hair: its ForceField, ConstraintSet
 // and Finisher. It is unexported so that a game never sees solver
