@@ -68,8 +68,9 @@
 // strands, cubes, ...) run on them, split into contiguous ranges that
 // depend only on the work size and the worker count, so results are
 // bit-identical for any Config.Workers. Between phases a worker spins
-// briefly and then sleeps, so a busy machine slows a step but never stalls
-// it. Components never start goroutines. World.Close stops them.
+// briefly and then sleeps, and a worker done with its ranges takes those
+// another has not begun, so a busy machine or a slower core slows a step
+// but never stalls it. Components never start goroutines. World.Close stops them.
 // Stats.Phases tells the wall time of each phase.
 //
 // # Registration
