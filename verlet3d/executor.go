@@ -236,6 +236,7 @@ func (e *executor) runShares(per int) {
 // worker id's own first, front to back, then the others' from the back.
 func (e *executor) claimShares(id int, r uint32) {
 	per := int(e.per.Load())
+	m := e.n * per
 	done := int32(0)
 	for j := range e.n {
 		k := (id + j) % e.n
@@ -259,7 +260,6 @@ func (e *executor) claimShares(id int, r uint32) {
 				continue
 			}
 			// Claimed: the job's fields hold until its chunks are done.
-			m := e.n * per
 			lo, hi := e.count*c/m, e.count*(c+1)/m
 			if lo < hi {
 				if e.f != nil {
@@ -271,7 +271,7 @@ func (e *executor) claimShares(id int, r uint32) {
 			done++
 		}
 	}
-	if done > 0 && e.shareDone.Add(done) == int32(e.n*per) && e.sleeping.Load() {
+	if done > 0 && e.shareDone.Add(done) == int32(m) && e.sleeping.Load() {
 		e.wakeDispatcher()
 	}
 }
@@ -380,8 +380,8 @@ func (w *World) Parallel(n int, f func(lo, hi int)) {
 // takes a chunk of its share (with 4 the slower one had claimed its last
 // chunk by the time the other was done), few enough that a chunk of hair's
 // 2,000 strands is 125 strands. hair2000 on 2 workers, base and this
-// alternating for 8 minutes: 2.12 -> 2.03 ms in the usual state, 2.71 ->
-// 2.38 in the spells of one slower vCPU.
+// alternating for 8 minutes: 2.12 -> 2.03 ms in the usual state, 2.76 ->
+// 2.41 in the spells of one slower vCPU (BENCHMARKS.md).
 const parallelChunks = 8
 
 // parallel is World.Parallel with per chunks a worker: 1 makes worker k's
