@@ -2,6 +2,7 @@ package hair_test
 
 import (
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/drape3d/drape/hair"
@@ -143,6 +144,43 @@ func TestWorkersIdentical(t *testing.T) {
 		for i := range a {
 			if a[i] != b[i] {
 				t.Fatalf("particle %d: %v with 1 worker, %v with %d", i, a[i], b[i], workers)
+			}
+		}
+	}
+}
+
+// Four hair Worlds of four workers each stepping at once on however many
+// cores the machine has: most of the time some worker waits for a core and
+// the others take its chunks of strands (World.Parallel). Each still ends
+// where one worker puts it, bit for bit.
+func TestWorkersIdenticalWhenLate(t *testing.T) {
+	run := func(workers int) []mgl32.Vec3 {
+		r := newRig(t, func(s *hair.Settings) { s.Strands = 600 }, workers)
+		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
+		c := r.h.Head().Center
+		for f := 0; f < 30; f++ {
+			r.h.SetHead(c, turn(float64(f)*frame))
+			r.w.Step()
+		}
+		r.w.Close()
+		return append([]mgl32.Vec3(nil), r.w.Positions()...)
+	}
+	a := run(1)
+	const worlds = 4
+	got := make([][]mgl32.Vec3, worlds)
+	var wg sync.WaitGroup
+	for k := range worlds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[k] = run(4)
+		}()
+	}
+	wg.Wait()
+	for k := range worlds {
+		for i := range a {
+			if a[i] != got[k][i] {
+				t.Fatalf("world %d of 4 workers: particle %d at %v, %v on one worker", k, i, got[k][i], a[i])
 			}
 		}
 	}
