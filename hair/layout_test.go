@@ -122,25 +122,30 @@ func TestWind(t *testing.T) {
 	}
 }
 
+// windyTurn runs a head of strands hairs turning in the wind for frames
+// frames on workers workers and returns where the particles end, and how
+// many jobs ran on the workers.
+func windyTurn(t *testing.T, strands, workers, frames int) ([]mgl32.Vec3, int) {
+	r := newRig(t, func(s *hair.Settings) { s.Strands = strands }, workers)
+	defer r.w.Close()
+	r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
+	c := r.h.Head().Center
+	for f := 0; f < frames; f++ {
+		r.h.SetHead(c, turn(float64(f)*frame))
+		r.w.Step()
+	}
+	return append([]mgl32.Vec3(nil), r.w.Positions()...), r.w.Stats().ParallelJobs
+}
+
 // Workers split strands between goroutines; the result is bit-identical.
 func TestWorkersIdentical(t *testing.T) {
-	run := func(workers int) []mgl32.Vec3 {
-		r := newRig(t, func(s *hair.Settings) { s.Strands = 150 }, workers)
-		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
-		c := r.h.Head().Center
-		for f := 0; f < 60; f++ {
-			r.h.SetHead(c, turn(float64(f)*frame))
-			r.w.Step()
-		}
-		// The strands must really have been split between workers.
-		if n := r.w.Stats().ParallelJobs; workers > 1 && n < 60*2*3 {
-			t.Fatalf("%d workers: only %d jobs ran in parallel", workers, n)
-		}
-		return append([]mgl32.Vec3(nil), r.w.Positions()...)
-	}
-	a := run(1)
+	a, _ := windyTurn(t, 150, 1, 60)
 	for _, workers := range []int{2, 4} {
-		b := run(workers)
+		b, jobs := windyTurn(t, 150, workers, 60)
+		// The strands must really have been split between workers.
+		if jobs < 60*2*3 {
+			t.Fatalf("%d workers: only %d jobs ran in parallel", workers, jobs)
+		}
 		for i := range a {
 			if a[i] != b[i] {
 				t.Fatalf("particle %d: %v with 1 worker, %v with %d", i, a[i], b[i], workers)
@@ -154,18 +159,7 @@ func TestWorkersIdentical(t *testing.T) {
 // the others take its chunks of strands (World.Parallel). Each still ends
 // where one worker puts it, bit for bit.
 func TestWorkersIdenticalWhenLate(t *testing.T) {
-	run := func(workers int) []mgl32.Vec3 {
-		r := newRig(t, func(s *hair.Settings) { s.Strands = 600 }, workers)
-		r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
-		c := r.h.Head().Center
-		for f := 0; f < 30; f++ {
-			r.h.SetHead(c, turn(float64(f)*frame))
-			r.w.Step()
-		}
-		r.w.Close()
-		return append([]mgl32.Vec3(nil), r.w.Positions()...)
-	}
-	a := run(1)
+	a, _ := windyTurn(t, 600, 1, 30)
 	const worlds = 4
 	got := make([][]mgl32.Vec3, worlds)
 	var wg sync.WaitGroup
@@ -173,7 +167,7 @@ func TestWorkersIdenticalWhenLate(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[k] = run(4)
+			got[k], _ = windyTurn(t, 600, 4, 30)
 		}()
 	}
 	wg.Wait()
