@@ -360,9 +360,9 @@ func spinWhile(cond func() bool) bool {
 // assume which goroutine runs a range or how many ranges there are; the
 // result is then the same for any worker count. With one worker, or when
 // called from inside another Parallel job, it is simply f(0, n).
-// Otherwise, with W = Config.Workers, [0, n) is cut into 8·W chunks
-// [n·j/(8·W), n·(j+1)/(8·W)) (no call for an empty one), and worker k (the
-// caller is worker 0) runs chunks 8·k to 8·k+7 in order: two calls with
+// Otherwise, with W = Config.Workers, [0, n) is cut into 16·W chunks
+// [n·j/(16·W), n·(j+1)/(16·W)) (no call for an empty one), and worker k
+// (the caller is worker 0) runs chunks 16·k to 16·k+15 in order: two calls with
 // the same n give each worker the same items, so data a job writes stays
 // in that worker's cache for the next job over it. A worker done with its
 // own chunks takes the chunks another has not begun, from the end: a
@@ -377,12 +377,14 @@ func (w *World) Parallel(n int, f func(lo, hi int)) {
 // parallelChunks is how many chunks a worker owns in a World.Parallel
 // job: enough that when one of two cores runs a third slower (as one of
 // the CI machine's two vCPUs does for spells of tens of seconds) the other
-// takes a chunk of its share (with 4 the slower one had claimed its last
+// takes a share of its work (with 4 the slower one had claimed its last
 // chunk by the time the other was done), few enough that a chunk of hair's
-// 2,000 strands is 125 strands. hair2000 on 2 workers, base and this
-// alternating for 8 minutes: 2.12 -> 2.03 ms in the usual state, 2.76 ->
-// 2.41 in the spells of one slower vCPU (BENCHMARKS.md).
-const parallelChunks = 8
+// 2,000 strands is about 60 strands. hair2000 on 2 workers, the old shares
+// and 8 chunks alternating for 8 minutes: 2.12 -> 2.03 ms in the usual
+// state, 2.76 -> 2.41 in the spells of one slower vCPU; 16 against 8, 304
+// pairs of adjacent runs: 1.7% faster in the usual state and in the spells
+// alike (BENCHMARKS.md).
+const parallelChunks = 16
 
 // parallel is World.Parallel with per chunks a worker: 1 makes worker k's
 // range exactly [n·k/W, n·(k+1)/W), unless it was late to begin.

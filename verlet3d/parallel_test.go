@@ -10,7 +10,7 @@ import (
 
 // World.Parallel covers every item exactly once, in the ranges its doc
 // promises: f(0, n) with one worker or from inside another job, else the
-// non-empty chunks [n·j/(8·W), n·(j+1)/(8·W)).
+// non-empty chunks [n·j/(16·W), n·(j+1)/(16·W)).
 func TestParallelRanges(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 4, 8} {
 		cfg := verlet3d.DefaultConfig()
@@ -37,7 +37,7 @@ func TestParallelRanges(t *testing.T) {
 				}
 			}
 			var want [][2]int
-			if m := 8 * workers; n > 0 && (workers == 1 || n == 1) {
+			if m := 16 * workers; n > 0 && (workers == 1 || n == 1) {
 				want = append(want, [2]int{0, n})
 			} else {
 				for j := 0; j < m && n > 0; j++ {
