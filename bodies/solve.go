@@ -324,18 +324,18 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 
 // solve is the System's ConstraintSet.Solve: Settings.Passes passes over the
 // contacts between cubes and against colliders, island by island (island.go)
-// on the World's workers (bridge.Shares), through their rows (rows.go),
-// then one over the contacts with other particles. Each pass first pushes
-// every contact's points apart along its normal, then cancels their
-// sliding since the start of the substep as far as Coulomb's cone allows: position-level friction
-// (Müller et al., "Detailed Rigid Body Simulation with Extended Position
-// Based Dynamics", 2020), which holds a cube still on a slope where
-// friction applied to velocities only would let it creep by g·sinθ·h²
-// every substep. Both work on impulses accumulated over the substep and
-// clamped as totals (normal >= 0, tangential within mu times normal), so
-// that a corner pushed too far while its neighbours were solved is let back
-// down and a box on four corners settles level. Passes alternate their
-// order (symmetric Gauss-Seidel) so that no corner is favoured.
+// on the World's workers (bridge.Shares), through their rows (rows.go), then
+// one over the contacts with other particles. Each pass first pushes every
+// contact's points apart along its normal, then cancels their sliding since
+// the start of the substep as far as Coulomb's cone allows: position-level
+// friction (Müller et al., "Detailed Rigid Body Simulation with Extended
+// Position Based Dynamics", 2020), which holds a cube still on a slope where
+// friction applied to velocities only would let it creep by g·sinθ·h² every
+// substep. Both work on impulses accumulated over the substep and clamped as
+// totals (normal >= 0, tangential within mu times normal), so that a corner
+// pushed too far while its neighbours were solved is let back down and a box
+// on four corners settles level. Passes alternate their order (symmetric
+// Gauss-Seidel) so that no corner is favoured.
 func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	if len(s.contacts) == 0 {
 		return

@@ -19,9 +19,9 @@ import (
 //
 // There are two kinds of job. An all-hands job (run: a link pass with its
 // barriers) needs every worker. A range job (runShares: World.Parallel and
-// the per-particle phases) is cut into chunks, each worker owning a few
-// consecutive ones; a worker that is done with its own takes chunks from
-// the end of another's, so the job waits neither for a worker that is late
+// the per-particle phases) is cut into chunks, each worker owning one or
+// more consecutive ones; a worker that is done with its own takes chunks
+// from the end of another's, so the job waits neither for a worker that is late
 // to start nor, more than a chunk, for one whose core runs slower.
 type executor struct {
 	n   int
