@@ -20,12 +20,13 @@ import (
 //
 // The round trip is a cache line passed from one vCPU to the other and
 // back (the vCPUs closer together in the second and third states); the
-// item times are a job of private work split between two goroutines, as
-// World.Parallel splits a range job. In the last state one goroutine's
+// item times are a job of private work split in halves between two
+// goroutines, as the per-particle phases and bodies split a range job. In the last state one goroutine's
 // items take 85-110 ns against 71-78, the first's or the second's (a
 // `make bench` in such a spell: cubes100 1.00x, hair2000 1.26x, cloth64
 // 1.38x): one vCPU runs a third slower, and a job split in halves waits
-// for it. probeSecondVCPU measures both before each run of the table, so
+// for it (World.Parallel's chunks let the other worker take some of its
+// share: executor.go). probeSecondVCPU measures both before each run of the table, so
 // that its 2-worker figures can be read.
 const (
 	probeBursts = 200 // round-trip bursts
