@@ -86,8 +86,8 @@ func probeRoundTrip() float64 {
 }
 
 // probeJob splits a job of private work (each item its own 256 bytes,
-// nothing shared) between the calling goroutine and a second one, as
-// World.Parallel splits a range job, probeJobs times over, and returns the
+// nothing shared) in halves between the calling goroutine and a second
+// one, as bodies splits a range job, probeJobs times over, and returns the
 // median time per item of the caller's items, of the second goroutine's
 // first probeFirst items and of its others, ns.
 func probeJob() (one, first, rest float64) {
