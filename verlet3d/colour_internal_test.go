@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -34,57 +35,69 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 }
 
 // A large link set is cut into regions: every region's links touch only
-// its own range of particles (so regions can be solved at once), every
-// link is placed once, and the links between regions are few.
+// its own range of particles (so regions can be solved at once), so do
+// the links of every pair of regions 2k, 2k+1 and of every odd boundary
+// 2k+1, 2k+2 (so pairs can be solved at once, then odd boundaries), every
+// link is placed once, and none is left for one goroutine alone.
 func TestRegionsShareNoParticle(t *testing.T) {
-	w := gridWorld(64)
-	ls := &w.links
-	np := w.NumParticles()
-	ls.colour(np)
-	if len(ls.regions) != numRegions+1 {
-		t.Fatalf("%d links: %d region bounds, want %d", len(ls.hot), len(ls.regions), numRegions+1)
-	}
-	seen := map[int32]int{}
-	for r := 0; r < numRegions; r++ {
-		lo, hi := int32(r*np/numRegions), int32((r+1)*np/numRegions)
-		for _, h := range ls.hot[ls.regions[r]:ls.regions[r+1]] {
-			if h.a < lo || h.a >= hi || h.b < lo || h.b >= hi {
-				t.Fatalf("region %d holds link %d-%d outside particles [%d, %d)", r, h.a, h.b, lo, hi)
+	for _, tc := range []struct {
+		n, regions int
+	}{
+		{24, fewRegions},  // 3,174 links
+		{64, manyRegions}, // 23,938 links
+	} {
+		w := gridWorld(tc.n)
+		ls := &w.links
+		np := w.NumParticles()
+		ls.colour(np)
+		nr := tc.regions
+		if len(ls.regions) != nr+1 || len(ls.pairs) != nr/2+1 || len(ls.odds) != nr/2 {
+			t.Fatalf("%d links: %d region bounds, %d pair bounds, %d odd bounds; want %d, %d, %d",
+				len(ls.hot), len(ls.regions), len(ls.pairs), len(ls.odds), nr+1, nr/2+1, nr/2)
+		}
+		if ls.regions[nr] != ls.serial || ls.pairs[0] != ls.serial || ls.odds[0] != ls.pairs[nr/2] {
+			t.Fatalf("bounds do not follow on: regions %v, pairs %v, odds %v, serial %d", ls.regions, ls.pairs, ls.odds, ls.serial)
+		}
+		// within checks that the group hot[from:to] is not empty and
+		// touches only particles of regions [r0, r1).
+		within := func(name string, from, to int32, r0, r1 int) {
+			lo, hi := int32(r0*np/nr), int32(r1*np/nr)
+			if from >= to {
+				t.Errorf("%d x %d: %s is empty", tc.n, tc.n, name)
+			}
+			for _, h := range ls.hot[from:to] {
+				if h.a < lo || h.a >= hi || h.b < lo || h.b >= hi {
+					t.Fatalf("%d x %d: %s holds link %d-%d outside particles [%d, %d)", tc.n, tc.n, name, h.a, h.b, lo, hi)
+				}
 			}
 		}
-	}
-	// The tail's pair groups touch only their two regions, and start
-	// where the regions end.
-	if len(ls.pairs) != numRegions/2+1 || ls.pairs[0] != ls.serial {
-		t.Fatalf("pair bounds %v, tail from %d", ls.pairs, ls.serial)
-	}
-	for k := 0; k < numRegions/2; k++ {
-		lo, hi := int32(2*k*np/numRegions), int32((2*k+2)*np/numRegions)
-		pair := ls.hot[ls.pairs[k]:ls.pairs[k+1]]
-		if len(pair) == 0 {
-			t.Errorf("no links between regions %d and %d", 2*k, 2*k+1)
+		for r := 0; r < nr; r++ {
+			within(fmt.Sprintf("region %d", r), ls.regions[r], ls.regions[r+1], r, r+1)
 		}
-		for _, h := range pair {
-			if h.a < lo || h.a >= hi || h.b < lo || h.b >= hi {
-				t.Fatalf("pair %d holds link %d-%d outside particles [%d, %d)", k, h.a, h.b, lo, hi)
+		for k := 0; k < nr/2; k++ {
+			within(fmt.Sprintf("pair %d", k), ls.pairs[k], ls.pairs[k+1], 2*k, 2*k+2)
+		}
+		for k := 0; k+1 < len(ls.odds); k++ {
+			within(fmt.Sprintf("odd boundary %d", k), ls.odds[k], ls.odds[k+1], 2*k+1, 2*k+3)
+		}
+		seen := map[int32]int{}
+		for i := range ls.hot {
+			seen[ls.handle[i]]++
+		}
+		if len(seen) != w.NumLinks() || len(ls.hot) != w.NumLinks() {
+			t.Fatalf("%d distinct links placed, %d slots, want %d", len(seen), len(ls.hot), w.NumLinks())
+		}
+		for hd, i := range ls.slot {
+			if ls.handle[i] != int32(hd) {
+				t.Fatalf("slot of link %d points at %d, which holds link %d", hd, i, ls.handle[i])
 			}
 		}
-	}
-	for i := range ls.hot {
-		seen[ls.handle[i]]++
-	}
-	if len(seen) != w.NumLinks() || len(ls.hot) != w.NumLinks() {
-		t.Fatalf("%d distinct links placed, %d slots, want %d", len(seen), len(ls.hot), w.NumLinks())
-	}
-	for hd, i := range ls.slot {
-		if ls.handle[i] != int32(hd) {
-			t.Fatalf("slot of link %d points at %d, which holds link %d", hd, i, ls.handle[i])
+		rest := len(ls.hot) - int(ls.odds[len(ls.odds)-1])
+		t.Logf("%d x %d: %d links, %d regions, %d in pairs, %d in odd boundaries, %d farther apart",
+			tc.n, tc.n, len(ls.hot), nr, ls.pairs[nr/2]-ls.pairs[0], ls.odds[len(ls.odds)-1]-ls.odds[0], rest)
+		if rest != 0 {
+			t.Errorf("%d x %d: %d links between regions farther apart than neighbours, want none for regions of two rows or more", tc.n, tc.n, rest)
 		}
-	}
-	tail := len(ls.hot) - int(ls.serial)
-	t.Logf("%d links: %d regions, %d between them, %d of those left after the pairs", len(ls.hot), numRegions, tail, len(ls.hot)-int(ls.pairs[numRegions/2]))
-	if tail > len(ls.hot)/20 {
-		t.Errorf("%d of %d links between regions: want under 5%%", tail, len(ls.hot))
 	}
 }
 

@@ -237,10 +237,34 @@ func (e *executor) runShares(per int) {
 func (e *executor) claimShares(id int, r uint32) {
 	per := int(e.per.Load())
 	m := e.n * per
+	done := claimChunks(e.spans, id, r, per, func(c int) {
+		// Claimed: the job's fields hold until its chunks are done.
+		lo, hi := e.count*c/m, e.count*(c+1)/m
+		if lo < hi {
+			if e.f != nil {
+				e.f(lo, hi)
+			} else {
+				e.fi(c, lo, hi)
+			}
+		}
+	})
+	if done > 0 && e.shareDone.Add(done) == int32(m) && e.sleeping.Load() {
+		e.wakeDispatcher()
+	}
+}
+
+// claimChunks runs, by calling run(c), the chunks c of job r that no one
+// has claimed in spans (one per worker, per chunks each): worker id's own
+// first, front to back, then the others' from the back. It returns how
+// many it ran. Every chunk of a job must be claimed before the next job
+// over the same spans begins (spanOf reads a span of the previous job as
+// whole).
+func claimChunks(spans []chunkSpan, id int, r uint32, per int, run func(c int)) int32 {
+	n := len(spans)
 	done := int32(0)
-	for j := range e.n {
-		k := (id + j) % e.n
-		span := &e.spans[k].word
+	for j := range n {
+		k := (id + j) % n
+		span := &spans[k].word
 		for {
 			w := span.Load()
 			front, back, ok := spanOf(w, r, k, per)
@@ -259,21 +283,11 @@ func (e *executor) claimShares(id int, r uint32) {
 			if !span.CompareAndSwap(w, packSpan(r, front, back)) {
 				continue
 			}
-			// Claimed: the job's fields hold until its chunks are done.
-			lo, hi := e.count*c/m, e.count*(c+1)/m
-			if lo < hi {
-				if e.f != nil {
-					e.f(lo, hi)
-				} else {
-					e.fi(c, lo, hi)
-				}
-			}
+			run(c)
 			done++
 		}
 	}
-	if done > 0 && e.shareDone.Add(done) == int32(m) && e.sleeping.Load() {
-		e.wakeDispatcher()
-	}
+	return done
 }
 
 func (e *executor) wakeSleepers() {
@@ -411,32 +425,78 @@ func (w *World) executor() *executor {
 	if w.exec == nil {
 		w.exec = newExecutor(w.cfg.Workers)
 		w.linkJob = w.solveLinksWorker
+		w.linkPass = linkPass{
+			units: make([]chunkSpan, w.cfg.Workers),
+			odds:  make([]unitsDone, manyRegions/2-1),
+		}
 	}
 	return w.exec
 }
 
+// linkPass is what the workers share in the link passes over a link set
+// cut into regions: the pass's number, each worker's units left to claim
+// (chunkSpan, numbered by pass), and by odd boundary how many of the
+// units on either side are done.
+type linkPass struct {
+	n     uint32
+	units []chunkSpan
+	odds  []unitsDone
+}
+
+// unitsDone counts, over every pass, the units done on either side of one
+// odd boundary: two a pass, so the count is even once both of a pass are
+// done. Alone on its cache line, as the two units may be done by two
+// workers.
+type unitsDone struct {
+	n atomic.Uint32
+	_ [60]byte
+}
+
 // solveLinksWorker is worker id's share of one link pass over a link set
-// cut into regions (the only kind the workers share): its whole regions
-// (and, when they are exactly a pair, the links between the two), one
-// barrier, then worker 0 solves the rest of the links between regions.
+// cut into regions (the only kind the workers share; colourRegions gives
+// the order). The units (two regions and the links between them) go out
+// as the chunks of a range job do: each worker owns a run of them and
+// solves those front to back, and a worker done with its own takes the
+// ones another has not begun, from the back, so that a worker on a slower
+// core holds the pass up by at most a unit. The links of an odd boundary
+// (between units u and u+1) are solved by whichever worker finishes the
+// second of those two units, right after it: so no worker waits for
+// another except at the end of the pass, and, when a link joins regions
+// farther apart, at one barrier before worker 0 solves those. Every link
+// is solved after the links before it in hot that share a particle with
+// it, whoever solves which unit, so the result is the same for any
+// Config.Workers.
 func (w *World) solveLinksWorker(id int) {
-	e := w.exec
-	ls := &w.links
-	tail := ls.serial
-	r := ls.regions
-	k := len(r) - 1 // regions
-	rlo, rhi := k*id/e.n, k*(id+1)/e.n
-	w.solveLinkRange(int(r[rlo]), int(r[rhi]))
-	// With as many workers as pairs every worker holds one pair and
-	// solves its links here, touching only its own particles.
-	if pairs := len(ls.pairs) - 1; e.n == pairs {
-		lo, hi := ls.pairs[id], ls.pairs[id+1]
-		w.solveLinkRange(int(lo), int(hi))
-		tail = ls.pairs[pairs]
+	e, ls, lp := w.exec, &w.links, &w.linkPass
+	units := len(ls.pairs) - 1
+	per := (units + e.n - 1) / e.n
+	m := e.n * per
+	claimChunks(lp.units, id, lp.n, per, func(c int) {
+		for u := units * c / m; u < units*(c+1)/m; u++ {
+			w.solveLinkRange(int(ls.regions[2*u]), int(ls.regions[2*u+2]))
+			w.solveLinkRange(int(ls.pairs[u]), int(ls.pairs[u+1]))
+			if u > 0 {
+				w.unitDone(u - 1)
+			}
+			if u+1 < units {
+				w.unitDone(u)
+			}
+		}
+	})
+	if rest := int(ls.odds[len(ls.odds)-1]); rest < len(ls.hot) {
+		e.bar.wait()
+		if id == 0 {
+			w.solveLinkRange(rest, len(ls.hot))
+		}
 	}
-	e.bar.wait()
-	if id == 0 {
-		w.solveLinkRange(int(tail), len(ls.hot))
+}
+
+// unitDone tells odd boundary k that one of its two units is done, and
+// solves its links if that was the second.
+func (w *World) unitDone(k int) {
+	if w.linkPass.odds[k].n.Add(1)%2 == 0 {
+		ls := &w.links
+		w.solveLinkRange(int(ls.odds[k]), int(ls.odds[k+1]))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // A range job does not wait for a worker that never comes to it (its
@@ -105,6 +107,49 @@ func TestRangeJobTakesChunksFromASlowWorker(t *testing.T) {
 	for i := range hits {
 		if got := hits[i].Load(); got != 1 {
 			t.Fatalf("item %d done %d times", i, got)
+		}
+	}
+}
+
+// A link pass over regions needs no worker but one to finish: a worker
+// that never comes (its thread descheduled for the whole pass) leaves its
+// units to the one that does, which takes them from the back and solves
+// each odd boundary once both units beside it are done. Pass after pass,
+// with a different worker present each time, the cloth ends bit for bit
+// where one goroutine solving the links in order leaves it.
+func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		serial, shared := gridWorld(64), gridWorld(64)
+		for _, w := range []*World{serial, shared} {
+			for i := range w.pos {
+				f := float32(i)
+				w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
+			}
+			w.links.colour(w.NumParticles())
+			w.links.prepare(w.invMass, w.massGen, 3600, w.kernels())
+			w.invH2 = 3600
+		}
+		if units := len(shared.links.pairs) - 1; units != manyRegions/2 {
+			t.Fatalf("%d units, want %d", units, manyRegions/2)
+		}
+		// The executor without its goroutines: only the worker called
+		// below takes part.
+		shared.cfg.Workers = workers
+		shared.exec = makeExecutor(workers)
+		shared.linkPass = linkPass{units: make([]chunkSpan, workers), odds: make([]unitsDone, manyRegions/2-1)}
+		for pass := 0; pass < 2*workers; pass++ {
+			for _, w := range []*World{serial, shared} {
+				w.firstPass = pass == 0
+			}
+			serial.solveLinkRange(0, len(serial.links.hot))
+			shared.linkPass.n++
+			shared.solveLinksWorker(pass % workers)
+			for i := range serial.pos {
+				if serial.pos[i] != shared.pos[i] {
+					t.Fatalf("%d workers, pass %d by worker %d alone: particle %d at %v, in order %v",
+						workers, pass, pass%workers, i, shared.pos[i], serial.pos[i])
+				}
+			}
 		}
 	}
 }

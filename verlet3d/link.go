@@ -63,15 +63,20 @@ type linkStore struct {
 	strain  []float32 // BreakStrain by handle
 	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
 	serial  int32     // hot[serial:] is solved by one goroutine (rare colours, or region boundaries)
-	// regions, when not empty, replaces batches for a large link set:
-	// region r's links are hot[regions[r]:regions[r+1]], all between
-	// particles of one range of indices and so disjoint from every other
-	// region's; the links between regions follow from hot[serial:].
+	// regions, when not empty, replaces batches for a large link set
+	// (colourRegions): region r's links are hot[regions[r]:regions[r+1]],
+	// all between particles of one range of indices and so disjoint from
+	// every other region's; the links between regions follow from
+	// hot[serial:] (serial == regions[len(regions)-1]).
 	regions []int32
-	// pairs, with regions: the tail's groups. Pair k's links (between
-	// regions 2k and 2k+1) are hot[pairs[k]:pairs[k+1]], and the rest of
-	// the tail is hot[pairs[numRegions/2]:].
-	pairs   []int32
+	// pairs, with regions: the links between regions 2k and 2k+1 are
+	// hot[pairs[k]:pairs[k+1]]. Unit k of a pass is regions 2k and 2k+1
+	// with their pair's links.
+	pairs []int32
+	// odds, with regions: the links between regions 2k+1 and 2k+2 are
+	// hot[odds[k]:odds[k+1]], and the rest (farther apart) is
+	// hot[odds[len(odds)-1]:].
+	odds    []int32
 	dirty   bool // links added or removed since the last colouring
 	live    int
 	nBroken int // broken links still in hot
@@ -389,7 +394,7 @@ func (ls *linkStore) colour(nParticles int) {
 	}
 	used := ls.colourOf[:nParticles]
 	clear(used)
-	ls.regions, ls.pairs = ls.regions[:0], ls.pairs[:0]
+	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
 	if len(live) >= minRegionLinks {
 		ls.colourRegions(live, nParticles)
 		return
@@ -505,58 +510,75 @@ const (
 	// gained 3% on 1 worker but lost 9% on 2, its regions too small for a
 	// barrier.
 	minRegionLinks = 2048
-	// numRegions is how many regions: fixed, not the worker count, so
-	// that the solve order, and so the result, is the same for any
-	// Config.Workers.
-	numRegions = 4
+	// manyRegionLinks is the smallest link count cut into manyRegions
+	// regions instead of fewRegions. The count depends on the links
+	// alone, not on Config.Workers, so that the solve order, and so the
+	// result, is the same for any worker count.
+	manyRegionLinks = 16384
+	fewRegions      = 4
+	manyRegions     = 16
 )
 
+// numRegions is how many regions colourRegions cuts n links into.
+func numRegions(n int) int {
+	if n >= manyRegionLinks {
+		return manyRegions
+	}
+	return fewRegions
+}
+
 // colourRegions orders a large link set for solving without a barrier per
-// colour: the particles are cut into numRegions ranges of indices (a
-// component adds its particles together, so a range is a band of a cloth),
-// a link with both ends in one range belongs to that region, and the few
-// that cross go to a tail solved after the regions. Workers take whole
-// regions, which share no particle, and need one barrier per pass instead
-// of one per colour (twelve for a cloth with bend links).
+// colour: the particles are cut into R = numRegions ranges of indices (a
+// component adds its particles together, so a range is a band of a
+// cloth), a link with both ends in one range belongs to that region, and
+// the links that cross go to a tail solved after the regions. Regions
+// share no particle, so workers solve them at once and need two barriers
+// per pass instead of one per colour (twelve for a cloth with bend links).
 //
 // The tail is itself ordered in groups: first the links between regions
-// 0 and 1, then those between 2 and 3 (numRegions/2 pairs, which share no
-// particle with each other), then the rest (between 1 and 2, or farther
-// apart). Two workers each hold a pair of regions, so each solves its
-// pair's links before the barrier, and only the rest is left to one
-// goroutine after it; any other worker count solves the whole tail after
-// the barrier, in the same order, so the result is the same for any
-// Config.Workers. Within a region, and within each group of the tail,
-// links are greedily coloured in handle order and stored colour by colour,
-// so that links solved one after another rarely share a particle and the
-// processor overlaps them.
+// 0 and 1, then those between 2 and 3, and so on (R/2 pairs, which share
+// no particle with each other); then the links between 1 and 2, 3 and 4
+// (R/2-1 odd boundaries, which share none either); then the rest (farther
+// apart, none for a cloth whose regions hold two rows or more). A pass
+// (World.solveLinksWorker) hands out units, a unit being two regions and
+// their pair's links, then, after a barrier, the odd boundaries, then the
+// rest to one goroutine. Solving a pair's links right after its own two
+// regions, before other units, gives the same result as the order in hot,
+// since the other regions share none of their particles; so every worker
+// count, and every way of handing out units, steps to the same bits.
+// Within a region, and within each group of the tail, links are greedily
+// coloured in handle order and stored colour by colour, so that links
+// solved one after another rarely share a particle and the processor
+// overlaps them.
 func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
-	const pairs = numRegions / 2
-	const groups = numRegions + pairs + 1 // regions, pairs' links, the rest
-	region := func(p int32) int { return int(p) * numRegions / nParticles }
-	group := make([]int8, len(live))
-	var count [groups]int
+	nr := numRegions(len(live))
+	pairs := nr / 2
+	odds := pairs - 1
+	groups := nr + pairs + odds + 1 // regions, pairs, odd boundaries, the rest
+	region := func(p int32) int { return int(p) * nr / nParticles }
+	group := make([]int16, len(live))
 	for k, it := range live {
 		ra, rb := region(it.h.a), region(it.h.b)
-		g := ra
-		if rb != ra {
-			if lo := min(ra, rb); lo%2 == 0 && max(ra, rb) == lo+1 {
-				g = numRegions + lo/2
-			} else {
-				g = groups - 1
-			}
+		lo, hi := min(ra, rb), max(ra, rb)
+		switch {
+		case lo == hi:
+			group[k] = int16(lo)
+		case hi == lo+1 && lo%2 == 0:
+			group[k] = int16(nr + lo/2)
+		case hi == lo+1:
+			group[k] = int16(nr + pairs + lo/2)
+		default:
+			group[k] = int16(groups - 1)
 		}
-		group[k] = int8(g)
-		count[g]++
 	}
 	// Greedy colours within each group (colourOf is per particle; only
 	// the tail's groups overlap the regions' particles, and each is
 	// coloured afresh).
 	used := ls.colourOf[:nParticles]
 	colourIdx := make([]int8, len(live))
-	var perColour [groups][65]int32
+	perColour := make([][65]int32, groups)
 	for g := 0; g < groups; g++ {
-		if g >= numRegions {
+		if g >= nr {
 			clear(used)
 		}
 		for k, it := range live {
@@ -576,20 +598,24 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		}
 	}
 	// Place group by group, colour by colour.
-	var start [groups][65]int32
+	start := make([][65]int32, groups)
 	var off int32
-	ls.regions = ls.regions[:0]
-	ls.pairs = ls.pairs[:0]
+	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
 	for g := 0; g < groups; g++ {
 		switch {
-		case g < numRegions:
+		case g < nr:
 			ls.regions = append(ls.regions, off)
-		default:
-			if g == numRegions {
+		case g < nr+pairs:
+			if g == nr {
 				ls.regions = append(ls.regions, off)
 				ls.serial = off
 			}
 			ls.pairs = append(ls.pairs, off)
+		default:
+			if g == nr+pairs {
+				ls.pairs = append(ls.pairs, off)
+			}
+			ls.odds = append(ls.odds, off) // the last is where the rest starts
 		}
 		for c := 0; c <= 64; c++ {
 			start[g][c] = off

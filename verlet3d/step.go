@@ -309,6 +309,7 @@ func (w *World) solve(sub Substep) {
 			// Every link idle or broken: a pass would move nothing.
 		case parallel:
 			e := w.executor()
+			w.linkPass.n++
 			e.run(w.linkJob)
 			w.stats.ParallelLinkPasses++
 		default:

@@ -65,6 +65,7 @@ type World struct {
 	firstPass bool    // the link pass running is the substep's first (solveLinks)
 	exec      *executor
 	linkJob   func(worker int) // solveLinksWorker, bound once
+	linkPass  linkPass         // the workers' claims in a link pass
 	// The particle-range phases, bound once so dispatching them does not
 	// allocate, with their per-worker tallies.
 	integrateJob      func(id, lo, hi int)

@@ -160,8 +160,9 @@ func buildRopes(t testing.TB, w *verlet3d.World, n, length int) {
 	}
 }
 
-// The same scene run twice gives identical positions, and 1, 2 and 4
-// workers agree exactly: links of one colour never share a particle.
+// The same scene run twice gives identical positions, and 1, 2, 3 and 4
+// workers agree exactly: links of one colour never share a particle, nor
+// do regions, units or odd boundaries, whoever solves them.
 func TestDeterminism(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -174,8 +175,20 @@ func TestDeterminism(t *testing.T) {
 		// 60 ropes, 6,000 links in regions (a rope across a region's
 		// bound goes to the tail).
 		{"ropes", func(t testing.TB, w *verlet3d.World) { buildRopes(t, w, 60, 100) }, true},
-		// 13,500 links in regions.
+		// The same ropes, the first and last ten tied by their ends: links
+		// between regions farther apart than neighbours, which one worker
+		// solves after a second barrier.
+		{"tied ropes", func(t testing.TB, w *verlet3d.World) {
+			buildRopes(t, w, 60, 100)
+			for r := 0; r < 10; r++ {
+				a, b := verlet3d.Particle(101*r+100), verlet3d.Particle(101*(59-r)+100)
+				link(t, w, a, b, verlet3d.LinkSettings{Compliance: 1e-4})
+			}
+		}, true},
+		// 13,500 links in four regions.
 		{"48x48", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 48, 0.05) }, true},
+		// 23,938 links in sixteen regions, handed out in units.
+		{"64x64", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 64, 0.03) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) { determinism(t, tc.build, tc.parallel) })
 	}
@@ -209,7 +222,7 @@ func determinism(t *testing.T, build func(t testing.TB, w *verlet3d.World), para
 			t.Fatalf("particle %d: run 1 %v, run 2 %v", i, a[i], b[i])
 		}
 	}
-	for _, workers := range []int{2, 4} {
+	for _, workers := range []int{2, 3, 4} {
 		c := run(workers)
 		for i := range a {
 			if a[i] != c[i] {
