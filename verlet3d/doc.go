@@ -26,16 +26,22 @@
 //     substep inside a collider. Links are solved in a fixed order: a small
 //     set in graph-coloured batches (links of one batch share no particle)
 //     and a tail in the order they were added; a large set (2,048 links and
-//     more) by region: the particles are cut into four index ranges, each
-//     range's own links go together, colour by colour, and the links between
-//     ranges come last. On amd64 processors with AVX2 a pass solves plain
+//     more) by region: the particles are cut into index ranges (four, or
+//     sixteen from 16,384 links), each range's own links go together,
+//     colour by colour, and the links between ranges come last, neighbours
+//     0-1, 2-3, ... before 1-2, 3-4, ... On amd64 processors with AVX2 a pass solves plain
 //     XPBD links eight at a time where eight links in a row share no
 //     particle (most of a colour); every link is computed with the same
 //     operations, rounded the same way, so the result is bit-identical to
 //     the one-by-one loop, on any machine. With Config.Workers > 1 the
-//     workers share a large set's regions (one barrier a pass); a small
-//     set is solved by one goroutine (a barrier after every colour cost
-//     more than sharing it saved); the order stays the same.
+//     workers share a large set's regions two at a time, with the links
+//     between the two, each worker its own run of them first and then
+//     those another has not begun; the links between two such units are
+//     solved by the worker that finishes the second of them, so a pass
+//     has no barrier. A small set is solved by one goroutine (a barrier
+//     after every colour cost more than sharing it saved). Whoever solves
+//     what, every link comes after the links before it that share a
+//     particle with it, so the result is the same for any worker count.
 //  5. Friction and restitution on the contacts: static friction undoes the
 //     sliding of the substep against a collider at rest (no creep below the
 //     friction angle), kinetic friction shortens it, and the velocity into

@@ -62,7 +62,7 @@ type linkStore struct {
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
 	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
-	serial  int32     // hot[serial:] is solved by one goroutine (rare colours, or region boundaries)
+	serial  int32     // hot[serial:]: the tail after the batches (rare colours), or the links between regions
 	// regions, when not empty, replaces batches for a large link set
 	// (colourRegions): region r's links are hot[regions[r]:regions[r+1]],
 	// all between particles of one range of indices and so disjoint from
