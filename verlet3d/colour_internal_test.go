@@ -43,8 +43,10 @@ func TestRegionsShareNoParticle(t *testing.T) {
 	for _, tc := range []struct {
 		n, regions int
 	}{
-		{24, fewRegions},  // 3,174 links
-		{64, manyRegions}, // 23,938 links
+		{24, fewRegions},  // 3,218 links
+		{36, fewRegions},  // 7,418
+		{48, manyRegions}, // 13,346
+		{64, manyRegions}, // 23,938
 	} {
 		w := gridWorld(tc.n)
 		ls := &w.links

@@ -27,7 +27,7 @@
 //     set in graph-coloured batches (links of one batch share no particle)
 //     and a tail in the order they were added; a large set (2,048 links and
 //     more) by region: the particles are cut into index ranges (four, or
-//     sixteen from 16,384 links), each range's own links go together,
+//     sixteen from 12,288 links), each range's own links go together,
 //     colour by colour, and the links between ranges come last, neighbours
 //     0-1, 2-3, ... before 1-2, 3-4, ... On amd64 processors with AVX2 a pass solves plain
 //     XPBD links eight at a time where eight links in a row share no

@@ -513,8 +513,14 @@ const (
 	// manyRegionLinks is the smallest link count cut into manyRegions
 	// regions instead of fewRegions. The count depends on the links
 	// alone, not on Config.Workers, so that the solve order, and so the
-	// result, is the same for any worker count.
-	manyRegionLinks = 16384
+	// result, is the same for any worker count. Sixteen regions against
+	// four at 10 substeps x 1 iteration, two binaries alternating for two
+	// to five minutes (medians, usual state): a 64 x 64 cloth (23,938
+	// links) 0.698 -> 0.647 ms on 1 worker, 0.420 -> 0.393 on 2; 48 x 48
+	// (13,346) 0.370 -> 0.343 and 0.239 -> 0.233; but 36 x 36 (7,418)
+	// 0.200 -> 0.227 and 0.162 -> 0.177, its regions of 81 particles too
+	// small (more links between them, shorter runs for the processor).
+	manyRegionLinks = 12288
 	fewRegions      = 4
 	manyRegions     = 16
 )

@@ -185,9 +185,9 @@ func TestDeterminism(t *testing.T) {
 				link(t, w, a, b, verlet3d.LinkSettings{Compliance: 1e-4})
 			}
 		}, true},
-		// 13,500 links in four regions.
+		// About 13,500 links in sixteen regions.
 		{"48x48", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 48, 0.05) }, true},
-		// 23,938 links in sixteen regions, handed out in units.
+		// 23,938 links in sixteen regions.
 		{"64x64", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 64, 0.03) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) { determinism(t, tc.build, tc.parallel) })
