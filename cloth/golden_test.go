@@ -52,3 +52,42 @@ func TestGoldenCape(t *testing.T) {
 		return w.Positions()
 	})
 }
+
+// A sheet large enough for the World's sixteen link regions (about 24,000
+// links), torn by a gale and a ball: torn vertices are new particles, so
+// the links moved onto them join regions far apart, which the workers
+// solve after the others. 1, 2 and 4 workers agree bit for bit.
+func TestGoldenTornSheet(t *testing.T) {
+	checks.Golden(t, "torn_sheet", 240, func(workers, steps int) []mgl32.Vec3 {
+		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
+		defer w.Close()
+		s := cloth.DefaultSettings()
+		s.Cols, s.Rows, s.Spacing, s.Mass = 64, 64, 0.03, 0.5
+		s.Origin = mgl32.Vec3{0, 2.5, 0}
+		s.PinRows, s.PinCols = []int{0}, nil
+		s.TearStrain = 0.25
+		g := newGrid(t, w, s)
+		if n := w.NumLinks(); n < 12288 {
+			t.Fatalf("%d links: too few for sixteen regions", n)
+		}
+		ws := cloth.DefaultWindSettings()
+		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{0, 0, 25}, Gust: 0.6, GustPeriod: 1.5, Turbulence: 6, TurbulenceScale: 0.4}
+		if _, err := cloth.NewWindForce(g, ws); err != nil {
+			t.Fatal(err)
+		}
+		ball, _ := verlet3d.NewSphere(mgl32.Vec3{0.95, 1.6, 0.4}, 0.3)
+		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < steps; i++ {
+			w.Step()
+		}
+		if torn := len(g.Vertices()) - 64*64; torn < 20 {
+			t.Fatalf("%d workers: %d vertices torn off, want a torn sheet", workers, torn)
+		}
+		if st := w.Stats(); workers > 1 && st.ParallelLinkPasses == 0 {
+			t.Fatalf("%d workers: no link pass ran in parallel", workers)
+		}
+		return w.Positions()
+	})
+}
