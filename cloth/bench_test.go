@@ -13,8 +13,12 @@ import (
 // topology: structural, shear and distance-2 bend links, 10 iterations) for
 // one 1/60 s frame per op, with or without turbulent gusty wind and
 // self-collision.
-func benchCloth(b *testing.B, n int, wind, self bool) {
-	w := newWorld(b, nil)
+func benchCloth(b *testing.B, n int, wind, self bool) { benchClothOn(b, n, wind, self, 1) }
+
+// benchClothOn is benchCloth on a World of the given Config.Workers.
+func benchClothOn(b *testing.B, n int, wind, self bool, workers int) {
+	w := newWorld(b, func(c *verlet3d.Config) { c.Workers = workers })
+	defer w.Close()
 	s := cloth.DefaultSettings()
 	s.Cols, s.Rows, s.Spacing = n, n, 2.0/float32(n)
 	s.PinRows = []int{0}
@@ -54,6 +58,7 @@ func BenchmarkCloth32Wind(b *testing.B)     { benchCloth(b, 32, true, false) }
 func BenchmarkCloth64(b *testing.B)         { benchCloth(b, 64, false, false) }
 func BenchmarkCloth64Wind(b *testing.B)     { benchCloth(b, 64, true, false) }
 func BenchmarkCloth64WindSelf(b *testing.B) { benchCloth(b, 64, true, true) }
+func BenchmarkCloth64WindW2(b *testing.B)   { benchClothOn(b, 64, true, false, 2) }
 func BenchmarkCloth128(b *testing.B)        { benchCloth(b, 128, false, false) }
 func BenchmarkCloth128Wind(b *testing.B)    { benchCloth(b, 128, true, false) }
 

@@ -63,6 +63,9 @@ func (s WindSettings) Validate() error {
 // vertices' Verlet velocities), splits it on the unit normal, and shares a
 // pressure force along the normal and a lift force across the flow equally
 // among the three vertices. Both vanish for a triangle edge-on to the air.
+// The triangles are shared among the World's Config.Workers in bands of
+// rows, each vertex summing its triangles' forces in the same order for
+// any worker count.
 type WindForce struct {
 	g *Grid
 	s WindSettings
@@ -79,7 +82,28 @@ type WindForce struct {
 	force      []mgl32.Vec3 // force on each render vertex this substep, N
 	net        mgl32.Vec3   // total force of the last substep, N
 	hooks      windHooks
+
+	// A substep's forces are found band by band (bands of whole cell
+	// rows: bands two apart share no vertex), the even bands at once on
+	// the World's workers, then the odd ones. bandNet is each band's
+	// share of net; the substep's inputs are set for the jobs, bound
+	// once.
+	bandNet    [windBands]mgl32.Vec3
+	nBands     int
+	pos, prev  []mgl32.Vec3
+	air        mgl32.Vec3 // uniform air, m/s
+	uniform    bool
+	cp, cq, k3 float32
+	odd        int // 0 while the even bands run, 1 for the odd ones
+	bandJob    func(lo, hi int)
+	pushJob    func(lo, hi int)
 }
+
+// windBands is at most how many bands a substep's triangles are cut into
+// (fewer for a grid of fewer cell rows): a fixed number, so that the
+// order in which a vertex sums its triangles' forces, and so the result,
+// is the same for any Config.Workers.
+const windBands = 8
 
 // windHooks is the wind's verlet3d.ForceField, unexported so a game never
 // sees solver plumbing.
@@ -111,6 +135,7 @@ func NewWindForce(g *Grid, s WindSettings) (*WindForce, error) {
 		return nil, err
 	}
 	wd := &WindForce{g: g}
+	wd.bandJob, wd.pushJob = wd.bands, wd.push
 	wd.set(s)
 	wd.hooks = windHooks{wd}
 	g.w.AddForceField(wd.hooks)
@@ -198,24 +223,68 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		wd.sampled = true
 	}
 	if len(wd.force) < len(verts) {
-		wd.force = make([]mgl32.Vec3, len(verts))
+		wd.force = make([]mgl32.Vec3, len(verts), 2*len(verts))
 	}
-	force := wd.force[:len(verts)]
-	clear(force)
-	invH := 1 / sub.H
+	wd.force = wd.force[:len(verts)] // all zero: push clears what it adds
 	half := 0.5 * s.Density
-	cd, cl := s.Drag, s.Lift
-	cp, cq := half*0.5*(cd+cl)/3, half*0.5*cl/3 // pressure and lift, per vertex
-	k3 := invH / 3
+	wd.pos, wd.prev, wd.air, wd.uniform = pos, prev, air, uniform
+	wd.cp, wd.cq = half*0.5*(s.Drag+s.Lift)/3, half*0.5*s.Lift/3 // pressure and lift, per vertex
+	wd.k3 = 1 / sub.H / 3
+	wd.nBands = min(windBands, g.s.Rows-1)
+	for wd.odd = 0; wd.odd < 2; wd.odd++ {
+		w.Parallel((wd.nBands+1-wd.odd)/2, wd.bandJob)
+	}
+	wd.pos, wd.prev = nil, nil
 	var net mgl32.Vec3
-	for ti := range g.tris {
+	for _, n := range wd.bandNet[:wd.nBands] {
+		net = net.Add(n)
+	}
+	wd.net = net.Mul(3)
+	w.Parallel(len(verts), wd.pushJob)
+}
+
+// push adds the force found for each vertex of [lo, hi) to its particle
+// and clears it for the next substep (a World.Parallel job of apply: one
+// AddForce a vertex, not three a triangle).
+func (wd *WindForce) push(lo, hi int) {
+	w, verts := wd.g.w, wd.g.verts
+	for v := lo; v < hi; v++ {
+		if f := wd.force[v]; f != (mgl32.Vec3{}) {
+			w.AddForce(verts[v], f)
+			wd.force[v] = mgl32.Vec3{}
+		}
+	}
+}
+
+// bands runs bands 2k+odd for k in [lo, hi) (a World.Parallel job of
+// apply): band b is the triangles of cell rows [R·b/n, R·(b+1)/n) of R,
+// which touch vertex rows R·b/n to R·(b+1)/n, so that bands two apart
+// share no vertex.
+func (wd *WindForce) bands(lo, hi int) {
+	g := wd.g
+	rows, cellCols := g.s.Rows-1, g.s.Cols-1
+	for k := lo; k < hi; k++ {
+		b := 2*k + wd.odd
+		t0 := 2 * cellCols * (rows * b / wd.nBands)
+		t1 := 2 * cellCols * (rows * (b + 1) / wd.nBands)
+		wd.bandNet[b] = wd.band(t0, t1)
+	}
+}
+
+// band adds the force of each live triangle of [t0, t1) on each of its
+// vertices to force, and returns the sum of those forces.
+func (wd *WindForce) band(t0, t1 int) (net mgl32.Vec3) {
+	g := wd.g
+	pos, prev, verts, force := wd.pos, wd.prev, g.verts, wd.force
+	air, k3, cp, cq := wd.air, wd.k3, wd.cp, wd.cq
+	for ti := t0; ti < t1; ti++ {
 		if !g.triAlive[ti] {
 			continue
 		}
 		tri := &g.tris[ti]
 		pa, pb, pc := verts[tri[0]], verts[tri[1]], verts[tri[2]]
 		a, b, c := pos[pa], pos[pb], pos[pc]
-		if !uniform {
+		if !wd.uniform {
 			air = wd.cellAir[g.triCell[ti]]
 		}
 		// Air relative to the triangle: air minus the mean vertex velocity.
@@ -248,20 +317,15 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		au := cq * dot * d
 		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
 		if !(f[0] < maxWindForce && f[0] > -maxWindForce && f[1] < maxWindForce && f[1] > -maxWindForce && f[2] < maxWindForce && f[2] > -maxWindForce) {
-			f = windForce64(half, cd, cl, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
+			s := &wd.s
+			f = windForce64(0.5*s.Density, s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
 		}
 		for _, v := range tri {
 			force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
 		}
 		net = net.Add(f)
 	}
-	// One AddForce per vertex, not three per triangle.
-	for v, f := range force {
-		if f != (mgl32.Vec3{}) {
-			w.AddForce(verts[v], f)
-		}
-	}
-	wd.net = net.Mul(3)
+	return net
 }
 
 // maxWindForce bounds the force of one triangle on each of its vertices,
