@@ -8,8 +8,9 @@ import (
 )
 
 // executor is the World's one pool of goroutines: every parallel phase of a
-// step (link colours, and any component's work through World.Parallel) runs
-// on it, and World.Close stops it. The calling goroutine is worker 0.
+// step (the link passes, the per-particle phases, and any component's work
+// through World.Parallel) runs on it, and World.Close stops it. The calling
+// goroutine is worker 0.
 //
 // A substep dispatches many short jobs back to back (a link pass, a hair
 // pass, a few hundred microseconds each), so a worker that finished one
@@ -17,28 +18,23 @@ import (
 // goroutine costs a thread wake-up, which on a virtual machine can take as
 // long as the job. Dispatching does not allocate.
 //
-// There are two kinds of job. An all-hands job (run: a link pass with its
-// barriers) needs every worker. A range job (runShares: World.Parallel and
-// the per-particle phases) is cut into chunks, each worker owning one or
-// more consecutive ones; a worker that is done with its own takes chunks
-// from the end of another's, so the job waits neither for a worker that is late
-// to start nor, more than a chunk, for one whose core runs slower.
+// Every job is a range job (runShares) cut into chunks, each worker owning
+// one or more consecutive ones; a worker that is done with its own takes
+// chunks from the end of another's, so the job waits neither for a worker
+// that is late to start nor, more than a chunk, for one whose core runs
+// slower. No job has a barrier inside.
 type executor struct {
-	n   int
-	job func(worker int) // the current job, set before gen moves
-	gen atomic.Uint32    // bumped once per job
-	// left counts workers other than the caller still on the job.
-	left atomic.Int32
+	n    int
 	quit atomic.Bool
 	// wake[i] holds at most one wake-up for worker i: the dispatcher
 	// offers one per job without blocking, and a worker that wakes with
 	// no new job (a stale token) just looks again. No wake-up can be lost:
-	// a worker checks the generation after it last emptied its channel
+	// a worker checks the job number after it last emptied its channel
 	// and before it blocks.
 	wake []chan struct{}
-	bar  barrier
 	// The dispatcher waits for the job's end by spinning, then sleeping
-	// on done: the worker that brings left to 0 wakes it if it sleeps.
+	// on done: the worker that finishes the last chunk wakes it if it
+	// sleeps.
 	doneMu   sync.Mutex
 	done     sync.Cond
 	sleeping atomic.Bool
@@ -119,8 +115,6 @@ func newExecutor(n int) *executor {
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
 	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n)}
-	e.bar.n = int32(n)
-	e.bar.cond.L = &e.bar.mu
 	e.done.L = &e.doneMu
 	for i := 1; i < n; i++ {
 		e.wake[i] = make(chan struct{}, 1)
@@ -129,27 +123,18 @@ func makeExecutor(n int) *executor {
 }
 
 func (e *executor) loop(id int) {
-	// Start from the generation and range job the executor was made
-	// with, not from a load: a job may be dispatched before this
-	// goroutine first runs.
-	var seen, seenShare uint32
+	// Start from the range job the executor was made with, not from a
+	// load: a job may be dispatched before this goroutine first runs.
+	var seen uint32
 	for {
-		g, r := e.next(id, seen, seenShare)
+		r := e.next(id, seen)
 		if e.quit.Load() {
 			return
 		}
-		if r != seenShare {
-			// A range job: help with it if any share is left (it may be
-			// over, and even a later job begun: then this claims none).
-			seenShare = r
-			e.claimShares(id, r)
-			continue
-		}
-		seen = g
-		e.job(id)
-		if e.left.Add(-1) == 0 && e.sleeping.Load() {
-			e.wakeDispatcher()
-		}
+		// Help with job r if any chunk is left (it may be over, and even
+		// a later job begun: then this claims none).
+		seen = r
+		e.claimShares(id, r)
 	}
 }
 
@@ -160,14 +145,13 @@ func (e *executor) wakeDispatcher() {
 	e.doneMu.Unlock()
 }
 
-// next waits until the job generation moves past seen or the range job
-// past seenShare, and returns both.
-func (e *executor) next(id int, seen, seenShare uint32) (uint32, uint32) {
+// next waits until the range job moves past seen, or the executor is
+// closed, and returns the job's number.
+func (e *executor) next(id int, seen uint32) uint32 {
 	var start time.Time
 	for i := 0; ; i++ {
-		g, r := e.gen.Load(), e.shareJob.Load()
-		if g != seen || r != seenShare {
-			return g, r
+		if r := e.shareJob.Load(); r != seen || e.quit.Load() {
+			return r
 		}
 		if i%64 == 63 {
 			if i == 63 {
@@ -180,23 +164,10 @@ func (e *executor) next(id int, seen, seenShare uint32) (uint32, uint32) {
 	}
 	for {
 		<-e.wake[id]
-		g, r := e.gen.Load(), e.shareJob.Load()
-		if g != seen || r != seenShare || e.quit.Load() {
-			return g, r
+		if r := e.shareJob.Load(); r != seen || e.quit.Load() {
+			return r
 		}
 	}
-}
-
-// run calls job(i) for every worker i in [0, n) at once and waits for all.
-func (e *executor) run(job func(worker int)) {
-	e.busy = true
-	e.job = job
-	e.left.Store(int32(e.n - 1))
-	e.gen.Add(1)
-	e.wakeSleepers()
-	job(0)
-	e.await(func() bool { return e.left.Load() != 0 })
-	e.busy = false
 }
 
 // await returns once pending reports false: the workers finished the job
@@ -237,34 +208,10 @@ func (e *executor) runShares(per int) {
 func (e *executor) claimShares(id int, r uint32) {
 	per := int(e.per.Load())
 	m := e.n * per
-	done := claimChunks(e.spans, id, r, per, func(c int) {
-		// Claimed: the job's fields hold until its chunks are done.
-		lo, hi := e.count*c/m, e.count*(c+1)/m
-		if lo < hi {
-			if e.f != nil {
-				e.f(lo, hi)
-			} else {
-				e.fi(c, lo, hi)
-			}
-		}
-	})
-	if done > 0 && e.shareDone.Add(done) == int32(m) && e.sleeping.Load() {
-		e.wakeDispatcher()
-	}
-}
-
-// claimChunks runs, by calling run(c), the chunks c of job r that no one
-// has claimed in spans (one per worker, per chunks each): worker id's own
-// first, front to back, then the others' from the back. It returns how
-// many it ran. Every chunk of a job must be claimed before the next job
-// over the same spans begins (spanOf reads a span of the previous job as
-// whole).
-func claimChunks(spans []chunkSpan, id int, r uint32, per int, run func(c int)) int32 {
-	n := len(spans)
 	done := int32(0)
-	for j := range n {
-		k := (id + j) % n
-		span := &spans[k].word
+	for j := range e.n {
+		k := (id + j) % e.n
+		span := &e.spans[k].word
 		for {
 			w := span.Load()
 			front, back, ok := spanOf(w, r, k, per)
@@ -283,11 +230,21 @@ func claimChunks(spans []chunkSpan, id int, r uint32, per int, run func(c int)) 
 			if !span.CompareAndSwap(w, packSpan(r, front, back)) {
 				continue
 			}
-			run(c)
+			// Claimed: the job's fields hold until its chunks are done.
+			lo, hi := e.count*c/m, e.count*(c+1)/m
+			if lo < hi {
+				if e.f != nil {
+					e.f(lo, hi)
+				} else {
+					e.fi(c, lo, hi)
+				}
+			}
 			done++
 		}
 	}
-	return done
+	if done > 0 && e.shareDone.Add(done) == int32(m) && e.sleeping.Load() {
+		e.wakeDispatcher()
+	}
 }
 
 func (e *executor) wakeSleepers() {
@@ -301,54 +258,14 @@ func (e *executor) wakeSleepers() {
 
 func (e *executor) close() {
 	e.quit.Store(true)
-	e.gen.Add(1)
 	e.wakeSleepers()
 }
 
-// barrier makes the workers of one job wait for each other (between link
-// colours). A waiter spins for spinWait, then sleeps on cond; the last to
-// arrive wakes the sleepers.
-type barrier struct {
-	n        int32
-	count    atomic.Int32
-	gen      atomic.Uint32
-	sleepers atomic.Int32
-	mu       sync.Mutex
-	cond     sync.Cond
-}
-
-func (b *barrier) wait() {
-	g := b.gen.Load()
-	if b.count.Add(1) == b.n {
-		b.count.Store(0)
-		b.gen.Add(1)
-		if b.sleepers.Load() > 0 {
-			b.mu.Lock()
-			b.cond.Broadcast()
-			b.mu.Unlock()
-		}
-		return
-	}
-	if spinWhile(func() bool { return b.gen.Load() == g }) {
-		return
-	}
-	// The generation is read after sleepers is raised, and the last
-	// arrival reads sleepers after it moves the generation: one of the
-	// two sees the other, so no wake-up is lost.
-	b.sleepers.Add(1)
-	b.mu.Lock()
-	for b.gen.Load() == g {
-		b.cond.Wait()
-	}
-	b.mu.Unlock()
-	b.sleepers.Add(-1)
-}
-
-// spinWait is how long a worker spins at a barrier, or the dispatcher at
-// the end of a job, before it sleeps. On a quiet machine the others arrive
-// within microseconds; when they do not, their thread was descheduled (a
-// busy machine, a game's other threads), and spinning longer would only
-// take the core it needs.
+// spinWait is how long the dispatcher spins at the end of a job before it
+// sleeps. On a quiet machine the workers finish within microseconds of
+// each other; when one does not, its thread was descheduled (a busy
+// machine, a game's other threads), and spinning longer would only take
+// the core it needs.
 const spinWait = 50 * time.Microsecond
 
 // spinWhile polls cond until it is false, for at most spinWait, and
@@ -424,69 +341,56 @@ func (w *World) parallel(n, per int, f func(lo, hi int)) {
 func (w *World) executor() *executor {
 	if w.exec == nil {
 		w.exec = newExecutor(w.cfg.Workers)
-		w.linkJob = w.solveLinksWorker
-		w.linkPass = linkPass{
-			units: make([]chunkSpan, w.cfg.Workers),
-			odds:  make([]unitsDone, manyRegions/2-1),
-		}
 	}
 	return w.exec
 }
 
-// linkPass is what the workers share in the link passes over a link set
-// cut into regions: the pass's number, each worker's units left to claim
-// (chunkSpan, numbered by pass), and by odd boundary how many of the
-// units on either side are done.
-type linkPass struct {
-	n     uint32
-	units []chunkSpan
-	odds  []unitsDone
-}
-
 // unitsDone counts, over every pass, the units done on either side of one
-// odd boundary: two a pass, so the count is even once both of a pass are
-// done. Alone on its cache line, as the two units may be done by two
-// workers.
+// odd boundary between link regions: two a pass, so the count is even once
+// both of a pass are done. Alone on its cache line, as the two units may
+// be done by two workers.
 type unitsDone struct {
 	n atomic.Uint32
 	_ [60]byte
 }
 
-// solveLinksWorker is worker id's share of one link pass over a link set
-// cut into regions (the only kind the workers share; colourRegions gives
-// the order). The units (two regions and the links between them) go out
-// as the chunks of a range job do: each worker owns a run of them and
-// solves those front to back, and a worker done with its own takes the
-// ones another has not begun, from the back, so that a worker on a slower
-// core holds the pass up by at most a unit. The links of an odd boundary
-// (between units u and u+1) are solved by whichever worker finishes the
-// second of those two units, right after it: so no worker waits for
-// another except at the end of the pass, and, when a link joins regions
-// farther apart, at one barrier before worker 0 solves those. Every link
-// is solved after the links before it in hot that share a particle with
-// it, whoever solves which unit, so the result is the same for any
-// Config.Workers.
-func (w *World) solveLinksWorker(id int) {
-	e, ls, lp := w.exec, &w.links, &w.linkPass
+// solveLinksShared is one link pass over a link set cut into regions (the
+// only kind the workers share; colourRegions gives the order), as a range
+// job over its units (two neighbouring regions and the links between
+// them), a chunk a unit where it can: each worker solves its own run of
+// units front to back, and a worker done with its own takes the ones
+// another has not begun, from the back, so that a worker on a slower core
+// holds the pass up by at most a unit, and a worker whose thread is
+// descheduled not at all. The links of an odd boundary (between units u
+// and u+1) are solved by whichever worker finishes the second of those two
+// units, right after it, so a pass has no barrier. The caller then solves
+// the links between regions farther apart, if any. Every link is solved
+// after the links before it in hot that share a particle with it, whoever
+// solves which unit, so the result is the same for any Config.Workers.
+func (w *World) solveLinksShared() {
+	e, ls := w.executor(), &w.links
 	units := len(ls.pairs) - 1
-	per := (units + e.n - 1) / e.n
-	m := e.n * per
-	claimChunks(lp.units, id, lp.n, per, func(c int) {
-		for u := units * c / m; u < units*(c+1)/m; u++ {
-			w.solveLinkRange(int(ls.regions[2*u]), int(ls.regions[2*u+2]))
-			w.solveLinkRange(int(ls.pairs[u]), int(ls.pairs[u+1]))
-			if u > 0 {
-				w.unitDone(u - 1)
-			}
-			if u+1 < units {
-				w.unitDone(u)
-			}
-		}
-	})
+	e.f, e.count = w.unitJob, units
+	e.runShares((units + e.n - 1) / e.n)
 	if rest := int(ls.odds[len(ls.odds)-1]); rest < len(ls.hot) {
-		e.bar.wait()
-		if id == 0 {
-			w.solveLinkRange(rest, len(ls.hot))
+		w.solveLinkRange(rest, len(ls.hot))
+	}
+}
+
+// solveUnits solves link units [lo, hi) of a pass, and each odd boundary
+// beside them whose other unit is already done (a range job of
+// solveLinksShared).
+func (w *World) solveUnits(lo, hi int) {
+	ls := &w.links
+	units := len(ls.pairs) - 1
+	for u := lo; u < hi; u++ {
+		w.solveLinkRange(int(ls.regions[2*u]), int(ls.regions[2*u+2]))
+		w.solveLinkRange(int(ls.pairs[u]), int(ls.pairs[u+1]))
+		if u > 0 {
+			w.unitDone(u - 1)
+		}
+		if u+1 < units {
+			w.unitDone(u)
 		}
 	}
 }
@@ -494,7 +398,7 @@ func (w *World) solveLinksWorker(id int) {
 // unitDone tells odd boundary k that one of its two units is done, and
 // solves its links if that was the second.
 func (w *World) unitDone(k int) {
-	if w.linkPass.odds[k].n.Add(1)%2 == 0 {
+	if w.oddsDone[k].n.Add(1)%2 == 0 {
 		ls := &w.links
 		w.solveLinkRange(int(ls.odds[k]), int(ls.odds[k+1]))
 	}

@@ -11,8 +11,8 @@ import (
 // A range job does not wait for a worker that never comes to it (its
 // thread descheduled by a busy machine): the caller claims the chunks left
 // and the job ends with every item done once. The worker, started late,
-// then finds the old job over and takes its part in the next jobs, range
-// and all-hands alike, without running anything twice.
+// then finds the old job over and takes its part in the next jobs without
+// running anything twice.
 func TestRangeJobDoesNotWaitForAnAbsentWorker(t *testing.T) {
 	const n, items = 2, 101
 	e := makeExecutor(n)
@@ -38,17 +38,10 @@ func TestRangeJobDoesNotWaitForAnAbsentWorker(t *testing.T) {
 	check("worker 1 absent, chunks", 2)
 
 	go e.loop(1) // late: the job it was offered is over
-	var ran [n]atomic.Int32
 	for job := 3; job <= 50; job++ {
 		e.f, e.count = rangeJob, items
 		e.runShares(1 + job%2*(parallelChunks-1))
 		check("range job", int32(job))
-		e.run(func(id int) { ran[id].Add(1) })
-		for id := range ran {
-			if got := ran[id].Load(); got != int32(job-2) {
-				t.Fatalf("all-hands job %d: worker %d ran %d of them", job-2, id, got)
-			}
-		}
 	}
 	var shares [n]atomic.Int32
 	e.fi, e.count = func(id, lo, hi int) { shares[id].Add(int32(hi - lo)) }, items
@@ -129,27 +122,38 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 			w.links.prepare(w.invMass, w.massGen, 3600, w.kernels())
 			w.invH2 = 3600
 		}
-		if units := len(shared.links.pairs) - 1; units != manyRegions/2 {
+		units := len(shared.links.pairs) - 1
+		if units != manyRegions/2 {
 			t.Fatalf("%d units, want %d", units, manyRegions/2)
 		}
-		// The executor without its goroutines: only the worker called
-		// below takes part.
+		// The executor without its goroutines: only the worker named
+		// below takes part, as solveLinksShared's range job would run it.
 		shared.cfg.Workers = workers
-		shared.exec = makeExecutor(workers)
-		shared.linkPass = linkPass{units: make([]chunkSpan, workers), odds: make([]unitsDone, manyRegions/2-1)}
+		e := makeExecutor(workers)
+		shared.exec = e
+		per := (units + workers - 1) / workers
 		for pass := 0; pass < 2*workers; pass++ {
 			for _, w := range []*World{serial, shared} {
 				w.firstPass = pass == 0
 			}
 			serial.solveLinkRange(0, len(serial.links.hot))
-			shared.linkPass.n++
-			shared.solveLinksWorker(pass % workers)
+			id := pass % workers
+			e.f, e.count = shared.unitJob, units
+			e.per.Store(int32(per))
+			e.shareDone.Store(0)
+			r := e.shareJob.Load() + 1
+			e.shareJob.Store(r)
+			e.claimShares(id, r)
+			if got := e.shareDone.Load(); got != int32(workers*per) {
+				t.Fatalf("%d workers, pass %d by worker %d alone: %d of %d chunks done", workers, pass, id, got, workers*per)
+			}
 			for i := range serial.pos {
 				if serial.pos[i] != shared.pos[i] {
 					t.Fatalf("%d workers, pass %d by worker %d alone: particle %d at %v, in order %v",
-						workers, pass, pass%workers, i, shared.pos[i], serial.pos[i])
+						workers, pass, id, i, shared.pos[i], serial.pos[i])
 				}
 			}
 		}
+		shared.exec = nil
 	}
 }

@@ -538,19 +538,20 @@ func numRegions(n int) int {
 // component adds its particles together, so a range is a band of a
 // cloth), a link with both ends in one range belongs to that region, and
 // the links that cross go to a tail solved after the regions. Regions
-// share no particle, so workers solve them at once and need two barriers
-// per pass instead of one per colour (twelve for a cloth with bend links).
+// share no particle, so workers solve them at once, with no barrier in a
+// pass (one a colour before regions: twelve for a cloth with bend links).
 //
 // The tail is itself ordered in groups: first the links between regions
 // 0 and 1, then those between 2 and 3, and so on (R/2 pairs, which share
 // no particle with each other); then the links between 1 and 2, 3 and 4
 // (R/2-1 odd boundaries, which share none either); then the rest (farther
 // apart, none for a cloth whose regions hold two rows or more). A pass
-// (World.solveLinksWorker) hands out units, a unit being two regions and
-// their pair's links, then, after a barrier, the odd boundaries, then the
-// rest to one goroutine. Solving a pair's links right after its own two
-// regions, before other units, gives the same result as the order in hot,
-// since the other regions share none of their particles; so every worker
+// (World.solveLinksShared) hands out units, a unit being two regions and
+// their pair's links; each odd boundary is solved as soon as the units on
+// both sides are done, and the rest by the caller at the end. Solving a
+// unit's links before the regions of other units, and an odd boundary
+// before units that do not touch it, gives the same result as the order
+// in hot, since those share none of their particles; so every worker
 // count, and every way of handing out units, steps to the same bits.
 // Within a region, and within each group of the tail, links are greedily
 // coloured in handle order and stored colour by colour, so that links

@@ -308,9 +308,7 @@ func (w *World) solve(sub Substep) {
 		case ls.active == 0:
 			// Every link idle or broken: a pass would move nothing.
 		case parallel:
-			e := w.executor()
-			w.linkPass.n++
-			e.run(w.linkJob)
+			w.solveLinksShared()
 			w.stats.ParallelLinkPasses++
 		default:
 			w.solveLinkRange(0, len(ls.hot))

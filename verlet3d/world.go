@@ -64,8 +64,10 @@ type World struct {
 	invH2     float32 // 1/h² of the current substep
 	firstPass bool    // the link pass running is the substep's first (solveLinks)
 	exec      *executor
-	linkJob   func(worker int) // solveLinksWorker, bound once
-	linkPass  linkPass         // the workers' claims in a link pass
+	unitJob   func(lo, hi int) // solveUnits, bound once
+	// oddsDone counts, by odd boundary between link regions, the units
+	// done beside it (solveLinksShared).
+	oddsDone [manyRegions/2 - 1]unitsDone
 	// The particle-range phases, bound once so dispatching them does not
 	// allocate, with their per-worker tallies.
 	integrateJob      func(id, lo, hi int)
@@ -160,6 +162,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
 	w.blocksJob, w.guardIntegrateJob = w.blocksRange, w.guardIntegrateRange
 	w.collideJob, w.clampJob = w.collideRange, w.clampRange
+	w.unitJob = w.solveUnits
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }

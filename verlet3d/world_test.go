@@ -176,8 +176,8 @@ func TestDeterminism(t *testing.T) {
 		// bound goes to the tail).
 		{"ropes", func(t testing.TB, w *verlet3d.World) { buildRopes(t, w, 60, 100) }, true},
 		// The same ropes, the first and last ten tied by their ends: links
-		// between regions farther apart than neighbours, which one worker
-		// solves after a second barrier.
+		// between regions farther apart than neighbours, which the caller
+		// solves once every unit is done.
 		{"tied ropes", func(t testing.TB, w *verlet3d.World) {
 			buildRopes(t, w, 60, 100)
 			for r := 0; r < 10; r++ {
