@@ -13,28 +13,36 @@ import (
 // wind against a sphere, and a cape on a walking, turning body.
 func TestGoldenCloth(t *testing.T) {
 	checks.Golden(t, "cloth", 240, func(workers, steps int) []mgl32.Vec3 {
-		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
-		defer w.Close()
 		s := cloth.DefaultSettings()
 		s.Cols, s.Rows, s.Spacing, s.Mass = 20, 14, 0.06, 0.3
 		s.Origin = mgl32.Vec3{0, 2, 0}
 		s.PinRows, s.PinCols = nil, []int{0}
 		s.TearStrain = 0.5
-		g := newGrid(t, w, s)
-		ws := cloth.DefaultWindSettings()
-		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{20, 0, 2}, Gust: 0.5, GustPeriod: 2, Turbulence: 3, TurbulenceScale: 0.5}
-		if _, err := cloth.NewWindForce(g, ws); err != nil {
-			t.Fatal(err)
-		}
-		ball, _ := verlet3d.NewSphere(mgl32.Vec3{0.6, 1.5, 0.3}, 0.25)
-		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < steps; i++ {
-			w.Step()
-		}
+		air := verlet3d.Wind{Steady: mgl32.Vec3{20, 0, 2}, Gust: 0.5, GustPeriod: 2, Turbulence: 3, TurbulenceScale: 0.5}
+		w, _ := gale(t, workers, steps, s, air, mgl32.Vec3{0.6, 1.5, 0.3}, 0.25)
 		return w.Positions()
 	})
+}
+
+// gale steps a World of the given workers with grid s in wind air against
+// a ball of radius r at c, steps times, and closes it.
+func gale(t *testing.T, workers, steps int, s cloth.Settings, air verlet3d.Wind, c mgl32.Vec3, r float32) (*verlet3d.World, *cloth.Grid) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
+	defer w.Close()
+	g := newGrid(t, w, s)
+	ws := cloth.DefaultWindSettings()
+	ws.Air = air
+	if _, err := cloth.NewWindForce(g, ws); err != nil {
+		t.Fatal(err)
+	}
+	ball, _ := verlet3d.NewSphere(c, r)
+	if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < steps; i++ {
+		w.Step()
+	}
+	return w, g
 }
 
 func TestGoldenCape(t *testing.T) {
@@ -59,28 +67,15 @@ func TestGoldenCape(t *testing.T) {
 // solve after the others. 1, 2 and 4 workers agree bit for bit.
 func TestGoldenTornSheet(t *testing.T) {
 	checks.Golden(t, "torn_sheet", 240, func(workers, steps int) []mgl32.Vec3 {
-		w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
-		defer w.Close()
 		s := cloth.DefaultSettings()
 		s.Cols, s.Rows, s.Spacing, s.Mass = 64, 64, 0.03, 0.5
 		s.Origin = mgl32.Vec3{0, 2.5, 0}
 		s.PinRows, s.PinCols = []int{0}, nil
 		s.TearStrain = 0.25
-		g := newGrid(t, w, s)
+		air := verlet3d.Wind{Steady: mgl32.Vec3{0, 0, 25}, Gust: 0.6, GustPeriod: 1.5, Turbulence: 6, TurbulenceScale: 0.4}
+		w, g := gale(t, workers, steps, s, air, mgl32.Vec3{0.95, 1.6, 0.4}, 0.3)
 		if n := w.NumLinks(); n < 12288 {
 			t.Fatalf("%d links: too few for sixteen regions", n)
-		}
-		ws := cloth.DefaultWindSettings()
-		ws.Air = verlet3d.Wind{Steady: mgl32.Vec3{0, 0, 25}, Gust: 0.6, GustPeriod: 1.5, Turbulence: 6, TurbulenceScale: 0.4}
-		if _, err := cloth.NewWindForce(g, ws); err != nil {
-			t.Fatal(err)
-		}
-		ball, _ := verlet3d.NewSphere(mgl32.Vec3{0.95, 1.6, 0.4}, 0.3)
-		if err := w.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.3}); err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < steps; i++ {
-			w.Step()
 		}
 		if torn := len(g.Vertices()) - 64*64; torn < 20 {
 			t.Fatalf("%d workers: %d vertices torn off, want a torn sheet", workers, torn)
