@@ -29,11 +29,12 @@
 //     more) by region: the particles are cut into index ranges (four, or
 //     sixteen from 12,288 links), each range's own links go together,
 //     colour by colour, and the links between ranges come last, neighbours
-//     0-1, 2-3, ... before 1-2, 3-4, ... On amd64 processors with AVX2 a pass solves plain
-//     XPBD links eight at a time where eight links in a row share no
-//     particle (most of a colour); every link is computed with the same
-//     operations, rounded the same way, so the result is bit-identical to
-//     the one-by-one loop, on any machine. With Config.Workers > 1 the
+//     0-1, 2-3, ... before 1-2, 3-4, ... On amd64 processors with AVX2 a
+//     pass solves plain XPBD links eight at a time where eight links in a
+//     row share no particle (most of a colour); every link is computed
+//     with the same operations, rounded the same way, so the result is
+//     bit-identical to the one-by-one loop, on any machine. With
+//     Config.Workers > 1 the
 //     workers share a large set's regions two at a time, with the links
 //     between the two, each worker its own run of them first and then
 //     those another has not begun; the links between two such units are
