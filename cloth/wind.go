@@ -251,8 +251,8 @@ func (wd *WindForce) push(lo, hi int) {
 	for v := lo; v < hi; v++ {
 		if f := wd.force[v]; f != (mgl32.Vec3{}) {
 			w.AddForce(verts[v], f)
-			wd.force[v] = mgl32.Vec3{}
 		}
+		wd.force[v] = mgl32.Vec3{}
 	}
 }
 
