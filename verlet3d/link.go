@@ -578,20 +578,34 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 			group[k] = int16(groups - 1)
 		}
 	}
+	// The links of each group, in handle order (a stable counting sort:
+	// one pass over the links, not one a group).
+	first := make([]int32, groups+1)
+	for _, g := range group {
+		first[g+1]++
+	}
+	for g := range groups {
+		first[g+1] += first[g]
+	}
+	byGroup := make([]int32, len(live))
+	next := append([]int32(nil), first[:groups]...)
+	for k, g := range group {
+		byGroup[next[g]] = int32(k)
+		next[g]++
+	}
 	// Greedy colours within each group (colourOf is per particle; only
 	// the tail's groups overlap the regions' particles, and each is
-	// coloured afresh).
+	// coloured afresh: a tail group clears what it set).
 	used := ls.colourOf[:nParticles]
 	colourIdx := make([]int8, len(live))
 	perColour := make([][65]int32, groups)
 	for g := 0; g < groups; g++ {
-		if g >= nr {
+		members := byGroup[first[g]:first[g+1]]
+		if g == nr {
 			clear(used)
 		}
-		for k, it := range live {
-			if int(group[k]) != g {
-				continue
-			}
+		for _, k := range members {
+			it := &live[k]
 			m := used[it.h.a] | used[it.h.b]
 			c := 64
 			if m != math.MaxUint64 {
@@ -602,6 +616,11 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 			}
 			colourIdx[k] = int8(c)
 			perColour[g][c]++
+		}
+		if g >= nr {
+			for _, k := range members {
+				used[live[k].h.a], used[live[k].h.b] = 0, 0
+			}
 		}
 	}
 	// Place group by group, colour by colour.
