@@ -6,8 +6,8 @@ import (
 )
 
 // haveKernels reports whether the processor and the operating system
-// support AVX2, which the kernels of linkvec_amd64.s, integrate_amd64.s
-// and bounds_amd64.s need.
+// support AVX2, which the kernels of linkvec_amd64.s, integrate_amd64.s,
+// bounds_amd64.s and finite_amd64.s need.
 var haveKernels = simd.AVX2()
 
 // solveLinkGroups solves n consecutive link groups starting at args.group
@@ -30,3 +30,9 @@ func integrateGroups(a *integrateArgs, n int) int
 //
 //go:noescape
 func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
+
+// finiteGroups reports whether every coordinate of the n groups of eight
+// Vec3s from v is finite (finite_amd64.s).
+//
+//go:noescape
+func finiteGroups(v *mgl32.Vec3, n int) bool

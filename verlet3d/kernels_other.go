@@ -16,3 +16,7 @@ func integrateGroups(*integrateArgs, int) int {
 func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32) {
 	panic("verlet3d: no bounds kernel on this architecture")
 }
+
+func finiteGroups(*mgl32.Vec3, int) bool {
+	panic("verlet3d: no finiteness kernel on this architecture")
+}

@@ -385,23 +385,14 @@ func (w *World) substep(s, left int) Substep {
 // guardRange is the non-finite guard on particles [lo, hi): a particle
 // whose position or previous position is not finite is put back where it
 // last was finite (its previous position, its step start, or where it was
-// added), at rest. A sum of all coordinates is finite exactly when every
-// one is (or overflows, which the exact check then clears), so the common
-// case is one pass of additions.
+// added), at rest. The common case, every coordinate finite, is one quick
+// pass over each (allFinite) before the particle by particle check.
 func (w *World) guardRange(id, lo, hi int) {
-	pos, prev := w.pos[lo:hi], w.prev[lo:hi]
-	prev = prev[:len(pos)]
-	var s0, s1 float32
-	for i := range pos {
-		s0 += pos[i][0] + pos[i][1] + pos[i][2]
-		s1 += prev[i][0] + prev[i][1] + prev[i][2]
-	}
-	if finite(s0 + s1) {
+	if w.allFinite(w.pos[lo:hi]) && w.allFinite(w.prev[lo:hi]) {
 		return
 	}
 	resets := 0
-	for j := range pos {
-		i := lo + j
+	for i := lo; i < hi; i++ {
 		if finiteVec(w.pos[i]) && finiteVec(w.prev[i]) {
 			continue
 		}
@@ -487,4 +478,30 @@ func (w *World) Release(p Particle) {
 		}
 		return
 	}
+}
+
+// allFinite reports whether every coordinate in v is finite; it may also
+// report false for finite coordinates whose sum overflows, which
+// guardRange's particle by particle check then clears. The AVX2 kernel
+// takes groups of eight: 0.25 ns a particle where the Go loop, a chain of
+// additions, takes about 0.5 (cloth64's guard 3.9 -> ? us a substep).
+func (w *World) allFinite(v []mgl32.Vec3) bool {
+	i := 0
+	if w.kernels() && len(v) >= 8 {
+		i = len(v) &^ 7
+		if !finiteGroups(&v[0], i/8) {
+			return false
+		}
+	}
+	// Two sums, each a chain of additions, side by side.
+	var s0, s1 float32
+	for ; i+2 <= len(v); i += 2 {
+		p, q := &v[i], &v[i+1]
+		s0 += p[0] + p[1] + p[2]
+		s1 += q[0] + q[1] + q[2]
+	}
+	if i < len(v) {
+		s0 += v[i][0] + v[i][1] + v[i][2]
+	}
+	return finite(s0 + s1)
 }

@@ -1,0 +1,124 @@
+package verlet3d
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The finiteness kernel (where the processor has one) answers as the
+// definition does, coordinate by coordinate, for every group count up to
+// 6 with one infinity, NaN, huge finite value or negative zero placed at
+// each coordinate in turn; the huge values, whose sum overflows, are
+// where a sum would say no.
+func TestFiniteKernelMatchesDefinition(t *testing.T) {
+	if !haveKernels {
+		t.Skip("no AVX2")
+	}
+	r := rand.New(rand.NewSource(5))
+	inf := float32(math.Inf(1))
+	nan := float32(math.NaN())
+	specials := []float32{inf, -inf, nan, -nan, math.MaxFloat32, -math.MaxFloat32, float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32}
+	for groups := 0; groups <= 6; groups++ {
+		v := make([]mgl32.Vec3, 8*groups+1) // one past the groups, never read
+		for i := range v {
+			v[i] = mgl32.Vec3{r.Float32()*200 - 100, r.Float32()*200 - 100, r.Float32()*200 - 100}
+		}
+		v[8*groups] = mgl32.Vec3{nan, nan, nan}
+		check := func(what string) {
+			t.Helper()
+			want := true
+			for _, p := range v[:8*groups] {
+				want = want && finiteVec(p)
+			}
+			var p *mgl32.Vec3
+			if len(v) > 0 {
+				p = &v[0]
+			}
+			if got := finiteGroups(p, groups); got != want {
+				t.Fatalf("%d groups, %s: kernel says %v, want %v", groups, what, got, want)
+			}
+		}
+		check("all finite")
+		for k := 0; k < 24*groups; k++ {
+			for _, x := range specials {
+				old := v[k/3][k%3]
+				v[k/3][k%3] = x
+				check(fmt.Sprintf("%v at coordinate %d", x, k))
+				v[k/3][k%3] = old
+			}
+		}
+		if groups > 0 {
+			// Every coordinate huge: finite, though any sum overflows.
+			for i := range v[:8*groups] {
+				v[i] = mgl32.Vec3{math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32}
+			}
+			check("all huge")
+		}
+	}
+}
+
+// The guard resets exactly the particle that went non-finite, wherever it
+// sits (in a group of eight or the tail, in pos or prev), with the kernel
+// and with the Go loop, and leaves a World of finite but huge coordinates
+// alone.
+func TestGuardFindsEveryNonFinite(t *testing.T) {
+	const n = 37 // four groups of eight and a tail of five
+	for _, kernels := range []bool{true, false} {
+		if kernels && !haveKernels {
+			continue
+		}
+		for _, x := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+			for i := 0; i < n; i++ {
+				for _, inPrev := range []bool{false, true} {
+					w, err := NewWorld(DefaultConfig())
+					if err != nil {
+						t.Fatal(err)
+					}
+					w.noKernels = !kernels
+					for j := 0; j < n; j++ {
+						if _, err := w.AddParticle(mgl32.Vec3{float32(j), 1, 0}, 1); err != nil {
+							t.Fatal(err)
+						}
+					}
+					w.tally = make([]workerTally, 1)
+					if inPrev {
+						w.prev[i][1] = x
+					} else {
+						w.pos[i][2] = x
+					}
+					w.guardRange(0, 0, n)
+					if got := w.tally[0].resets; got != 1 {
+						t.Fatalf("kernels %v, %v at particle %d (prev %v): %d resets, want 1", kernels, x, i, inPrev, got)
+					}
+					for j := 0; j < n; j++ {
+						if !finiteVec(w.pos[j]) || !finiteVec(w.prev[j]) {
+							t.Fatalf("kernels %v: particle %d left non-finite", kernels, j)
+						}
+					}
+					w.Close()
+				}
+			}
+		}
+		w, err := NewWorld(DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.noKernels = !kernels
+		for j := 0; j < n; j++ {
+			if _, err := w.AddParticle(mgl32.Vec3{}, 1); err != nil {
+				t.Fatal(err)
+			}
+			w.pos[j], w.prev[j] = mgl32.Vec3{1e38, 3e38, -3e38}, mgl32.Vec3{-3e38, 3e38, 3e38}
+		}
+		w.tally = make([]workerTally, 1)
+		w.guardRange(0, 0, n)
+		if w.tally[0].resets != 0 || w.pos[n-1] != (mgl32.Vec3{1e38, 3e38, -3e38}) {
+			t.Fatalf("kernels %v: huge finite coordinates reset", kernels)
+		}
+		w.Close()
+	}
+}
