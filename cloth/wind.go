@@ -97,6 +97,7 @@ type WindForce struct {
 	odd        int // 0 while the even bands run, 1 for the odd ones
 	bandJob    func(lo, hi int)
 	pushJob    func(lo, hi int)
+	noKernel   bool // the Go loop even where the AVX2 kernel runs (tests)
 }
 
 // windBands is at most how many bands a substep's triangles are cut into
@@ -274,58 +275,67 @@ func (wd *WindForce) bands(lo, hi int) {
 // band adds the force of each live triangle of [t0, t1) on each of its
 // vertices to force, and returns the sum of those forces.
 func (wd *WindForce) band(t0, t1 int) (net mgl32.Vec3) {
-	g := wd.g
-	pos, prev, verts, force := wd.pos, wd.prev, g.verts, wd.force
-	air, k3, cp, cq := wd.air, wd.k3, wd.cp, wd.cq
+	if wd.kernel() {
+		return wd.bandKernel(t0, t1)
+	}
 	for ti := t0; ti < t1; ti++ {
-		if !g.triAlive[ti] {
-			continue
-		}
-		tri := &g.tris[ti]
-		pa, pb, pc := verts[tri[0]], verts[tri[1]], verts[tri[2]]
-		a, b, c := pos[pa], pos[pb], pos[pc]
-		if !wd.uniform {
-			air = wd.cellAir[g.triCell[ti]]
-		}
-		// Air relative to the triangle: air minus the mean vertex velocity.
-		qa, qb, qc := prev[pa], prev[pb], prev[pc]
-		ux := air[0] - (a[0]+b[0]+c[0]-qa[0]-qb[0]-qc[0])*k3
-		uy := air[1] - (a[1]+b[1]+c[1]-qa[1]-qb[1]-qc[1])*k3
-		uz := air[2] - (a[2]+b[2]+c[2]-qa[2]-qb[2]-qc[2])*k3
-		u2 := ux*ux + uy*uy + uz*uz
-		if u2 < 1e-12 {
-			continue
-		}
-		ex, ey, ez := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-		fx, fy, fz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-		nx, ny, nz := ey*fz-ez*fy, ez*fx-ex*fz, ex*fy-ey*fx
-		n2 := nx*nx + ny*ny + nz*nz
-		if n2 < 1e-24 {
-			continue // degenerate triangle: no normal, no area
-		}
-		// Each vertex gets a third of ½ρ·area·u²·|cos θ| (θ between the
-		// air u and the normal n, whose length nl is twice the area) times
-		// Drag along the unit normal on the side the air blows onto, plus
-		// Lift along the part of that normal across the flow (length
-		// sin θ). In n and u: ½ρ/2·(Drag+Lift)/3 · u²·(u·n)/(nl·ul) along
-		// n, minus ½ρ/2·Lift/3 · (u·n)²/(nl·ul) along u. One square root
-		// and one division a triangle; term by term it took two and five
-		// (a windy 64 x 64 cloth 4.1 -> 3.7 ms a frame).
-		dot := ux*nx + uy*ny + uz*nz
-		d := dot * float32(1/math.Sqrt(float64(n2)*float64(u2)))
-		an := cp * u2 * d
-		au := cq * dot * d
-		f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
-		if !(f[0] < maxWindForce && f[0] > -maxWindForce && f[1] < maxWindForce && f[1] > -maxWindForce && f[2] < maxWindForce && f[2] > -maxWindForce) {
-			s := &wd.s
-			f = windForce64(0.5*s.Density, s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
-		}
-		for _, v := range tri {
-			force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
-		}
-		net = net.Add(f)
+		net = wd.tri(ti, net)
 	}
 	return net
+}
+
+// tri adds the force of triangle ti, if it is alive, on each of its
+// vertices to force, and returns net plus that force.
+func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
+	g := wd.g
+	if !g.triAlive[ti] {
+		return net
+	}
+	pos, prev, verts, force := wd.pos, wd.prev, g.verts, wd.force
+	air, k3, cp, cq := wd.air, wd.k3, wd.cp, wd.cq
+	tri := &g.tris[ti]
+	pa, pb, pc := verts[tri[0]], verts[tri[1]], verts[tri[2]]
+	a, b, c := pos[pa], pos[pb], pos[pc]
+	if !wd.uniform {
+		air = wd.cellAir[g.triCell[ti]]
+	}
+	// Air relative to the triangle: air minus the mean vertex velocity.
+	qa, qb, qc := prev[pa], prev[pb], prev[pc]
+	ux := air[0] - (a[0]+b[0]+c[0]-qa[0]-qb[0]-qc[0])*k3
+	uy := air[1] - (a[1]+b[1]+c[1]-qa[1]-qb[1]-qc[1])*k3
+	uz := air[2] - (a[2]+b[2]+c[2]-qa[2]-qb[2]-qc[2])*k3
+	u2 := ux*ux + uy*uy + uz*uz
+	if u2 < 1e-12 {
+		return net
+	}
+	ex, ey, ez := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	fx, fy, fz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+	nx, ny, nz := ey*fz-ez*fy, ez*fx-ex*fz, ex*fy-ey*fx
+	n2 := nx*nx + ny*ny + nz*nz
+	if n2 < 1e-24 {
+		return net // degenerate triangle: no normal, no area
+	}
+	// Each vertex gets a third of ½ρ·area·u²·|cos θ| (θ between the
+	// air u and the normal n, whose length nl is twice the area) times
+	// Drag along the unit normal on the side the air blows onto, plus
+	// Lift along the part of that normal across the flow (length
+	// sin θ). In n and u: ½ρ/2·(Drag+Lift)/3 · u²·(u·n)/(nl·ul) along
+	// n, minus ½ρ/2·Lift/3 · (u·n)²/(nl·ul) along u. One square root
+	// and one division a triangle; term by term it took two and five
+	// (a windy 64 x 64 cloth 4.1 -> 3.7 ms a frame).
+	dot := ux*nx + uy*ny + uz*nz
+	d := dot * float32(1/math.Sqrt(float64(n2)*float64(u2)))
+	an := cp * u2 * d
+	au := cq * dot * d
+	f := mgl32.Vec3{an*nx - au*ux, an*ny - au*uy, an*nz - au*uz}
+	if !(f[0] < maxWindForce && f[0] > -maxWindForce && f[1] < maxWindForce && f[1] > -maxWindForce && f[2] < maxWindForce && f[2] > -maxWindForce) {
+		s := &wd.s
+		f = windForce64(0.5*s.Density, s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
+	}
+	for _, v := range tri {
+		force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
+	}
+	return net.Add(f)
 }
 
 // maxWindForce bounds the force of one triangle on each of its vertices,

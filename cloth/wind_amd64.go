@@ -1,0 +1,13 @@
+package cloth
+
+import "github.com/drape3d/drape/internal/simd"
+
+// haveWindKernel reports whether the processor and the operating system
+// support AVX2, which windGroup needs.
+var haveWindKernel = simd.AVX2()
+
+// windGroup finds the forces of the windGroupSize triangles from a.tris
+// (wind_amd64.s).
+//
+//go:noescape
+func windGroup(a *windArgs)

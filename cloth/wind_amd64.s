@@ -1,0 +1,244 @@
+#include "textflag.h"
+
+// Offsets in windArgs (wind_kernel.go).
+#define W_TRIS 0
+#define W_ALIVE 8
+#define W_CELLS 16
+#define W_VERTS 24
+#define W_POS 32
+#define W_PREV 40
+#define W_CELLAIR 48
+#define W_AIR 56
+#define W_K3 68
+#define W_CP 72
+#define W_CQ 76
+#define W_ONE 80
+#define W_LANE3 88
+#define W_F 120
+#define W_U 216
+#define W_E 312
+#define W_VALID 504
+#define W_FALLBACK 508
+
+// GATHER loads the float at BASE + OFF + 4·IDX for each lane of the alive
+// lanes in Y14 into DST (zero in the other lanes); Y12 is scratch.
+#define GATHER(OFF, BASE, IDX, DST) \
+	VPXOR DST, DST, DST; \
+	VMOVDQU Y14, Y12; \
+	VGATHERDPS Y12, OFF(BASE)(IDX*4), DST
+
+// func windGroup(a *windArgs)
+//
+// The wind force of eight consecutive triangles on each of their vertices,
+// computed as WindForce.tri computes one, operation for operation in
+// float32 (the square root and division in float64), into a.f: x, y, z,
+// eight floats each. a.valid gets a bit for each triangle tri would add a
+// force for, a.fallback one for each of those whose force is not finite
+// or beyond maxWindForce (tri then finds it in float64).
+TEXT ·windGroup(SB), NOSPLIT, $0-8
+	MOVQ a+0(FP), DI
+	MOVQ W_TRIS(DI), SI
+	MOVQ W_ALIVE(DI), R8
+	MOVQ W_VERTS(DI), R9
+	MOVQ W_POS(DI), R10
+	MOVQ W_PREV(DI), R11
+
+	// Y14: the alive lanes (all ones), from the eight bools.
+	VPMOVZXBD (R8), Y0
+	VPXOR Y1, Y1, Y1
+	VPCMPGTD Y1, Y0, Y14
+
+	// The render vertices of corners a, b, c, then their particles, as
+	// float indices (3·particle) in Y9, Y10, Y11.
+	VMOVDQU W_LANE3(DI), Y13
+	VPXOR Y0, Y0, Y0
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 0(SI)(Y13*4), Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 4(SI)(Y13*4), Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 8(SI)(Y13*4), Y2
+	VPXOR Y9, Y9, Y9
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 0(R9)(Y0*4), Y9
+	VPXOR Y10, Y10, Y10
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 0(R9)(Y1*4), Y10
+	VPXOR Y11, Y11, Y11
+	VMOVDQU Y14, Y12
+	VPGATHERDD Y12, 0(R9)(Y2*4), Y11
+	VPADDD Y9, Y9, Y0
+	VPADDD Y0, Y9, Y9
+	VPADDD Y10, Y10, Y0
+	VPADDD Y0, Y10, Y10
+	VPADDD Y11, Y11, Y0
+	VPADDD Y0, Y11, Y11
+
+	// The air: uniform, or each triangle's cell's.
+	MOVQ W_CELLS(DI), R12
+	TESTQ R12, R12
+	JZ uniform
+	MOVQ W_CELLAIR(DI), R13
+	VMOVDQU (R12), Y0
+	VPADDD Y0, Y0, Y1
+	VPADDD Y1, Y0, Y0
+	GATHER(0, R13, Y0, Y1)
+	VMOVUPS Y1, W_U(DI)
+	GATHER(4, R13, Y0, Y1)
+	VMOVUPS Y1, W_U+32(DI)
+	GATHER(8, R13, Y0, Y1)
+	VMOVUPS Y1, W_U+64(DI)
+	JMP air
+
+uniform:
+	VBROADCASTSS W_AIR+0(DI), Y1
+	VMOVUPS Y1, W_U(DI)
+	VBROADCASTSS W_AIR+4(DI), Y1
+	VMOVUPS Y1, W_U+32(DI)
+	VBROADCASTSS W_AIR+8(DI), Y1
+	VMOVUPS Y1, W_U+64(DI)
+
+air:
+	VBROADCASTSS W_K3(DI), Y15
+
+	// Coordinate by coordinate (OFF 0, 4, 8): the edges b - a and c - a
+	// into a.e, and the air relative to the triangle,
+	// air - (a + b + c - qa - qb - qc)·k3, into a.u.
+#define COORD(OFF) \
+	GATHER(OFF, R10, Y9, Y0); \
+	GATHER(OFF, R10, Y10, Y1); \
+	GATHER(OFF, R10, Y11, Y2); \
+	VADDPS Y1, Y0, Y3; \
+	VADDPS Y2, Y3, Y3; \
+	VSUBPS Y0, Y1, Y4; \
+	VMOVUPS Y4, W_E+(OFF*8)(DI); \
+	VSUBPS Y0, Y2, Y4; \
+	VMOVUPS Y4, W_E+96+(OFF*8)(DI); \
+	GATHER(OFF, R11, Y9, Y0); \
+	VSUBPS Y0, Y3, Y3; \
+	GATHER(OFF, R11, Y10, Y0); \
+	VSUBPS Y0, Y3, Y3; \
+	GATHER(OFF, R11, Y11, Y0); \
+	VSUBPS Y0, Y3, Y3; \
+	VMULPS Y15, Y3, Y3; \
+	VMOVUPS W_U+(OFF*8)(DI), Y4; \
+	VSUBPS Y3, Y4, Y4; \
+	VMOVUPS Y4, W_U+(OFF*8)(DI)
+
+	COORD(0)
+	COORD(4)
+	COORD(8)
+
+	// u in Y0-Y2, u·u in Y3; the edges e (Y4-Y6) and f (Y7-Y9).
+	VMOVUPS W_U(DI), Y0
+	VMOVUPS W_U+32(DI), Y1
+	VMOVUPS W_U+64(DI), Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y1, Y1, Y10
+	VADDPS Y10, Y3, Y3
+	VMULPS Y2, Y2, Y10
+	VADDPS Y10, Y3, Y3
+	VMOVUPS W_E(DI), Y4
+	VMOVUPS W_E+32(DI), Y5
+	VMOVUPS W_E+64(DI), Y6
+	VMOVUPS W_E+96(DI), Y7
+	VMOVUPS W_E+128(DI), Y8
+	VMOVUPS W_E+160(DI), Y9
+
+	// The normal n = e × f into Y10-Y12 (ey·fz - ez·fy, ez·fx - ex·fz,
+	// ex·fy - ey·fx); Y13, Y15 scratch.
+	VMULPS Y9, Y5, Y10
+	VMULPS Y8, Y6, Y13
+	VSUBPS Y13, Y10, Y10
+	VMULPS Y7, Y6, Y11
+	VMULPS Y9, Y4, Y13
+	VSUBPS Y13, Y11, Y11
+	VMULPS Y8, Y4, Y12
+	VMULPS Y7, Y5, Y13
+	VSUBPS Y13, Y12, Y12
+
+	// n·n into Y4, u·n into Y5.
+	VMULPS Y10, Y10, Y4
+	VMULPS Y11, Y11, Y13
+	VADDPS Y13, Y4, Y4
+	VMULPS Y12, Y12, Y13
+	VADDPS Y13, Y4, Y4
+	VMULPS Y10, Y0, Y5
+	VMULPS Y11, Y1, Y13
+	VADDPS Y13, Y5, Y5
+	VMULPS Y12, Y2, Y13
+	VADDPS Y13, Y5, Y5
+
+	// Valid: alive, u·u not below 1e-12 and n·n not below 1e-24 (NaN
+	// passes both, as in tri), into Y14.
+	MOVL $0x2B8CBCCC, AX // 1e-12
+	VMOVD AX, X13
+	VPBROADCASTD X13, Y13
+	VCMPPS $0x05, Y13, Y3, Y6
+	VANDPS Y6, Y14, Y14
+	MOVL $0x179ABE15, AX // 1e-24
+	VMOVD AX, X13
+	VPBROADCASTD X13, Y13
+	VCMPPS $0x05, Y13, Y4, Y6
+	VANDPS Y6, Y14, Y14
+
+	// 1 / sqrt(n·n · u·u) in float64, four lanes at a time, rounded to
+	// float32, into Y6.
+	VBROADCASTSD W_ONE(DI), Y15
+	VCVTPS2PD X4, Y6
+	VCVTPS2PD X3, Y7
+	VMULPD Y7, Y6, Y6
+	VSQRTPD Y6, Y6
+	VDIVPD Y6, Y15, Y6
+	VCVTPD2PSY Y6, X6
+	VEXTRACTF128 $1, Y4, X7
+	VCVTPS2PD X7, Y7
+	VEXTRACTF128 $1, Y3, X8
+	VCVTPS2PD X8, Y8
+	VMULPD Y8, Y7, Y7
+	VSQRTPD Y7, Y7
+	VDIVPD Y7, Y15, Y7
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y6, Y6
+
+	// d = u·n · inv; an = cp·u²·d (Y7), au = cq·(u·n)·d (Y8).
+	VMULPS Y6, Y5, Y6
+	VBROADCASTSS W_CP(DI), Y7
+	VMULPS Y3, Y7, Y7
+	VMULPS Y6, Y7, Y7
+	VBROADCASTSS W_CQ(DI), Y8
+	VMULPS Y5, Y8, Y8
+	VMULPS Y6, Y8, Y8
+
+	// f = an·n - au·u into a.f; in range: every component within
+	// ±maxWindForce (ordered), ANDed into Y15.
+	MOVL $0x7149F2CA, AX // 1e30
+	VMOVD AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL $0xF149F2CA, AX // -1e30
+	VMOVD AX, X9
+	VPBROADCASTD X9, Y9
+	VPCMPEQD Y15, Y15, Y15
+#define FORCE(N, U, OFF) \
+	VMULPS N, Y7, Y3; \
+	VMULPS U, Y8, Y4; \
+	VSUBPS Y4, Y3, Y3; \
+	VMOVUPS Y3, W_F+OFF(DI); \
+	VCMPPS $0x11, Y13, Y3, Y4; \
+	VANDPS Y4, Y15, Y15; \
+	VCMPPS $0x1E, Y9, Y3, Y4; \
+	VANDPS Y4, Y15, Y15
+
+	FORCE(Y10, Y0, 0)
+	FORCE(Y11, Y1, 32)
+	FORCE(Y12, Y2, 64)
+
+	VMOVMSKPS Y14, AX
+	MOVL AX, W_VALID(DI)
+	VANDNPS Y14, Y15, Y15
+	VMOVMSKPS Y15, AX
+	MOVL AX, W_FALLBACK(DI)
+	VZEROUPPER
+	RET

@@ -1,0 +1,133 @@
+package cloth
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets wind_amd64.s reads and writes windArgs at.
+func TestWindArgsLayout(t *testing.T) {
+	var a windArgs
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"tris", unsafe.Offsetof(a.tris), 0}, {"alive", unsafe.Offsetof(a.alive), 8},
+		{"cells", unsafe.Offsetof(a.cells), 16}, {"verts", unsafe.Offsetof(a.verts), 24},
+		{"pos", unsafe.Offsetof(a.pos), 32}, {"prev", unsafe.Offsetof(a.prev), 40},
+		{"cellAir", unsafe.Offsetof(a.cellAir), 48}, {"air", unsafe.Offsetof(a.air), 56},
+		{"k3", unsafe.Offsetof(a.k3), 68}, {"cp", unsafe.Offsetof(a.cp), 72},
+		{"cq", unsafe.Offsetof(a.cq), 76}, {"one", unsafe.Offsetof(a.one), 80},
+		{"lane3", unsafe.Offsetof(a.lane3), 88}, {"f", unsafe.Offsetof(a.f), 120},
+		{"u", unsafe.Offsetof(a.u), 216}, {"e", unsafe.Offsetof(a.e), 312},
+		{"valid", unsafe.Offsetof(a.valid), 504}, {"fallback", unsafe.Offsetof(a.fallback), 508},
+	} {
+		if c.got != c.want {
+			t.Errorf("windArgs.%s at %d, wind_amd64.s reads it at %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// The wind kernel (where the processor has one) gives the Go loop's
+// forces bit for bit: two sheets of 13 x 11 (a band's last triangles go
+// through the Go loop) in uniform and in turbulent air, torn by a gale and
+// cut, with a vertex pulled onto its neighbour (triangles with no area);
+// in still air, most rows pinned (no relative wind); and at Drag 1e36,
+// forces beyond maxWindForce (the float64 path). The net force of every
+// frame's last substep must match bit for bit, and so must every
+// position, which every substep's force on every vertex moved.
+func TestWindKernelMatchesGoLoop(t *testing.T) {
+	if !haveWindKernel {
+		t.Skip("no AVX2")
+	}
+	for _, c := range []struct {
+		name string
+		air  verlet3d.Wind
+		drag float32
+		pins []int
+	}{
+		{"uniform", verlet3d.Wind{Steady: mgl32.Vec3{3, 1, 14}}, 1, []int{0}},
+		{"turbulent", verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 9}, Gust: 0.6, GustPeriod: 1.5, Turbulence: 2, TurbulenceScale: 0.4}, 1, []int{0}},
+		{"still air", verlet3d.Wind{}, 1, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"absurd drag", verlet3d.Wind{Steady: mgl32.Vec3{0, 0, 6}}, 1e36, []int{0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sheets := [2]*WindForce{}
+			for k := range sheets {
+				w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				s := DefaultSettings()
+				s.Cols, s.Rows, s.Spacing, s.PinRows, s.TearStrain = 13, 11, 0.1, c.pins, 0.6
+				g, err := New(w, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws := DefaultWindSettings()
+				ws.Air, ws.Drag, ws.SampleStride = c.air, c.drag, 3
+				wd, err := NewWindForce(g, ws)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wd.noKernel = k == 1
+				sheets[k] = wd
+			}
+			var withKernel, withLoop []mgl32.Vec3
+			for frame := 0; frame < 90; frame++ {
+				for _, wd := range sheets {
+					g, w := wd.g, wd.g.w
+					switch frame {
+					case 20:
+						if _, err := g.CutNear(w.Position(g.Particle(5, 6)), 0.12); err != nil {
+							t.Fatal(err)
+						}
+					case 40:
+						// No area: a vertex on its neighbour.
+						p := g.Particle(8, 3)
+						w.SetPosition(p, w.Position(g.Particle(8, 4)))
+					case 41:
+						// No relative wind: a patch moving as the air does.
+						v := c.air.Velocity(w.Position(g.Particle(9, 9)), float32(w.Time()))
+						for r := 8; r < 11; r++ {
+							for col := 8; col < 11; col++ {
+								w.SetVelocity(g.Particle(r, col), v)
+							}
+						}
+					}
+					w.Step()
+				}
+				a, b := sheets[0], sheets[1]
+				if !sameBits(a.NetForce(), b.NetForce()) {
+					t.Fatalf("frame %d: net force %v with the kernel, %v with the Go loop", frame, a.NetForce(), b.NetForce())
+				}
+				withKernel = a.g.Positions(withKernel[:0])
+				withLoop = b.g.Positions(withLoop[:0])
+				for i := range withKernel {
+					if !sameBits(withKernel[i], withLoop[i]) {
+						t.Fatalf("frame %d: vertex %d at %v with the kernel, %v with the Go loop", frame, i, withKernel[i], withLoop[i])
+					}
+				}
+			}
+			if n := sheets[0].g.NumTriangles(); n == 2*12*10 && c.name != "still air" {
+				t.Errorf("no triangle was torn away (%d triangles)", n)
+			}
+		})
+	}
+}
+
+// sameBits reports whether two vectors have the same bits (a NaN equals
+// itself, -0 is not 0).
+func sameBits(a, b mgl32.Vec3) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

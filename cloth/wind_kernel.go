@@ -1,0 +1,73 @@
+package cloth
+
+import (
+	"math/bits"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// windArgs is what windGroup (wind_amd64.s) reads and writes, at the
+// offsets TestWindArgsLayout checks: the group's triangles and the
+// substep's inputs, and the eight forces it finds.
+type windArgs struct {
+	tris, alive, cells unsafe.Pointer // &tris[t], &triAlive[t], &triCell[t] (nil: uniform air)
+	verts, pos, prev   unsafe.Pointer // &verts[0], &pos[0], &prev[0]
+	cellAir            unsafe.Pointer // &cellAir[0] (nil: uniform air)
+	air                mgl32.Vec3     // the uniform air, m/s
+	k3, cp, cq         float32        // see WindForce
+	one                float64        // 1
+	lane3              [8]int32       // 3·lane: a triangle's offset in tris, in int32s
+	f                  [3][8]float32  // out: each triangle's force on each vertex, x, y, z
+	u                  [3][8]float32  // scratch: the air relative to each triangle
+	e                  [6][8]float32  // scratch: its edges b - a and c - a
+	valid, fallback    uint32         // out: a bit a triangle (see windGroup)
+}
+
+// windGroupSize is how many consecutive triangles windGroup takes.
+const windGroupSize = 8
+
+// kernel reports whether this wind runs the AVX2 kernel.
+func (wd *WindForce) kernel() bool { return haveWindKernel && !wd.noKernel }
+
+// bandKernel is band with windGroup finding the forces of the triangles
+// eight at a time; they are added to the vertices, and to net, in triangle
+// order, so every sum is as band's loop makes it. A triangle whose force
+// needs float64 (see windForce64), and the last few, go through tri.
+func (wd *WindForce) bandKernel(t0, t1 int) (net mgl32.Vec3) {
+	g := wd.g
+	force := wd.force
+	a := windArgs{
+		verts: unsafe.Pointer(&g.verts[0]),
+		pos:   unsafe.Pointer(&wd.pos[0]), prev: unsafe.Pointer(&wd.prev[0]),
+		air: wd.air, k3: wd.k3, cp: wd.cp, cq: wd.cq, one: 1,
+		lane3: [8]int32{0, 3, 6, 9, 12, 15, 18, 21},
+	}
+	if !wd.uniform {
+		a.cellAir = unsafe.Pointer(&wd.cellAir[0])
+	}
+	ti := t0
+	for ; ti+windGroupSize <= t1; ti += windGroupSize {
+		a.tris, a.alive = unsafe.Pointer(&g.tris[ti]), unsafe.Pointer(&g.triAlive[ti])
+		if !wd.uniform {
+			a.cells = unsafe.Pointer(&g.triCell[ti])
+		}
+		windGroup(&a)
+		for m := a.valid; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if a.fallback&(1<<l) != 0 {
+				net = wd.tri(ti+l, net)
+				continue
+			}
+			f := mgl32.Vec3{a.f[0][l], a.f[1][l], a.f[2][l]}
+			for _, v := range &g.tris[ti+l] {
+				force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
+			}
+			net = net.Add(f)
+		}
+	}
+	for ; ti < t1; ti++ {
+		net = wd.tri(ti, net)
+	}
+	return net
+}

@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package cloth
+
+// haveWindKernel is false: this architecture runs the Go loop.
+const haveWindKernel = false
+
+func windGroup(*windArgs) { panic("cloth: no wind kernel on this architecture") }
