@@ -19,6 +19,8 @@
 #define W_E 312
 #define W_VALID 504
 #define W_FALLBACK 508
+#define W_FORCE 512
+#define W_NET 520
 
 // GATHER loads the float at BASE + OFF + 4·IDX for each lane of the alive
 // lanes in Y14 into DST (zero in the other lanes); Y12 is scratch.
@@ -34,7 +36,9 @@
 // float32 (the square root and division in float64), into a.f: x, y, z,
 // eight floats each. a.valid gets a bit for each triangle tri would add a
 // force for, a.fallback one for each of those whose force is not finite
-// or beyond maxWindForce (tri then finds it in float64).
+// or beyond maxWindForce (tri then finds it in float64). When there is
+// none, the forces are added to a.force at the triangles' vertices, and
+// to a.net, triangle by triangle as tri adds them.
 TEXT ·windGroup(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ W_TRIS(DI), SI
@@ -238,7 +242,50 @@ air:
 	VMOVMSKPS Y14, AX
 	MOVL AX, W_VALID(DI)
 	VANDNPS Y14, Y15, Y15
-	VMOVMSKPS Y15, AX
-	MOVL AX, W_FALLBACK(DI)
+	VMOVMSKPS Y15, BX
+	MOVL BX, W_FALLBACK(DI)
+	TESTL BX, BX
+	JNZ done // the caller adds them, lane by lane
+
+	// Triangle by triangle (the lowest bit of the valid ones first): f
+	// to the net force (X0-X2) and to each of its three vertices.
+	MOVQ W_FORCE(DI), R8
+	VMOVSS W_NET+0(DI), X0
+	VMOVSS W_NET+4(DI), X1
+	VMOVSS W_NET+8(DI), X2
+#define ADDTO(VOFF) \
+	MOVLQSX VOFF(SI)(DX*4), R9; \
+	LEAQ (R9)(R9*2), R9; \
+	VADDSS 0(R8)(R9*4), X3, X6; \
+	VMOVSS X6, 0(R8)(R9*4); \
+	VADDSS 4(R8)(R9*4), X4, X6; \
+	VMOVSS X6, 4(R8)(R9*4); \
+	VADDSS 8(R8)(R9*4), X5, X6; \
+	VMOVSS X6, 8(R8)(R9*4)
+
+lanes:
+	TESTL AX, AX
+	JZ lanesdone
+	BSFL AX, CX
+	VMOVSS W_F(DI)(CX*4), X3
+	VMOVSS W_F+32(DI)(CX*4), X4
+	VMOVSS W_F+64(DI)(CX*4), X5
+	VADDSS X3, X0, X0
+	VADDSS X4, X1, X1
+	VADDSS X5, X2, X2
+	LEAQ (CX)(CX*2), DX // the triangle's first int32 in tris
+	ADDTO(0)
+	ADDTO(4)
+	ADDTO(8)
+	LEAL -1(AX), CX
+	ANDL CX, AX
+	JMP lanes
+
+lanesdone:
+	VMOVSS X0, W_NET+0(DI)
+	VMOVSS X1, W_NET+4(DI)
+	VMOVSS X2, W_NET+8(DI)
+
+done:
 	VZEROUPPER
 	RET

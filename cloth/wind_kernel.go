@@ -22,6 +22,8 @@ type windArgs struct {
 	u                  [3][8]float32  // scratch: the air relative to each triangle
 	e                  [6][8]float32  // scratch: its edges b - a and c - a
 	valid, fallback    uint32         // out: a bit a triangle (see windGroup)
+	force              unsafe.Pointer // &WindForce.force[0]
+	net                mgl32.Vec3     // in and out: the band's net force so far
 }
 
 // windGroupSize is how many consecutive triangles windGroup takes.
@@ -31,10 +33,11 @@ const windGroupSize = 8
 func (wd *WindForce) kernel() bool { return haveWindKernel && !wd.noKernel }
 
 // bandKernel is band with windGroup finding the forces of the triangles
-// eight at a time; they are added to the vertices, and to net, in triangle
-// order, so every sum is as band's loop makes it. A triangle whose force
-// needs float64 (see windForce64), and the last few, go through tri.
-func (wd *WindForce) bandKernel(t0, t1 int) (net mgl32.Vec3) {
+// eight at a time and adding them to the vertices, and to net, in triangle
+// order, so every sum is as band's loop makes it. A group with a triangle
+// whose force needs float64 (see windForce64) is added here lane by lane,
+// that triangle through tri, as are the band's last few.
+func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	g := wd.g
 	force := wd.force
 	a := windArgs{
@@ -42,6 +45,7 @@ func (wd *WindForce) bandKernel(t0, t1 int) (net mgl32.Vec3) {
 		pos:   unsafe.Pointer(&wd.pos[0]), prev: unsafe.Pointer(&wd.prev[0]),
 		air: wd.air, k3: wd.k3, cp: wd.cp, cq: wd.cq, one: 1,
 		lane3: [8]int32{0, 3, 6, 9, 12, 15, 18, 21},
+		force: unsafe.Pointer(&force[0]),
 	}
 	if !wd.uniform {
 		a.cellAir = unsafe.Pointer(&wd.cellAir[0])
@@ -53,21 +57,24 @@ func (wd *WindForce) bandKernel(t0, t1 int) (net mgl32.Vec3) {
 			a.cells = unsafe.Pointer(&g.triCell[ti])
 		}
 		windGroup(&a)
+		if a.fallback == 0 {
+			continue // added
+		}
 		for m := a.valid; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			if a.fallback&(1<<l) != 0 {
-				net = wd.tri(ti+l, net)
+				a.net = wd.tri(ti+l, a.net)
 				continue
 			}
 			f := mgl32.Vec3{a.f[0][l], a.f[1][l], a.f[2][l]}
 			for _, v := range &g.tris[ti+l] {
 				force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
 			}
-			net = net.Add(f)
+			a.net = a.net.Add(f)
 		}
 	}
 	for ; ti < t1; ti++ {
-		net = wd.tri(ti, net)
+		a.net = wd.tri(ti, a.net)
 	}
-	return net
+	return a.net
 }
