@@ -293,13 +293,18 @@ func (w *World) Radii() []float32 { return w.radius }
 // AddForce adds a force in newtons to p for the current substep. Use it from
 // a ForceField; it has no effect on pinned and kinematic particles.
 func (w *World) AddForce(p Particle, f mgl32.Vec3) {
-	w.acc[p] = w.acc[p].Add(f.Mul(w.invMass[p]))
+	// Component by component: Go copies a Vec3 through the stack in an
+	// 8- and a 4-byte move, and reading it back whole waited for the
+	// stores (a windy cloth's forces, 8.5 ns a particle).
+	a, m := &w.acc[p], w.invMass[p]
+	a[0], a[1], a[2] = a[0]+f[0]*m, a[1]+f[1]*m, a[2]+f[2]*m
 	w.markAccUsed()
 }
 
 // AddAcceleration adds an acceleration in m/s² to p for the current substep.
 func (w *World) AddAcceleration(p Particle, a mgl32.Vec3) {
-	w.acc[p] = w.acc[p].Add(a)
+	c := &w.acc[p] // component by component (see AddForce)
+	c[0], c[1], c[2] = c[0]+a[0], c[1]+a[1], c[2]+a[2]
 	w.markAccUsed()
 }
 
