@@ -395,10 +395,17 @@ func (wd *WindForce) sampleAir(pos []mgl32.Vec3, t float32) {
 		row1 := wd.samples[(i+1)*nc : (i+2)*nc]
 		out := wd.cellAir[r*cellCols : (r+1)*cellCols]
 		for c := range out {
+			// Component by component (see push): top and bottom along
+			// the row, then between them.
 			j, fc := int(wd.colJ[c]), wd.colF[c]
-			top := row0[j].Mul(1 - fc).Add(row0[j+1].Mul(fc))
-			bot := row1[j].Mul(1 - fc).Add(row1[j+1].Mul(fc))
-			out[c] = top.Mul(1 - fr).Add(bot.Mul(fr))
+			gc, gr := 1-fc, 1-fr
+			a, b, c0, d := &row0[j], &row0[j+1], &row1[j], &row1[j+1]
+			o := &out[c]
+			for k := range 3 {
+				top := a[k]*gc + b[k]*fc
+				bot := c0[k]*gc + d[k]*fc
+				o[k] = top*gr + bot*fr
+			}
 		}
 	}
 }
