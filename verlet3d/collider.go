@@ -624,18 +624,24 @@ func (s *Sphere) Bounds() (min, max mgl32.Vec3) {
 }
 
 // Closest implements Collider.
-func (s *Sphere) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
-	return closestOnSphere(s.Center, s.Radius, x)
+func (s *Sphere) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
+	closestOnSphere(&p, &n, &s.Center, s.Radius, &x)
+	return p, n
 }
 
-func closestOnSphere(c mgl32.Vec3, r float32, x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
-	d := x.Sub(c)
-	l := d.Len()
-	n := mgl32.Vec3{0, 1, 0} // centre: any direction will do
+// closestOnSphere sets p to the point of the sphere of centre c and radius
+// r closest to x, and n to the outward normal there, component by
+// component (see vecmath.ClosestOnSegmentTo), as mgl32 would round them.
+func closestOnSphere(p, n, c *mgl32.Vec3, r float32, x *mgl32.Vec3) {
+	dx, dy, dz := x[0]-c[0], x[1]-c[1], x[2]-c[2]
+	l := float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))
+	nx, ny, nz := float32(0), float32(1), float32(0) // centre: any direction will do
 	if l > 1e-12 {
-		n = d.Mul(1 / l)
+		k := 1 / l
+		nx, ny, nz = dx*k, dy*k, dz*k
 	}
-	return c.Add(n.Mul(r)), n
+	p[0], p[1], p[2] = c[0]+nx*r, c[1]+ny*r, c[2]+nz*r
+	n[0], n[1], n[2] = nx, ny, nz
 }
 
 // Capsule is a solid cylinder with hemispherical ends: every point within
@@ -664,12 +670,12 @@ func (c *Capsule) Bounds() (min, max mgl32.Vec3) {
 }
 
 // Closest implements Collider.
-func (c *Capsule) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
-	return closestOnSphere(closestOnSegment(c.A, c.B, x), c.Radius, x)
+func (c *Capsule) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
+	var q mgl32.Vec3
+	vecmath.ClosestOnSegmentTo(&q, &c.A, &c.B, &x)
+	closestOnSphere(&p, &n, &q, c.Radius, &x)
+	return p, n
 }
-
-// closestOnSegment returns the point of segment a-b closest to x.
-func closestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 { return vecmath.ClosestOnSegment(a, b, x) }
 
 // Box is a solid oriented box.
 type Box struct {

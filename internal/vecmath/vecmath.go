@@ -25,19 +25,30 @@ func Finite(v mgl32.Vec3) bool {
 }
 
 // ClosestOnSegment returns the point of segment a-b closest to x.
-func ClosestOnSegment(a, b, x mgl32.Vec3) mgl32.Vec3 {
-	ab := b.Sub(a)
-	l2 := ab.Dot(ab)
+func ClosestOnSegment(a, b, x mgl32.Vec3) (q mgl32.Vec3) {
+	ClosestOnSegmentTo(&q, &a, &b, &x)
+	return q
+}
+
+// ClosestOnSegmentTo sets q to the point of segment a-b closest to x,
+// component by component through pointers: Go copies a Vec3 through the
+// stack in an 8- and a 4-byte move, and reading one back whole right
+// after its components were written waits for the stores (the cape scene's
+// capsule contacts). The arithmetic is ClosestOnSegment's with mgl32.
+func ClosestOnSegmentTo(q, a, b, x *mgl32.Vec3) {
+	abx, aby, abz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	l2 := abx*abx + aby*aby + abz*abz
 	if l2 < 1e-18 {
-		return a
+		q[0], q[1], q[2] = a[0], a[1], a[2]
+		return
 	}
-	t := x.Sub(a).Dot(ab) / l2
+	t := ((x[0]-a[0])*abx + (x[1]-a[1])*aby + (x[2]-a[2])*abz) / l2
 	if t < 0 {
 		t = 0
 	} else if t > 1 {
 		t = 1
 	}
-	return a.Add(ab.Mul(t))
+	q[0], q[1], q[2] = a[0]+abx*t, a[1]+aby*t, a[2]+abz*t
 }
 
 // Sweep is the continuous collision test of a particle of radius r that
