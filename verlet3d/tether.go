@@ -3,8 +3,6 @@ package verlet3d
 import (
 	"fmt"
 	"math"
-
-	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Tether is a handle to a long-range attachment: a particle may not drift
@@ -73,13 +71,14 @@ func (w *World) solveTethers() {
 			continue
 		}
 		// Most tethers are slack: compare squared lengths, no root.
-		a, p := pos[t.anchor], &pos[t.p]
+		// Component by component (see vecmath.ClosestOnSegmentTo).
+		a, p := &pos[t.anchor], &pos[t.p]
 		dx, dy, dz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
 		l2 := dx*dx + dy*dy + dz*dz
 		if l2 <= t.max*t.max || l2 == 0 {
 			continue
 		}
 		k := t.max / float32(math.Sqrt(float64(l2)))
-		*p = mgl32.Vec3{a[0] + dx*k, a[1] + dy*k, a[2] + dz*k}
+		p[0], p[1], p[2] = a[0]+dx*k, a[1]+dy*k, a[2]+dz*k
 	}
 }
