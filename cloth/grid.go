@@ -848,44 +848,66 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 	idx := g.indices
 	for k := 0; k+2 < len(idx); k += 3 {
 		ia, ib, ic := idx[k], idx[k+1], idx[k+2]
-		a, b, c := pos[verts[ia]], pos[verts[ib]], pos[verts[ic]]
-		// (b-a) x (c-a): twice the area along the normal.
+		a, b, c := &pos[verts[ia]], &pos[verts[ib]], &pos[verts[ic]]
+		// (b-a) x (c-a): twice the area along the normal. Component by
+		// component: Go copies a Vec3 through the stack in an 8- and a
+		// 4-byte move, and reading one back whole right after its parts
+		// were written waits for the stores (a 64 x 64 cloth's normals
+		// took 0.11 ms a frame).
 		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 		vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-		n := mgl32.Vec3{uy*vz - uz*vy, uz*vx - ux*vz, ux*vy - uy*vx}
-		dst[ia] = dst[ia].Add(n)
-		dst[ib] = dst[ib].Add(n)
-		dst[ic] = dst[ic].Add(n)
+		nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+		d := &dst[ia]
+		d[0], d[1], d[2] = d[0]+nx, d[1]+ny, d[2]+nz
+		d = &dst[ib]
+		d[0], d[1], d[2] = d[0]+nx, d[1]+ny, d[2]+nz
+		d = &dst[ic]
+		d[0], d[1], d[2] = d[0]+nx, d[1]+ny, d[2]+nz
 	}
 	front := g.down.Cross(g.across)
-	for i, n := range dst {
-		l2 := n.Dot(n)
+	for i := range dst {
+		n := &dst[i]
+		l2 := n[0]*n[0] + n[1]*n[1] + n[2]*n[2]
 		if l2 < 1e-30 {
-			dst[i] = front
+			*n = front
 			continue
 		}
-		dst[i] = n.Mul(1 / float32(math.Sqrt(float64(l2))))
+		k := 1 / float32(math.Sqrt(float64(l2)))
+		n[0], n[1], n[2] = n[0]*k, n[1]*k, n[2]*k
 	}
 	return dst
 }
 
 // Bounds returns the axis-aligned box around the grid's particles, in
 // metres.
-func (g *Grid) Bounds() (min, max mgl32.Vec3) {
+func (g *Grid) Bounds() (lo, hi mgl32.Vec3) {
 	pos := g.w.Positions()
-	min, max = pos[g.verts[0]], pos[g.verts[0]]
+	// Through pointers, a component at a time (see Normals).
+	f := &pos[g.verts[0]]
+	x0, y0, z0 := f[0], f[1], f[2]
+	x1, y1, z1 := x0, y0, z0
 	for _, p := range g.verts[1:] {
-		x := pos[p]
-		for k := 0; k < 3; k++ {
-			if x[k] < min[k] {
-				min[k] = x[k]
-			}
-			if x[k] > max[k] {
-				max[k] = x[k]
-			}
+		x := &pos[p]
+		if x[0] < x0 {
+			x0 = x[0]
+		}
+		if x[0] > x1 {
+			x1 = x[0]
+		}
+		if x[1] < y0 {
+			y0 = x[1]
+		}
+		if x[1] > y1 {
+			y1 = x[1]
+		}
+		if x[2] < z0 {
+			z0 = x[2]
+		}
+		if x[2] > z1 {
+			z1 = x[2]
 		}
 	}
-	return min, max
+	return mgl32.Vec3{x0, y0, z0}, mgl32.Vec3{x1, y1, z1}
 }
 
 // MaxStrain returns the largest strain ((length-rest)/rest) over the grid's
