@@ -51,8 +51,12 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 			if b >= per {
 				b = per - 1
 			}
-			d := s[b].Sub(s[a])
-			l2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+			// Component by component through pointers: Go copies a Vec3
+			// through the stack, and reading it back whole right after its
+			// parts were written waits for the stores.
+			p, q := &s[b], &s[a]
+			dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
+			l2 := dx*dx + dy*dy + dz*dz
 			if l2 < 1e-24 {
 				if j > 0 {
 					t[j] = t[j-1]
@@ -61,7 +65,9 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 				}
 				continue
 			}
-			t[j] = d.Mul(invSqrt(l2))
+			k := invSqrt(l2)
+			tj := &t[j]
+			tj[0], tj[1], tj[2] = dx*k, dy*k, dz*k
 		}
 	}
 	return dst
