@@ -428,11 +428,13 @@ func max2(a, b float32) float32 {
 func (w *World) solveContacts() {
 	pos := w.pos
 	for k := range w.contacts {
+		// Component by component through pointers (see
+		// vecmath.ClosestOnSegmentTo), as mgl32 would round it.
 		c := &w.contacts[k]
-		x := &pos[c.p]
-		d := x.Sub(c.surface).Dot(c.normal) - c.r
+		x, s, n := &pos[c.p], &c.surface, &c.normal
+		d := ((x[0]-s[0])*n[0] + (x[1]-s[1])*n[1] + (x[2]-s[2])*n[2]) - c.r
 		if d < 0 {
-			*x = x.Sub(c.normal.Mul(d))
+			x[0], x[1], x[2] = x[0]-n[0]*d, x[1]-n[1]*d, x[2]-n[2]*d
 			c.pushed -= d
 		}
 	}
@@ -468,32 +470,37 @@ func (w *World) solveContacts() {
 func (w *World) contactResponse() {
 	pos, prev := w.pos, w.prev
 	for k := range w.contacts {
+		// In scalars, component by component (see solveContacts): x the
+		// position, v the displacement, t its part along the surface.
 		c := &w.contacts[k]
-		x := pos[c.p]
-		if c.pushed == 0 && x.Sub(c.surface).Dot(c.normal)-c.r > 1e-6 {
+		p, q, s, n := &pos[c.p], &prev[c.p], &c.surface, &c.normal
+		xx, xy, xz := p[0], p[1], p[2]
+		if c.pushed == 0 && ((xx-s[0])*n[0]+(xy-s[1])*n[1]+(xz-s[2])*n[2])-c.r > 1e-6 {
 			continue // never touched
 		}
-		v := x.Sub(prev[c.p])
-		vn := v.Dot(c.normal)
-		vt := v.Sub(c.normal.Mul(vn))
+		vx, vy, vz := xx-q[0], xy-q[1], xz-q[2]
+		vn := vx*n[0] + vy*n[1] + vz*n[2]
+		tx, ty, tz := vx-n[0]*vn, vy-n[1]*vn, vz-n[2]*vn
 		if c.mu > 0 {
-			if lt, limit := vt.Len(), c.mu*c.pushed; lt <= limit {
-				x = x.Sub(vt)
-				vt = mgl32.Vec3{}
+			lt := float32(math.Sqrt(float64(tx*tx + ty*ty + tz*tz)))
+			if limit := c.mu * c.pushed; lt <= limit {
+				xx, xy, xz = xx-tx, xy-ty, xz-tz
+				tx, ty, tz = 0, 0, 0
 			} else if lt > 0 {
-				cut := vt.Mul(limit / lt)
-				x = x.Sub(cut)
-				vt = vt.Sub(cut)
+				f := limit / lt
+				cx, cy, cz := tx*f, ty*f, tz*f
+				xx, xy, xz = xx-cx, xy-cy, xz-cz
+				tx, ty, tz = tx-cx, ty-cy, tz-cz
 			}
 			if !c.moving {
-				pos[c.p] = x
+				p[0], p[1], p[2] = xx, xy, xz
 			} else {
-				x = pos[c.p]
+				xx, xy, xz = p[0], p[1], p[2]
 			}
 		}
 		if !c.moving {
 			// Out of the depth it began the substep at: not speed.
-			if d0 := prev[c.p].Sub(c.surface).Dot(c.normal) - c.r; d0 < 0 {
+			if d0 := ((q[0]-s[0])*n[0] + (q[1]-s[1])*n[1] + (q[2]-s[2])*n[2]) - c.r; d0 < 0 {
 				vn += d0
 			}
 		}
@@ -503,7 +510,7 @@ func (w *World) contactResponse() {
 		if c.e > 0 && c.vn < 0 {
 			vn = max(vn, -c.e*c.vn)
 		}
-		prev[c.p] = x.Sub(vt.Add(c.normal.Mul(vn)))
+		q[0], q[1], q[2] = xx-(tx+n[0]*vn), xy-(ty+n[1]*vn), xz-(tz+n[2]*vn)
 	}
 }
 
