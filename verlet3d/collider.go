@@ -724,26 +724,26 @@ func (b *Box) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
 // left out: they return their vector, but for the sign of a zero, and
 // cost 15% of the frame of a tablecloth draped over a table.
 func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
-	q := b.Rotation
-	l := x.Sub(b.Center)
+	// In scalars where it can (see vecmath.ClosestOnSegmentTo): a Vec3
+	// built a component at a time and then passed or copied whole waits
+	// for its stores (a tablecloth on a table: 0.5 ms of its 6 ms frame).
+	q, ctr, h := b.Rotation, &b.Center, &b.HalfExtents
+	lx, ly, lz := x[0]-ctr[0], x[1]-ctr[1], x[2]-ctr[2]
 	if !aligned {
-		l = q.Conjugate().Rotate(l)
+		l := q.Conjugate().Rotate(mgl32.Vec3{lx, ly, lz})
+		lx, ly, lz = l[0], l[1], l[2]
 	}
-	h := b.HalfExtents
-	inside := true
-	var c, n mgl32.Vec3
-	for i := 0; i < 3; i++ {
-		c[i] = l[i]
-		if c[i] < -h[i] {
-			c[i], inside = -h[i], false
-		} else if c[i] > h[i] {
-			c[i], inside = h[i], false
-		}
-	}
-	if !inside {
-		n = l.Sub(c).Normalize()
+	cx, outX := clampAxis(lx, h[0])
+	cy, outY := clampAxis(ly, h[1])
+	cz, outZ := clampAxis(lz, h[2])
+	var nx, ny, nz float32
+	if outX || outY || outZ {
+		dx, dy, dz := lx-cx, ly-cy, lz-cz
+		k := 1.0 / float32(math.Sqrt(float64(dx*dx+dy*dy+dz*dz)))
+		nx, ny, nz = dx*k, dy*k, dz*k
 	} else {
 		// Inside: leave through the nearest face.
+		l := [3]float32{lx, ly, lz}
 		best, axis, sign := float32(math.MaxFloat32), 0, float32(1)
 		for i := 0; i < 3; i++ {
 			if d := h[i] - l[i]; d < best {
@@ -753,12 +753,25 @@ func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 				best, axis, sign = d, i, -1
 			}
 		}
-		c = l
+		c, n := l, [3]float32{}
 		c[axis] = sign * h[axis]
 		n[axis] = sign
+		cx, cy, cz = c[0], c[1], c[2]
+		nx, ny, nz = n[0], n[1], n[2]
 	}
 	if aligned {
-		return b.Center.Add(c), n
+		return mgl32.Vec3{ctr[0] + cx, ctr[1] + cy, ctr[2] + cz}, mgl32.Vec3{nx, ny, nz}
 	}
-	return b.Center.Add(q.Rotate(c)), q.Rotate(n)
+	return ctr.Add(q.Rotate(mgl32.Vec3{cx, cy, cz})), q.Rotate(mgl32.Vec3{nx, ny, nz})
+}
+
+// clampAxis clamps l to [-h, h] and reports whether it had to.
+func clampAxis(l, h float32) (float32, bool) {
+	if l < -h {
+		return -h, true
+	}
+	if l > h {
+		return h, true
+	}
+	return l, false
 }
