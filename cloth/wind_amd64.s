@@ -24,10 +24,21 @@
 
 // GATHER loads the float at BASE + OFF + 4·IDX for each lane of the alive
 // lanes in Y14 into DST (zero in the other lanes); Y12 is scratch.
+// IGATHER is the same for int32s.
 #define GATHER(OFF, BASE, IDX, DST) \
 	VPXOR DST, DST, DST; \
 	VMOVDQU Y14, Y12; \
 	VGATHERDPS Y12, OFF(BASE)(IDX*4), DST
+
+#define IGATHER(OFF, BASE, IDX, DST) \
+	VPXOR DST, DST, DST; \
+	VMOVDQU Y14, Y12; \
+	VPGATHERDD Y12, OFF(BASE)(IDX*4), DST
+
+// TIMES3 triples the int32 lanes of R (Y0 is scratch).
+#define TIMES3(R) \
+	VPADDD R, R, Y0; \
+	VPADDD Y0, R, R
 
 // func windGroup(a *windArgs)
 //
@@ -55,30 +66,15 @@ TEXT ·windGroup(SB), NOSPLIT, $0-8
 	// The render vertices of corners a, b, c, then their particles, as
 	// float indices (3·particle) in Y9, Y10, Y11.
 	VMOVDQU W_LANE3(DI), Y13
-	VPXOR Y0, Y0, Y0
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 0(SI)(Y13*4), Y0
-	VPXOR Y1, Y1, Y1
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 4(SI)(Y13*4), Y1
-	VPXOR Y2, Y2, Y2
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 8(SI)(Y13*4), Y2
-	VPXOR Y9, Y9, Y9
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 0(R9)(Y0*4), Y9
-	VPXOR Y10, Y10, Y10
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 0(R9)(Y1*4), Y10
-	VPXOR Y11, Y11, Y11
-	VMOVDQU Y14, Y12
-	VPGATHERDD Y12, 0(R9)(Y2*4), Y11
-	VPADDD Y9, Y9, Y0
-	VPADDD Y0, Y9, Y9
-	VPADDD Y10, Y10, Y0
-	VPADDD Y0, Y10, Y10
-	VPADDD Y11, Y11, Y0
-	VPADDD Y0, Y11, Y11
+	IGATHER(0, SI, Y13, Y0)
+	IGATHER(4, SI, Y13, Y1)
+	IGATHER(8, SI, Y13, Y2)
+	IGATHER(0, R9, Y0, Y9)
+	IGATHER(0, R9, Y1, Y10)
+	IGATHER(0, R9, Y2, Y11)
+	TIMES3(Y9)
+	TIMES3(Y10)
+	TIMES3(Y11)
 
 	// The air: uniform, or each triangle's cell's.
 	MOVQ W_CELLS(DI), R12
