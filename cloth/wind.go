@@ -250,7 +250,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 func (wd *WindForce) push(lo, hi int) {
 	w, verts := wd.g.w, wd.g.verts
 	for v := lo; v < hi; v++ {
-		// Component by component (see verlet3d's AddForce).
+		// Component by component (see package vecmath).
 		f := &wd.force[v]
 		if x, y, z := f[0], f[1], f[2]; x != 0 || y != 0 || z != 0 {
 			w.AddForce(verts[v], mgl32.Vec3{x, y, z})

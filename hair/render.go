@@ -51,9 +51,8 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 			if b >= per {
 				b = per - 1
 			}
-			// Component by component through pointers: Go copies a Vec3
-			// through the stack, and reading it back whole right after its
-			// parts were written waits for the stores.
+			// Component by component through pointers (see
+			// internal/vecmath).
 			p, q := &s[b], &s[a]
 			dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
 			l2 := dx*dx + dy*dy + dz*dz

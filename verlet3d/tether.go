@@ -71,7 +71,7 @@ func (w *World) solveTethers() {
 			continue
 		}
 		// Most tethers are slack: compare squared lengths, no root.
-		// Component by component (see vecmath.ClosestOnSegmentTo).
+		// Component by component (see package vecmath).
 		a, p := &pos[t.anchor], &pos[t.p]
 		dx, dy, dz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
 		l2 := dx*dx + dy*dy + dz*dz

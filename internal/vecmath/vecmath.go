@@ -1,6 +1,18 @@
 // Package vecmath holds the small vector helpers drape's packages share:
 // finiteness tests and the closest point on a segment. It is internal: a
 // game uses mgl32 for its own maths.
+//
+// Hot loops in drape work on an mgl32.Vec3 component by component,
+// through pointers, rather than with its methods or as a whole value: Go
+// keeps a [3]float32 in memory and copies it in an 8-byte and a 4-byte
+// move, so a Vec3 written a component at a time and then read whole (a
+// method call on it, a Vec3 or [4]Vec3 literal copied, a value returned)
+// waits a dozen cycles for the stores to land. The operations stay those
+// of mgl32, in its order, so the results keep their bits. Measured with
+// perf on the CI machine, a windy cloth's forces took 8.5 ns a particle to
+// hand over, and 2,000 hair strands' mesh sync 0.62 ms a frame where it
+// now takes 0.15 (BENCHMARKS.md, twenty-first session); package bodies
+// has its own note in moveRigidly.
 package vecmath
 
 import (
@@ -31,10 +43,8 @@ func ClosestOnSegment(a, b, x mgl32.Vec3) (q mgl32.Vec3) {
 }
 
 // ClosestOnSegmentTo sets q to the point of segment a-b closest to x,
-// component by component through pointers: Go copies a Vec3 through the
-// stack in an 8- and a 4-byte move, and reading one back whole right
-// after its components were written waits for the stores (the cape scene's
-// capsule contacts). The arithmetic is ClosestOnSegment's with mgl32.
+// component by component through pointers (see the package doc), with
+// ClosestOnSegment's arithmetic.
 func ClosestOnSegmentTo(q, a, b, x *mgl32.Vec3) {
 	abx, aby, abz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 	l2 := abx*abx + aby*aby + abz*abz
