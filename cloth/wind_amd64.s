@@ -17,8 +17,7 @@
 #define W_F 120
 #define W_U 216
 #define W_E 312
-#define W_VALID 504
-#define W_FALLBACK 508
+#define W_FALLBACK 504
 #define W_FORCE 512
 #define W_NET 520
 
@@ -45,11 +44,11 @@
 // The wind force of eight consecutive triangles on each of their vertices,
 // computed as WindForce.tri computes one, operation for operation in
 // float32 (the square root and division in float64), into a.f: x, y, z,
-// eight floats each. a.valid gets a bit for each triangle tri would add a
-// force for, a.fallback one for each of those whose force is not finite
-// or beyond maxWindForce (tri then finds it in float64). When there is
-// none, the forces are added to a.force at the triangles' vertices, and
-// to a.net, triangle by triangle as tri adds them.
+// eight floats each. a.fallback gets a bit for each triangle tri would add
+// a force for whose force is not finite or beyond maxWindForce (tri then
+// finds it in float64). When there is none, the forces are added to
+// a.force at the triangles' vertices, and to a.net, triangle by triangle
+// as tri adds them.
 TEXT ·windGroup(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ W_TRIS(DI), SI
@@ -235,8 +234,7 @@ air:
 	FORCE(Y11, Y1, 32)
 	FORCE(Y12, Y2, 64)
 
-	VMOVMSKPS Y14, AX
-	MOVL AX, W_VALID(DI)
+	VMOVMSKPS Y14, AX // the triangles with a force
 	VANDNPS Y14, Y15, Y15
 	VMOVMSKPS Y15, BX
 	MOVL BX, W_FALLBACK(DI)

@@ -24,7 +24,7 @@ func TestWindArgsLayout(t *testing.T) {
 		{"cq", unsafe.Offsetof(a.cq), 76}, {"one", unsafe.Offsetof(a.one), 80},
 		{"lane3", unsafe.Offsetof(a.lane3), 88}, {"f", unsafe.Offsetof(a.f), 120},
 		{"u", unsafe.Offsetof(a.u), 216}, {"e", unsafe.Offsetof(a.e), 312},
-		{"valid", unsafe.Offsetof(a.valid), 504}, {"fallback", unsafe.Offsetof(a.fallback), 508},
+		{"fallback", unsafe.Offsetof(a.fallback), 504},
 		{"force", unsafe.Offsetof(a.force), 512}, {"net", unsafe.Offsetof(a.net), 520},
 	} {
 		if c.got != c.want {

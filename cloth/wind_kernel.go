@@ -1,15 +1,14 @@
 package cloth
 
 import (
-	"math/bits"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
 
 // windArgs is what windGroup (wind_amd64.s) reads and writes, at the
-// offsets TestWindArgsLayout checks: the group's triangles and the
-// substep's inputs, and the eight forces it finds.
+// offsets TestWindArgsLayout checks: the group's triangles, the substep's
+// inputs, the force and net force it adds to, and its scratch.
 type windArgs struct {
 	tris, alive, cells unsafe.Pointer // &tris[t], &triAlive[t], &triCell[t] (nil: uniform air)
 	verts, pos, prev   unsafe.Pointer // &verts[0], &pos[0], &prev[0]
@@ -18,10 +17,11 @@ type windArgs struct {
 	k3, cp, cq         float32        // see WindForce
 	one                float64        // 1
 	lane3              [8]int32       // 3·lane: a triangle's offset in tris, in int32s
-	f                  [3][8]float32  // out: each triangle's force on each vertex, x, y, z
+	f                  [3][8]float32  // scratch: each triangle's force on each vertex, x, y, z
 	u                  [3][8]float32  // scratch: the air relative to each triangle
 	e                  [6][8]float32  // scratch: its edges b - a and c - a
-	valid, fallback    uint32         // out: a bit a triangle (see windGroup)
+	fallback           uint32         // out: a bit a triangle whose force needs float64
+	_                  uint32
 	force              unsafe.Pointer // &WindForce.force[0]
 	net                mgl32.Vec3     // in and out: the band's net force so far
 }
@@ -35,8 +35,8 @@ func (wd *WindForce) kernel() bool { return haveWindKernel && !wd.noKernel }
 // bandKernel is band with windGroup finding the forces of the triangles
 // eight at a time and adding them to the vertices, and to net, in triangle
 // order, so every sum is as band's loop makes it. A group with a triangle
-// whose force needs float64 (see windForce64) is added here lane by lane,
-// that triangle through tri, as are the band's last few.
+// whose force needs float64 (see windForce64) goes through tri instead,
+// as do the band's last few triangles.
 func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	g := wd.g
 	force := wd.force
@@ -60,17 +60,10 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 		if a.fallback == 0 {
 			continue // added
 		}
-		for m := a.valid; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			if a.fallback&(1<<l) != 0 {
-				a.net = wd.tri(ti+l, a.net)
-				continue
-			}
-			f := mgl32.Vec3{a.f[0][l], a.f[1][l], a.f[2][l]}
-			for _, v := range &g.tris[ti+l] {
-				force[v] = mgl32.Vec3{force[v][0] + f[0], force[v][1] + f[1], force[v][2] + f[2]}
-			}
-			a.net = a.net.Add(f)
+		// A force beyond float32's reach: the group goes through tri,
+		// which finds what the kernel found for the others.
+		for l := range windGroupSize {
+			a.net = wd.tri(ti+l, a.net)
 		}
 	}
 	for ; ti < t1; ti++ {

@@ -428,8 +428,8 @@ func max2(a, b float32) float32 {
 func (w *World) solveContacts() {
 	pos := w.pos
 	for k := range w.contacts {
-		// Component by component through pointers (see
-		// vecmath.ClosestOnSegmentTo), as mgl32 would round it.
+		// Component by component through pointers (see package
+		// vecmath), as mgl32 would round it.
 		c := &w.contacts[k]
 		x, s, n := &pos[c.p], &c.surface, &c.normal
 		d := ((x[0]-s[0])*n[0] + (x[1]-s[1])*n[1] + (x[2]-s[2])*n[2]) - c.r
