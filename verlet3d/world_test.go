@@ -4,6 +4,7 @@ import (
 	"github.com/drape3d/drape/internal/checks"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -227,6 +228,42 @@ func determinism(t *testing.T, build func(t testing.TB, w *verlet3d.World), para
 		for i := range a {
 			if a[i] != c[i] {
 				t.Fatalf("particle %d: 1 worker %v, %d workers %v", i, a[i], workers, c[i])
+			}
+		}
+	}
+}
+
+// A g3n game calls Step from its main goroutine, which g3n locks to its OS
+// thread for OpenGL. Stepped from a locked goroutine, with a P for every
+// worker and with fewer Ps than workers (the caller then yields while it
+// waits for the others), 2 workers give the same bits as 1.
+func TestDeterminismLockedCaller(t *testing.T) {
+	build := func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 64, 0.03) }
+	run := func(workers, procs int) []mgl32.Vec3 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		done := make(chan []mgl32.Vec3)
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
+			defer w.Close()
+			build(t, w)
+			for i := 0; i < 30; i++ {
+				w.Step()
+			}
+			if workers > 1 && w.Stats().ParallelLinkPasses == 0 {
+				t.Errorf("GOMAXPROCS %d: no link pass ran in parallel", procs)
+			}
+			done <- append([]mgl32.Vec3(nil), w.Positions()...)
+		}()
+		return <-done
+	}
+	want := run(1, 2)
+	for _, procs := range []int{1, 2} {
+		got := run(2, procs)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("GOMAXPROCS %d, locked caller: particle %d at %v on 2 workers, %v on 1", procs, i, got[i], want[i])
 			}
 		}
 	}
