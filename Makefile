@@ -128,6 +128,9 @@ bench: deps
 	@# 1.74x from the binary).
 	$(GO) test -c -o bin/bench.test ./internal/bench
 	./bin/bench.test -test.run '^TestTable$$' -table -test.count 1 -test.timeout 30m -test.v | grep -v '^=== RUN'
+	@# The same scenes with 8 ms between frames, as a game renders between
+	@# them: the workers then sleep between frames (BENCHMARKS.md).
+	./bin/bench.test -test.run '^TestFrameGaps$$' -gaps -test.count 1 | grep GAPS
 	@if [ -d $(REFERENCE) ]; then (cd $(REFERENCE) && $(GO) run . -grid 64 -mode jak); fi
 
 bench-all: deps

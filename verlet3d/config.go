@@ -43,7 +43,9 @@ type Config struct {
 	// 1.8x speed-up on 2 free cores; small scenes (a cape) gain nothing,
 	// and with a core kept busy by another thread (a render thread on a
 	// two-core machine) more workers than free cores are slower than one.
-	// Default 1.
+	// Between frames the workers sleep; on a two-vCPU virtual machine
+	// waking them every frame cost more than they gave (make bench's
+	// GAPS lines), so measure on the machines you ship to. Default 1.
 	Workers int
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
 	// that no game motion should reach: thrown objects at 30-80 m/s, a

@@ -176,14 +176,61 @@ func TestDefaultsCost(t *testing.T) {
 	}
 }
 
+var gaps = flag.Bool("gaps", false, "time 1 and 2 workers with a game's pause between frames")
+
+// TestFrameGaps prints the cost of a frame of cloth64, hair2000 and
+// cubes100 on 1 and 2 workers when, as in a game, each frame is followed
+// by 8 ms of something else (rendering; here a sleep), stepped from a
+// goroutine locked to its OS thread as g3n's main goroutine is. Between
+// frames the workers sleep, and the first job of a frame wakes them. On
+// the 2-vCPU CI machine (2026-11-25) that cost more than the second
+// worker gave: 2 workers ran cloth64 at 0.70-0.79x the speed of 1,
+// cubes100 at 0.81-1.00x and hair2000 at 0.82-1.34x. Its kernel, which
+// sees no cache shared by the vCPUs, woke the worker's thread on the
+// caller's vCPU more often than not (55 of 64 wake-ups), where the two
+// took turns; locking the worker to its thread (24 of 64), or moving it
+// off the caller's vCPU when it woke there, did not make 2 workers pay.
+func TestFrameGaps(t *testing.T) {
+	if !*gaps {
+		t.Skip("run with -gaps")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for _, sp := range []spec{
+		{"cloth64", 120, 30, func(t testing.TB, w int) scene { return clothScene(t, w, 10, 1) }},
+		{"hair2000", 120, 30, hairScene},
+		{"cubes100", 120, 0, cubesScene},
+	} {
+		var ms [3]float64
+		for _, workers := range []int{1, 2} {
+			sc := sp.build(t, workers)
+			for i := 0; i < sp.warm; i++ {
+				sc.frame()
+			}
+			ms[workers], _ = timePausedFrames(sc.frame, sp.frames, 8*time.Millisecond)
+			sc.w.Close()
+		}
+		fmt.Printf("GAPS %s ms=%.3f w2_ms=%.3f w2_ratio=%.2f\n", sp.name, ms[1], ms[2], ms[1]/ms[2])
+	}
+}
+
 // timeFrames runs frame n times and returns the median frame in ms and
 // the heap allocations per frame.
 func timeFrames(frame func(), n int) (ms, allocs float64) {
+	return timePausedFrames(frame, n, 0)
+}
+
+// timePausedFrames is timeFrames with a pause before each frame, not
+// timed.
+func timePausedFrames(frame func(), n int, pause time.Duration) (ms, allocs float64) {
 	ts := make([]float64, n)
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	for i := range ts {
+		if pause > 0 {
+			time.Sleep(pause)
+		}
 		start := time.Now()
 		frame()
 		ts[i] = float64(time.Since(start).Nanoseconds()) / 1e6
