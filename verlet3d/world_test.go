@@ -246,7 +246,6 @@ func TestDeterminismLockedCaller(t *testing.T) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			w := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
-			defer w.Close()
 			build(t, w)
 			for i := 0; i < 30; i++ {
 				w.Step()
@@ -254,7 +253,9 @@ func TestDeterminismLockedCaller(t *testing.T) {
 			if workers > 1 && w.Stats().ParallelLinkPasses == 0 {
 				t.Errorf("GOMAXPROCS %d: no link pass ran in parallel", procs)
 			}
-			done <- append([]mgl32.Vec3(nil), w.Positions()...)
+			pos := append([]mgl32.Vec3(nil), w.Positions()...)
+			w.Close() // before the send: the cleanup newWorld registers closes it again after the receive
+			done <- pos
 		}()
 		return <-done
 	}
