@@ -39,6 +39,11 @@ type executor struct {
 	done     sync.Cond
 	sleeping atomic.Bool
 	busy     bool // a job is running: nested Parallel calls run inline
+	// yield: the workers have fewer Ps than they need (GOMAXPROCS below
+	// n), so await yields while it spins. Read once a step (World.step)
+	// and when the executor starts: runtime.GOMAXPROCS takes the
+	// scheduler's lock, which the workers' own yields take too.
+	yield bool
 
 	// A range job (World.Parallel, and the World's own particle phases,
 	// told the chunk's index as the worker id) over count items is cut into
@@ -115,12 +120,16 @@ func newExecutor(n int) *executor {
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
 	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n)}
+	e.checkProcs()
 	e.done.L = &e.doneMu
 	for i := 1; i < n; i++ {
 		e.wake[i] = make(chan struct{}, 1)
 	}
 	return e
 }
+
+// checkProcs sets yield from the current GOMAXPROCS.
+func (e *executor) checkProcs() { e.yield = runtime.GOMAXPROCS(0) < e.n }
 
 func (e *executor) loop(id int) {
 	// Start from the range job the executor was made with, not from a
@@ -176,7 +185,7 @@ func (e *executor) next(id int, seen uint32) uint32 {
 // busy), sleeps on done instead of burning the core that worker may need.
 //
 // While it spins it yields its P only when the workers have too few to
-// run on (GOMAXPROCS below Config.Workers). Otherwise a yield helps no
+// run on (yield: GOMAXPROCS below Config.Workers). Otherwise a yield helps no
 // one and is costly where Step is called from in a g3n game: the main
 // goroutine, locked to its OS thread for OpenGL, where runtime.Gosched
 // parks the thread and wakes it again through the OS. On the CI machine,
@@ -185,7 +194,7 @@ func (e *executor) next(id int, seen uint32) uint32 {
 // yields, 1.57-1.73x and 1.2x, as unlocked (make bench times a locked
 // caller).
 func (e *executor) await(pending func() bool) {
-	if spinWhile(pending, runtime.GOMAXPROCS(0) < e.n) {
+	if spinWhile(pending, e.yield) {
 		return
 	}
 	e.sleeping.Store(true)

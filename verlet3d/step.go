@@ -34,6 +34,9 @@ func (w *World) step(left int) {
 	if w.links.dirty {
 		w.links.colour(len(w.pos))
 	}
+	if w.exec != nil {
+		w.exec.checkProcs() // GOMAXPROCS may have changed since the last step
+	}
 	n := w.cfg.Substeps
 	h := w.SubstepLength()
 	w.invH2 = 1 / (h * h)
