@@ -354,7 +354,12 @@ func newGrid(w *verlet3d.World, s Settings) (*Grid, error) {
 	g.seen = w.Stats().LinksBroken
 	g.tearable = s.TearStrain > 0
 	g.hooks = gridHooks{g}
-	w.AddConstraintSet(g.hooks)
+	if g.tearable {
+		// Only a tearing grid has work for a hook; without one, nothing
+		// of the grid's runs between a substep's integration and its first
+		// link pass, and the World's workers do both in one job.
+		w.AddConstraintSet(g.hooks)
+	}
 	return g, nil
 }
 

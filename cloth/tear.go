@@ -15,10 +15,10 @@ import (
 // away from its anchor: long enough never to act.
 const disabledTether = 1e30
 
-// gridHooks is the grid's verlet3d.ConstraintSet, unexported so a game
-// never sees solver plumbing: when links broke since the last look, it
-// splits the mesh (ApplyTears) before the substep's solve. It costs one
-// counter comparison otherwise.
+// gridHooks is a tearable grid's verlet3d.ConstraintSet, unexported so a
+// game never sees solver plumbing: when links broke since the last look,
+// it splits the mesh (ApplyTears) before the substep's solve. It costs one
+// counter comparison otherwise. A grid that does not tear adds none.
 type gridHooks struct{ g *Grid }
 
 func (k gridHooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) {

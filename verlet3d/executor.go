@@ -398,6 +398,40 @@ func (w *World) solveLinksShared() {
 	}
 }
 
+// fusePass reports whether post can run the next substep's guard,
+// integration and first link pass as one job (solveLinksFused): the pass
+// is shared by region units cut for the World's particles, and nothing
+// runs between the integration and the pass (no collider, no
+// ConstraintSet; post checks there is no force). It prepares the links
+// for the pass, as solve would.
+func (w *World) fusePass() bool {
+	ls := &w.links
+	if len(w.colliders) > 0 || len(w.sets) > 0 || w.cfg.Iterations < 1 ||
+		ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
+		return false
+	}
+	ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
+	return ls.active > 0
+}
+
+// solveLinksFused is solveLinksShared with each unit's particles (those of
+// its two regions) first guarded and integrated for the next substep by
+// the worker that takes the unit: a unit's links touch no other particle,
+// and the links between units run once both are done, so the pass needs
+// no job of its own, and no worker waits for all particles to be
+// integrated before it starts. The particles and links are solved in the
+// same order as by the two jobs, so the result is the same bits. It
+// returns the guard's and integration's tallies.
+func (w *World) solveLinksFused() workerTally {
+	w.clearTally(len(w.links.pairs) - 1) // one a unit
+	w.firstPass, w.fusing = true, true
+	w.solveLinksShared()
+	w.fusing = false
+	w.fused++
+	w.stats.ParallelLinkPasses++
+	return w.sumTally()
+}
+
 // solveUnits solves link units [lo, hi) of a pass, and each odd boundary
 // beside them whose other unit is already done (a range job of
 // solveLinksShared).
@@ -405,6 +439,9 @@ func (w *World) solveUnits(lo, hi int) {
 	ls := &w.links
 	units := len(ls.pairs) - 1
 	for u := lo; u < hi; u++ {
+		if w.fusing {
+			w.guardIntegrateRange(u, ls.regionStart(2*u), ls.regionStart(2*u+2))
+		}
 		w.solveLinkRange(int(ls.regions[2*u]), int(ls.regions[2*u+2]))
 		w.solveLinkRange(int(ls.pairs[u]), int(ls.pairs[u+1]))
 		if u > 0 {

@@ -69,6 +69,9 @@ type linkStore struct {
 	// every other region's; the links between regions follow from
 	// hot[serial:] (serial == regions[len(regions)-1]).
 	regions []int32
+	// regionParticles is the particle count regions were cut for: region
+	// r holds particles [regionStart(r), regionStart(r+1)).
+	regionParticles int32
 	// pairs, with regions: the links between regions 2k and 2k+1 are
 	// hot[pairs[k]:pairs[k+1]]. Unit k of a pass is regions 2k and 2k+1
 	// with their pair's links.
@@ -627,6 +630,7 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 	start := make([][65]int32, groups)
 	var off int32
 	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
+	ls.regionParticles = int32(nParticles)
 	for g := 0; g < groups; g++ {
 		switch {
 		case g < nr:
@@ -670,6 +674,13 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 // links in 9 colours of 400, before they made regions: 180 barriers a step
 // made 2 workers slower than 1).
 func (ls *linkStore) shared() bool { return len(ls.regions) > 0 }
+
+// regionStart is the first particle of region r (colourRegions puts
+// particle p in region p·R/n), or n for r = R.
+func (ls *linkStore) regionStart(r int) int {
+	n, nr := int(ls.regionParticles), len(ls.regions)-1
+	return (r*n + nr - 1) / nr
+}
 
 // finishColour installs the reordered links.
 func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {

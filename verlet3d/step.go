@@ -178,12 +178,8 @@ func (w *World) splitParticles() bool {
 // particles runs f over every particle, split over the workers for a large
 // World (worker id on particles [lo, hi)), and sums the tallies.
 func (w *World) particles(f func(id, lo, hi int)) workerTally {
-	n, k := len(w.pos), w.cfg.Workers
-	if cap(w.tally) < k {
-		w.tally = make([]workerTally, k)
-	}
-	w.tally = w.tally[:k]
-	clear(w.tally)
+	n := len(w.pos)
+	w.clearTally(w.cfg.Workers)
 	if w.splitParticles() {
 		e := w.executor()
 		e.fi, e.count = f, n
@@ -191,6 +187,20 @@ func (w *World) particles(f func(id, lo, hi int)) workerTally {
 	} else {
 		f(0, 0, n)
 	}
+	return w.sumTally()
+}
+
+// clearTally makes tally k zeroed entries, one a chunk of the job to come.
+func (w *World) clearTally(k int) {
+	if cap(w.tally) < k {
+		w.tally = make([]workerTally, k)
+	}
+	w.tally = w.tally[:k]
+	clear(w.tally)
+}
+
+// sumTally sums tally over the chunks.
+func (w *World) sumTally() workerTally {
 	var t workerTally
 	for _, x := range w.tally {
 		t.clamps += x.clamps
@@ -308,6 +318,9 @@ func (w *World) solve(sub Substep) {
 		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
 		w.firstPass = it == 0
 		switch {
+		case w.passDone:
+			// post ran this pass, unit by unit with the integration.
+			w.passDone = false
 		case ls.active == 0:
 			// Every link idle or broken: a pass would move nothing.
 		case parallel:
@@ -327,7 +340,10 @@ func (w *World) solve(sub Substep) {
 
 // post is phase 6: breakage, the non-finite guard and, after the last
 // substep, the final collider projection (earlier substeps' stragglers get a
-// contact in the next substep anyway).
+// contact in the next substep anyway). Before another substep, with no
+// force to apply, the guard runs in one job with that substep's
+// integration, and, when nothing else runs before its first link pass
+// (fusePass), with that pass too.
 func (w *World) post(s, left int) {
 	last := s == w.cfg.Substeps-1
 	ls := &w.links
@@ -353,7 +369,13 @@ func (w *World) post(s, left int) {
 		// own particles.
 		w.sub = w.substep(s+1, left)
 		w.accGravity = false // as applyForces will find
-		t := w.particles(w.guardIntegrateJob)
+		var t workerTally
+		if w.fusePass() {
+			t = w.solveLinksFused()
+			w.passDone = true
+		} else {
+			t = w.particles(w.guardIntegrateJob)
+		}
 		w.stats.NonFiniteResets += t.resets
 		w.stats.SpeedClamps += t.clamps
 		w.integrated = true

@@ -75,8 +75,12 @@ type World struct {
 	guardIntegrateJob func(id, lo, hi int)
 	// integrated: the last post integrated the substep about to run.
 	integrated bool
-	gravityJob func(id, lo, hi int)
-	tally      []workerTally
+	// passDone: it also ran that substep's first link pass (fusePass);
+	// fusing tells solveUnits to guard and integrate each unit first.
+	passDone, fusing bool
+	fused            int // passes solveLinksFused ran (tests)
+	gravityJob       func(id, lo, hi int)
+	tally            []workerTally
 	// noKernels turns the AVX2 kernels off (tests compare the two paths).
 	noKernels bool
 	blocks    []particleBlock // the collision broad phase's boxes, see buildBlocks
