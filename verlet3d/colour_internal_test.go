@@ -46,7 +46,8 @@ func TestRegionsShareNoParticle(t *testing.T) {
 		{24, fewRegions},  // 3,218 links
 		{36, fewRegions},  // 7,418
 		{48, manyRegions}, // 13,346
-		{64, manyRegions}, // 23,938
+		{64, mostRegions}, // 23,938 over 4,096 particles
+		{96, mostRegions}, // 54,338
 	} {
 		w := gridWorld(tc.n)
 		ls := &w.links

@@ -123,8 +123,8 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 			w.invH2 = 3600
 		}
 		units := len(shared.links.pairs) - 1
-		if units != manyRegions/2 {
-			t.Fatalf("%d units, want %d", units, manyRegions/2)
+		if units != mostRegions/2 {
+			t.Fatalf("%d units, want %d", units, mostRegions/2)
 		}
 		// The executor without its goroutines: only the worker named
 		// below takes part, as solveLinksShared's range job would run it.

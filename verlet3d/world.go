@@ -67,7 +67,7 @@ type World struct {
 	unitJob   func(lo, hi int) // solveUnits, bound once
 	// oddsDone counts, by odd boundary between link regions, the units
 	// done beside it (solveLinksShared).
-	oddsDone [manyRegions/2 - 1]unitsDone
+	oddsDone [mostRegions/2 - 1]unitsDone
 	// The particle-range phases, bound once so dispatching them does not
 	// allocate, with their per-worker tallies.
 	integrateJob      func(id, lo, hi int)
