@@ -188,7 +188,7 @@ func TestDeterminism(t *testing.T) {
 		}, true},
 		// About 13,500 links in sixteen regions.
 		{"48x48", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 48, 0.05) }, true},
-		// 23,938 links in sixteen regions.
+		// 23,938 links over 4,096 particles in thirty-two regions.
 		{"64x64", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 64, 0.03) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) { determinism(t, tc.build, tc.parallel) })
