@@ -156,12 +156,34 @@ func (w *World) ColliderSettings(i int) ContactSettings {
 // crosses the collider (continuous collision, see sweep): a thin box or a
 // small sphere cannot be jumped over in one substep.
 func (w *World) collide(first bool) {
+	if w.collided {
+		w.collided = false // post found them (solveLinksFused)
+		return
+	}
 	w.contacts = w.contacts[:0]
 	if len(w.colliders) == 0 {
 		w.stats.Contacts = 0
 		return
 	}
 	w.buildBlocks(w.prev[:len(w.pos)], w.cfg.ContactMargin)
+	w.colliderBounds(first)
+	if w.parallelColliders() {
+		// Each worker finds its particles' contacts, collider by
+		// collider; they are joined in the order one goroutine finds
+		// them (collider by collider, particle by particle).
+		k := w.cfg.Workers
+		w.sizeFound(k)
+		w.particles(w.collideJob)
+		w.joinFound(k)
+	} else {
+		w.contacts = w.collideParticles(w.contacts, nil, 0, len(w.pos))
+	}
+	w.stats.Contacts = len(w.contacts)
+}
+
+// colliderBounds reads every collider's Bounds for this substep; on the
+// step's first it also notes whether the collider moved.
+func (w *World) colliderBounds(first bool) {
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		lo, hi := e.c.Bounds()
@@ -171,25 +193,24 @@ func (w *World) collide(first bool) {
 		}
 		e.blo, e.bhi = lo, hi
 	}
-	if w.parallelColliders() {
-		// Each worker finds its particles' contacts, collider by
-		// collider; they are joined in the order one goroutine finds
-		// them (collider by collider, particle by particle).
-		k := w.cfg.Workers
-		if len(w.found) < k {
-			w.found = make([]colliderFound, k)
-		}
-		w.particles(w.collideJob)
-		for ci := range w.colliders {
-			for id := range k {
-				f := &w.found[id]
-				w.contacts = append(w.contacts, f.c[f.seg[ci]:f.seg[ci+1]]...)
-			}
-		}
-	} else {
-		w.contacts = w.collideParticles(w.contacts, nil, 0, len(w.pos))
+}
+
+// sizeFound makes room in found for k chunks' contacts.
+func (w *World) sizeFound(k int) {
+	if len(w.found) < k {
+		w.found = append(w.found, make([]colliderFound, k-len(w.found))...)
 	}
-	w.stats.Contacts = len(w.contacts)
+}
+
+// joinFound appends the contacts that chunks [0, k) found, collider by
+// collider, chunk by chunk: the order one goroutine finds them in.
+func (w *World) joinFound(k int) {
+	for ci := range w.colliders {
+		for id := range k {
+			f := &w.found[id]
+			w.contacts = append(w.contacts, f.c[f.seg[ci]:f.seg[ci+1]]...)
+		}
+	}
 }
 
 // parallelColliders reports whether collide and clampOutside split the
@@ -295,6 +316,18 @@ func (b *particleBlock) apart(lo, hi mgl32.Vec3, mask uint32) bool {
 // selects gets no box (hair that handles its own head, say): every collider
 // skips it by its groups alone.
 func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
+	n := w.blocksFor(prev, margin)
+	if w.splitParticles() {
+		w.Parallel(n, w.blocksJob)
+	} else {
+		w.blocksRange(0, n) // a few blocks: a dispatch costs more than they do
+	}
+	w.blockPrev = nil
+}
+
+// blocksFor readies blocks for blocksRange with buildBlocks' arguments and
+// returns how many there are.
+func (w *World) blocksFor(prev []mgl32.Vec3, margin float32) int {
 	n := (len(w.pos) + blockSize - 1) / blockSize
 	if cap(w.blocks) < n {
 		w.blocks = make([]particleBlock, n)
@@ -305,12 +338,7 @@ func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	for i := range w.colliders {
 		w.blockMask |= w.colliders[i].s.Mask
 	}
-	if w.splitParticles() {
-		w.Parallel(n, w.blocksJob)
-	} else {
-		w.blocksRange(0, n) // a few blocks: a dispatch costs more than they do
-	}
-	w.blockPrev = nil
+	return n
 }
 
 // blocksRange builds the boxes of blocks [lo, hi) (see buildBlocks). The

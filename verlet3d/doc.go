@@ -77,11 +77,12 @@
 // bit-identical for any Config.Workers. Between phases a worker spins
 // briefly and then sleeps, and a worker done with its ranges takes those
 // another has not begun, so a busy machine or a slower core slows a step
-// but never stalls it. When nothing runs between a substep's integration
-// and its first link pass (no force field, collider or ConstraintSet, as
-// for a cloth hanging still in the air), a worker guards and integrates a
-// link region's particles and goes straight on to its links, without
-// waiting for the other regions. Components never start goroutines.
+// but never stalls it. When nothing else runs between a substep's
+// integration and its first link pass (no force field or ConstraintSet,
+// and only this package's collider shapes: a cloth hanging in still air,
+// over a floor or draped on a table), a worker guards and integrates a
+// link region's particles, finds their contacts and goes straight on to
+// its links, without waiting for the other regions. Components never start goroutines.
 // World.Close stops them.
 // Stats.Phases tells the wall time of each phase.
 //

@@ -399,34 +399,63 @@ func (w *World) solveLinksShared() {
 }
 
 // fusePass reports whether post can run the next substep's guard,
-// integration and first link pass as one job (solveLinksFused): the pass
-// is shared by region units cut for the World's particles, and nothing
-// runs between the integration and the pass (no collider, no
-// ConstraintSet; post checks there is no force). It prepares the links
-// for the pass, as solve would.
+// integration, contact detection and first link pass as one job
+// (solveLinksFused): the pass is shared by region units cut for the
+// World's particles, and nothing else runs between the integration and
+// the pass (no ConstraintSet; post checks there is no force). Colliders
+// must be this package's shapes (parallelColliders) and each unit's
+// particles whole blocks of the broad phase, which a unit then builds. It
+// prepares the links for the pass, as solve would.
 func (w *World) fusePass() bool {
 	ls := &w.links
-	if len(w.colliders) > 0 || len(w.sets) > 0 || w.cfg.Iterations < 1 ||
+	if len(w.sets) > 0 || w.cfg.Iterations < 1 ||
 		ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
 		return false
+	}
+	if len(w.colliders) > 0 {
+		if !w.parallelColliders() {
+			return false
+		}
+		for u := range len(ls.pairs) - 1 {
+			if ls.regionStart(2*u)%blockSize != 0 {
+				return false
+			}
+		}
 	}
 	ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
 	return ls.active > 0
 }
 
 // solveLinksFused is solveLinksShared with each unit's particles (those of
-// its two regions) first guarded and integrated for the next substep by
-// the worker that takes the unit: a unit's links touch no other particle,
+// its two regions) first guarded and integrated for the next substep, and
+// their contacts with the colliders found, by the worker that takes the
+// unit: a unit's links touch no other particle,
 // and the links between units run once both are done, so the pass needs
 // no job of its own, and no worker waits for all particles to be
 // integrated before it starts. The particles and links are solved in the
 // same order as by the two jobs, so the result is the same bits. It
 // returns the guard's and integration's tallies.
 func (w *World) solveLinksFused() workerTally {
-	w.clearTally(len(w.links.pairs) - 1) // one a unit
+	units := len(w.links.pairs) - 1
+	w.clearTally(units) // one a unit
+	collide := len(w.colliders) > 0
+	if collide {
+		// collide's work before its job (the step's first substep never
+		// comes here).
+		w.contacts = w.contacts[:0]
+		w.blocksFor(w.prev[:len(w.pos)], w.cfg.ContactMargin)
+		w.colliderBounds(false)
+		w.sizeFound(units)
+	}
 	w.firstPass, w.fusing = true, true
 	w.solveLinksShared()
 	w.fusing = false
+	if collide {
+		w.blockPrev = nil
+		w.joinFound(units)
+		w.stats.Contacts = len(w.contacts)
+		w.collided = true
+	}
 	w.fused++
 	w.stats.ParallelLinkPasses++
 	return w.sumTally()
@@ -440,7 +469,13 @@ func (w *World) solveUnits(lo, hi int) {
 	units := len(ls.pairs) - 1
 	for u := lo; u < hi; u++ {
 		if w.fusing {
-			w.guardIntegrateRange(u, ls.regionStart(2*u), ls.regionStart(2*u+2))
+			lo, hi := ls.regionStart(2*u), ls.regionStart(2*u+2)
+			w.guardIntegrateRange(u, lo, hi)
+			if len(w.colliders) > 0 {
+				// lo is a block's first particle (fusePass).
+				w.blocksRange(lo/blockSize, (hi+blockSize-1)/blockSize)
+				w.collideRange(u, lo, hi)
+			}
 		}
 		w.solveLinkRange(int(ls.regions[2*u]), int(ls.regions[2*u+2]))
 		w.solveLinkRange(int(ls.pairs[u]), int(ls.pairs[u+1]))

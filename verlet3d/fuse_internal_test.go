@@ -1,7 +1,9 @@
 package verlet3d
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -60,16 +62,44 @@ func fuseWorld(t *testing.T, cfg Config, n int) (*World, func(step int)) {
 	return w, move
 }
 
-// Post runs the next substep's guard, integration and first link pass as
-// one job when nothing runs between them (solveLinksFused). That must give
-// the bits of the two jobs it replaces, which one worker runs one after the
-// other: with a kinematic anchor, a tether, links that break as the cloth
-// falls, speed clamps and a particle made NaN, on 2 and 3 workers, 1 and 2
-// iterations. And it must run only when nothing does come between: not
-// with a collider, a ConstraintSet or a force field.
+// Post runs the next substep's guard, integration, contact detection and
+// first link pass as one job when nothing else runs between them
+// (solveLinksFused). That must give the bits of the jobs it replaces,
+// which one worker runs one after the other: with a kinematic anchor, a
+// tether, links that break as the cloth falls, speed clamps and a particle
+// made NaN, with and without colliders it falls onto, on 2 and 3 workers,
+// 1 and 2 iterations. And it must run only when nothing does come
+// between: not with a ConstraintSet, a force field or a Collider of the
+// game's own, nor with colliders when a unit's particles are not whole
+// broad-phase blocks.
 func TestFusedPassMatchesTwoJobs(t *testing.T) {
-	const n, steps = 64, 40
-	run := func(workers, iterations int, extra func(w *World)) (*World, []mgl32.Vec3) {
+	const steps = 40
+	shapes := func(w *World) {
+		ball, err := NewSphere(mgl32.Vec3{0.95, 1.3, 0.7}, 0.35)
+		if err != nil {
+			t.Fatal(err)
+		}
+		box, err := NewBox(mgl32.Vec3{0.4, 0.9, 0.5}, mgl32.Vec3{0.3, 0.05, 0.3}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, err := NewPlane(mgl32.Vec3{0, 0.6, 0}, mgl32.Vec3{0, 1, 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []Collider{ball, box, floor} {
+			if err := w.AddCollider(c, ContactSettings{Friction: 0.4}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	type result struct {
+		w        *World
+		pos      []mgl32.Vec3
+		contacts int     // summed over the steps
+		last     []int32 // the particles of the last substep's contacts, in order
+	}
+	run := func(n, workers, iterations int, extra func(w *World)) result {
 		cfg := DefaultConfig()
 		cfg.Workers, cfg.Substeps, cfg.Iterations = workers, 10, iterations
 		cfg.MaxSpeed = 3 // clamps the fall and the torn edge
@@ -77,6 +107,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		if extra != nil {
 			extra(w)
 		}
+		contacts := 0
 		for i := 0; i < steps; i++ {
 			if i == 20 {
 				w.pos[n*n/2+5][1] = float32(math.NaN())
@@ -84,52 +115,81 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 			}
 			move(i)
 			w.Step()
+			contacts += w.Stats().Contacts
 		}
-		return w, append([]mgl32.Vec3(nil), w.pos...)
+		var last []int32
+		for _, c := range w.contacts {
+			last = append(last, c.p)
+		}
+		return result{w, append([]mgl32.Vec3(nil), w.pos...), contacts, last}
 	}
-	for _, iterations := range []int{1, 2} {
-		ref, want := run(1, iterations, nil)
-		st := ref.Stats()
-		if st.NonFiniteResets == 0 || st.SpeedClamps == 0 || st.LinksBroken == 0 {
-			t.Fatalf("%d iterations: %d resets, %d clamps, %d links broken: the scene must have all three", iterations, st.NonFiniteResets, st.SpeedClamps, st.LinksBroken)
-		}
-		if ref.fused != 0 {
-			t.Fatalf("1 worker ran %d fused passes, want none", ref.fused)
-		}
-		for _, workers := range []int{2, 3} {
-			w, got := run(workers, iterations, nil)
-			if want := steps * 9; w.fused != want {
-				t.Errorf("%d workers, %d iterations: %d fused passes, want %d (every substep but each step's first)", workers, iterations, w.fused, want)
+	for _, tc := range []struct {
+		name  string
+		extra func(w *World)
+	}{{"no collider", nil}, {"colliders", shapes}} {
+		for _, iterations := range []int{1, 2} {
+			ref := run(64, 1, iterations, tc.extra)
+			st := ref.w.Stats()
+			if st.NonFiniteResets == 0 || st.SpeedClamps == 0 || st.LinksBroken == 0 {
+				t.Fatalf("%s, %d iterations: %d resets, %d clamps, %d links broken: the scene must have all three", tc.name, iterations, st.NonFiniteResets, st.SpeedClamps, st.LinksBroken)
 			}
-			for i := range want {
-				if !samebits(got[i], want[i]) {
-					t.Fatalf("%d workers, %d iterations: particle %d at %v, %v on 1 worker", workers, iterations, i, got[i], want[i])
+			if tc.extra != nil && (ref.contacts == 0 || len(ref.last) == 0) {
+				t.Fatalf("%s: no contact: the cloth must fall onto the colliders", tc.name)
+			}
+			if ref.w.fused != 0 {
+				t.Fatalf("1 worker ran %d fused passes, want none", ref.w.fused)
+			}
+			for _, workers := range []int{2, 3} {
+				got := run(64, workers, iterations, tc.extra)
+				where := fmt.Sprintf("%s, %d workers, %d iterations", tc.name, workers, iterations)
+				if want := steps * 9; got.w.fused != want {
+					t.Errorf("%s: %d fused passes, want %d (every substep but each step's first)", where, got.w.fused, want)
 				}
-			}
-			gs := w.Stats()
-			if gs.NonFiniteResets != st.NonFiniteResets || gs.SpeedClamps != st.SpeedClamps || gs.LinksBroken != st.LinksBroken {
-				t.Errorf("%d workers, %d iterations: %d resets, %d clamps, %d broken; 1 worker %d, %d, %d", workers, iterations,
-					gs.NonFiniteResets, gs.SpeedClamps, gs.LinksBroken, st.NonFiniteResets, st.SpeedClamps, st.LinksBroken)
+				for i := range ref.pos {
+					if !samebits(got.pos[i], ref.pos[i]) {
+						t.Fatalf("%s: particle %d at %v, %v on 1 worker", where, i, got.pos[i], ref.pos[i])
+					}
+				}
+				if !slices.Equal(got.last, ref.last) {
+					t.Errorf("%s: the last contacts are of particles %v, on 1 worker %v", where, got.last, ref.last)
+				}
+				gs := got.w.Stats()
+				if gs.NonFiniteResets != st.NonFiniteResets || gs.SpeedClamps != st.SpeedClamps || gs.LinksBroken != st.LinksBroken || got.contacts != ref.contacts {
+					t.Errorf("%s: %d resets, %d clamps, %d broken, %d contacts; 1 worker %d, %d, %d, %d", where,
+						gs.NonFiniteResets, gs.SpeedClamps, gs.LinksBroken, got.contacts, st.NonFiniteResets, st.SpeedClamps, st.LinksBroken, ref.contacts)
+				}
 			}
 		}
 	}
 	for _, tc := range []struct {
 		name  string
+		n     int
 		extra func(w *World)
+		fused bool
 	}{
-		{"collider", func(w *World) {
-			if err := w.AddCollider(&Plane{Point: mgl32.Vec3{0, -5, 0}, Normal: mgl32.Vec3{0, 1, 0}}, ContactSettings{}); err != nil {
+		{"a constraint set", 64, func(w *World) { w.AddConstraintSet(nopSet{}) }, false},
+		{"a force field", 64, func(w *World) { w.AddForceField(nopField{}) }, false},
+		{"a game's own collider", 64, func(w *World) {
+			ball, _ := NewSphere(mgl32.Vec3{0.95, 1.3, 0.7}, 0.35)
+			if err := w.AddCollider(ownCollider{ball}, ContactSettings{}); err != nil {
 				t.Fatal(err)
 			}
-		}},
-		{"constraint set", func(w *World) { w.AddConstraintSet(nopSet{}) }},
-		{"force field", func(w *World) { w.AddForceField(nopField{}) }},
+		}, false},
+		// 48 x 48: units of 288 particles, not whole blocks of 64.
+		{"units across blocks and colliders", 48, shapes, false},
+		{"units across blocks but no collider", 48, nil, true},
 	} {
-		if w, _ := run(2, 1, tc.extra); w.fused != 0 {
-			t.Errorf("with a %s: %d fused passes, want none", tc.name, w.fused)
+		if w := run(tc.n, 2, 1, tc.extra).w; (w.fused != 0) != tc.fused {
+			t.Errorf("with %s: %d fused passes, want some: %v", tc.name, w.fused, tc.fused)
 		}
 	}
 }
+
+// ownCollider is a game's Collider: a sphere the World cannot tell is one.
+type ownCollider struct{ s *Sphere }
+
+func (c ownCollider) Bounds() (lo, hi mgl32.Vec3)                  { return c.s.Bounds() }
+func (c ownCollider) Closest(p mgl32.Vec3) (surface, n mgl32.Vec3) { return c.s.Closest(p) }
 
 type nopSet struct{}
 

@@ -343,7 +343,7 @@ func (w *World) solve(sub Substep) {
 // contact in the next substep anyway). Before another substep, with no
 // force to apply, the guard runs in one job with that substep's
 // integration, and, when nothing else runs before its first link pass
-// (fusePass), with that pass too.
+// (fusePass), with its contact detection and that pass too.
 func (w *World) post(s, left int) {
 	last := s == w.cfg.Substeps-1
 	ls := &w.links

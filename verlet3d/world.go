@@ -78,7 +78,8 @@ type World struct {
 	// passDone: it also ran that substep's first link pass (fusePass);
 	// fusing tells solveUnits to guard and integrate each unit first.
 	passDone, fusing bool
-	fused            int // passes solveLinksFused ran (tests)
+	collided         bool // and it found that substep's contacts
+	fused            int  // passes solveLinksFused ran (tests)
 	gravityJob       func(id, lo, hi int)
 	tally            []workerTally
 	// noKernels turns the AVX2 kernels off (tests compare the two paths).
