@@ -78,11 +78,12 @@
 // briefly and then sleeps, and a worker done with its ranges takes those
 // another has not begun, so a busy machine or a slower core slows a step
 // but never stalls it. When nothing else runs between a substep's
-// integration and its first link pass (no force field or ConstraintSet,
-// and only this package's collider shapes: a cloth hanging in still air,
-// over a floor or draped on a table), a worker guards and integrates a
-// link region's particles, finds their contacts and goes straight on to
-// its links, without waiting for the other regions. Components never start goroutines.
+// integration and its first link pass (no ConstraintSet, and only this
+// package's collider shapes: a cloth in the wind, over a floor or draped
+// on a table), a worker integrates a link region's particles, finds their
+// contacts and goes straight on to its links, without waiting for the
+// other regions; with no force field it also runs the last substep's
+// guard on them first. Components never start goroutines.
 // World.Close stops them.
 // Stats.Phases tells the wall time of each phase.
 //

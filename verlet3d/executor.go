@@ -398,17 +398,16 @@ func (w *World) solveLinksShared() {
 	}
 }
 
-// fusePass reports whether post can run the next substep's guard,
-// integration, contact detection and first link pass as one job
-// (solveLinksFused): the pass is shared by region units cut for the
-// World's particles, and nothing else runs between the integration and
-// the pass (no ConstraintSet; post checks there is no force). Colliders
+// fusePass reports whether a substep's integration, contact detection and
+// first link pass can run as one job (solveLinksFused): the pass is
+// shared by region units cut for the World's particles, and nothing else
+// runs between the integration and the pass (no ConstraintSet). Colliders
 // must be this package's shapes (parallelColliders) and each unit's
 // particles whole blocks of the broad phase, which a unit then builds. It
 // prepares the links for the pass, as solve would.
 func (w *World) fusePass() bool {
 	ls := &w.links
-	if len(w.sets) > 0 || w.cfg.Iterations < 1 ||
+	if !w.splitParticles() || len(w.sets) > 0 || w.cfg.Iterations < 1 ||
 		ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
 		return false
 	}
@@ -427,39 +426,53 @@ func (w *World) fusePass() bool {
 }
 
 // solveLinksFused is solveLinksShared with each unit's particles (those of
-// its two regions) first guarded and integrated for the next substep, and
-// their contacts with the colliders found, by the worker that takes the
-// unit: a unit's links touch no other particle,
-// and the links between units run once both are done, so the pass needs
-// no job of its own, and no worker waits for all particles to be
-// integrated before it starts. The particles and links are solved in the
-// same order as by the two jobs, so the result is the same bits. It
-// returns the guard's and integration's tallies.
-func (w *World) solveLinksFused() workerTally {
+// its two regions) first integrated for substep w.sub (and before that,
+// with guard, put through the last substep's non-finite guard), and their
+// contacts with the colliders found, by the worker that takes the unit: a
+// unit's links touch no other particle, and the links between units run
+// once both are done, so no worker waits for all particles to be
+// integrated before it starts on its links. Particles, contacts and links
+// are dealt with in the same order as by separate jobs, so the result is
+// the same bits. It returns the guard's and integration's tallies.
+func (w *World) solveLinksFused(guard bool) workerTally {
 	units := len(w.links.pairs) - 1
 	w.clearTally(units) // one a unit
 	collide := len(w.colliders) > 0
 	if collide {
-		// collide's work before its job (the step's first substep never
-		// comes here).
+		// collide's work before its job.
 		w.contacts = w.contacts[:0]
 		w.blocksFor(w.prev[:len(w.pos)], w.cfg.ContactMargin)
-		w.colliderBounds(false)
+		w.colliderBounds(w.sub.Index == 0)
 		w.sizeFound(units)
 	}
-	w.firstPass, w.fusing = true, true
+	w.fusing = fuseIntegrate
+	if guard {
+		w.fusing = fuseGuard
+	}
+	w.firstPass = true
 	w.solveLinksShared()
-	w.fusing = false
+	w.fusing = fuseNone
 	if collide {
 		w.blockPrev = nil
 		w.joinFound(units)
 		w.stats.Contacts = len(w.contacts)
 		w.collided = true
 	}
-	w.fused++
+	if guard {
+		w.fused[1]++
+	} else {
+		w.fused[0]++
+	}
 	w.stats.ParallelLinkPasses++
 	return w.sumTally()
 }
+
+// What solveUnits does to a unit's particles before its links.
+const (
+	fuseNone      = iota
+	fuseIntegrate // integrate them (solveLinksFused)
+	fuseGuard     // guard and integrate them
+)
 
 // solveUnits solves link units [lo, hi) of a pass, and each odd boundary
 // beside them whose other unit is already done (a range job of
@@ -468,9 +481,12 @@ func (w *World) solveUnits(lo, hi int) {
 	ls := &w.links
 	units := len(ls.pairs) - 1
 	for u := lo; u < hi; u++ {
-		if w.fusing {
+		if w.fusing != fuseNone {
 			lo, hi := ls.regionStart(2*u), ls.regionStart(2*u+2)
-			w.guardIntegrateRange(u, lo, hi)
+			if w.fusing == fuseGuard {
+				w.guardRange(u, lo, hi)
+			}
+			w.integrateRange(u, lo, hi)
 			if len(w.colliders) > 0 {
 				// lo is a block's first particle (fusePass).
 				w.blocksRange(lo/blockSize, (hi+blockSize-1)/blockSize)

@@ -62,20 +62,22 @@ func fuseWorld(t *testing.T, cfg Config, n int) (*World, func(step int)) {
 	return w, move
 }
 
-// Post runs the next substep's guard, integration, contact detection and
-// first link pass as one job when nothing else runs between them
-// (solveLinksFused). That must give the bits of the jobs it replaces,
-// which one worker runs one after the other: with a kinematic anchor, a
-// tether, links that break as the cloth falls, speed clamps and a particle
-// made NaN, with and without colliders it falls onto, on 2 and 3 workers,
-// 1 and 2 iterations. And it must run only when nothing does come
-// between: not with a ConstraintSet, a force field or a Collider of the
-// game's own, nor with colliders when a unit's particles are not whole
-// broad-phase blocks.
+// A substep's integration, contact detection and first link pass run as
+// one job when nothing else runs between them (solveLinksFused), with the
+// last substep's guard too when no force is applied in between. That must
+// give the bits of the jobs it replaces, which one worker runs one after
+// the other: with a kinematic anchor, a tether, links that break as the
+// cloth falls, speed clamps and a particle made NaN, with and without
+// colliders it falls onto and a force field, on 2 and 3 workers, 1 and 2
+// iterations. And it must run only when nothing does come between: not
+// with a ConstraintSet or a Collider of the game's own, nor with colliders
+// when a unit's particles are not whole broad-phase blocks.
 func TestFusedPassMatchesTwoJobs(t *testing.T) {
 	const steps = 40
+	var ball *Sphere // moved every step, when there
 	shapes := func(w *World) {
-		ball, err := NewSphere(mgl32.Vec3{0.95, 1.3, 0.7}, 0.35)
+		var err error
+		ball, err = NewSphere(mgl32.Vec3{0.95, 1.3, 0.7}, 0.35)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,6 +106,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		cfg.Workers, cfg.Substeps, cfg.Iterations = workers, 10, iterations
 		cfg.MaxSpeed = 3 // clamps the fall and the torn edge
 		w, move := fuseWorld(t, cfg, n)
+		ball = nil
 		if extra != nil {
 			extra(w)
 		}
@@ -114,6 +117,9 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 				w.prev[3*n*n/4][0] = float32(math.Inf(1))
 			}
 			move(i)
+			if ball != nil {
+				ball.Center[0] = 0.95 + 0.3*float32(math.Sin(0.2*float64(i)))
+			}
 			w.Step()
 			contacts += w.Stats().Contacts
 		}
@@ -124,9 +130,14 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		return result{w, append([]mgl32.Vec3(nil), w.pos...), contacts, last}
 	}
 	for _, tc := range []struct {
-		name  string
-		extra func(w *World)
-	}{{"no collider", nil}, {"colliders", shapes}} {
+		name   string
+		extra  func(w *World)
+		forces bool
+	}{
+		{"no collider", nil, false},
+		{"colliders", shapes, false},
+		{"a force field and colliders", func(w *World) { shapes(w); w.AddForceField(swayField{}) }, true},
+	} {
 		for _, iterations := range []int{1, 2} {
 			ref := run(64, 1, iterations, tc.extra)
 			st := ref.w.Stats()
@@ -136,14 +147,20 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 			if tc.extra != nil && (ref.contacts == 0 || len(ref.last) == 0) {
 				t.Fatalf("%s: no contact: the cloth must fall onto the colliders", tc.name)
 			}
-			if ref.w.fused != 0 {
+			if ref.w.fused != [2]int{} {
 				t.Fatalf("1 worker ran %d fused passes, want none", ref.w.fused)
 			}
 			for _, workers := range []int{2, 3} {
 				got := run(64, workers, iterations, tc.extra)
 				where := fmt.Sprintf("%s, %d workers, %d iterations", tc.name, workers, iterations)
-				if want := steps * 9; got.w.fused != want {
-					t.Errorf("%s: %d fused passes, want %d (every substep but each step's first)", where, got.w.fused, want)
+				// With no force, post runs each substep's but the first
+				// with the guard before it.
+				want := [2]int{steps, steps * 9}
+				if tc.forces {
+					want = [2]int{steps * 10, 0}
+				}
+				if got.w.fused != want {
+					t.Errorf("%s: %v fused passes without and with the guard, want %v", where, got.w.fused, want)
 				}
 				for i := range ref.pos {
 					if !samebits(got.pos[i], ref.pos[i]) {
@@ -168,7 +185,6 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		fused bool
 	}{
 		{"a constraint set", 64, func(w *World) { w.AddConstraintSet(nopSet{}) }, false},
-		{"a force field", 64, func(w *World) { w.AddForceField(nopField{}) }, false},
 		{"a game's own collider", 64, func(w *World) {
 			ball, _ := NewSphere(mgl32.Vec3{0.95, 1.3, 0.7}, 0.35)
 			if err := w.AddCollider(ownCollider{ball}, ContactSettings{}); err != nil {
@@ -179,7 +195,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		{"units across blocks and colliders", 48, shapes, false},
 		{"units across blocks but no collider", 48, nil, true},
 	} {
-		if w := run(tc.n, 2, 1, tc.extra).w; (w.fused != 0) != tc.fused {
+		if w := run(tc.n, 2, 1, tc.extra).w; (w.fused != [2]int{}) != tc.fused {
 			t.Errorf("with %s: %d fused passes, want some: %v", tc.name, w.fused, tc.fused)
 		}
 	}
@@ -196,6 +212,11 @@ type nopSet struct{}
 func (nopSet) Prepare(*World, Substep) {}
 func (nopSet) Solve(*World, Substep)   {}
 
-type nopField struct{}
+// swayField pushes every particle sideways, by its height.
+type swayField struct{}
 
-func (nopField) Apply(*World, Substep) {}
+func (swayField) Apply(w *World, _ Substep) {
+	for i := range w.pos {
+		w.AddForce(Particle(i), mgl32.Vec3{0.02 * float32(math.Sin(3*float64(w.pos[i][1]))), 0, 0.01})
+	}
+}

@@ -48,7 +48,12 @@ func (w *World) step(left int) {
 		w.applyForces(sub)
 		t = lap(&ph.Forces, t)
 		if !w.integrated {
-			w.integrate()
+			if w.fusePass() {
+				w.stats.SpeedClamps += w.solveLinksFused(false).clamps
+				w.passDone = true
+			} else {
+				w.integrate()
+			}
 		}
 		w.integrated = false
 		t = lap(&ph.Integrate, t)
@@ -343,7 +348,8 @@ func (w *World) solve(sub Substep) {
 // contact in the next substep anyway). Before another substep, with no
 // force to apply, the guard runs in one job with that substep's
 // integration, and, when nothing else runs before its first link pass
-// (fusePass), with its contact detection and that pass too.
+// (fusePass), with its contact detection and that pass too (which step
+// does itself after the forces otherwise).
 func (w *World) post(s, left int) {
 	last := s == w.cfg.Substeps-1
 	ls := &w.links
@@ -371,7 +377,7 @@ func (w *World) post(s, left int) {
 		w.accGravity = false // as applyForces will find
 		var t workerTally
 		if w.fusePass() {
-			t = w.solveLinksFused()
+			t = w.solveLinksFused(true)
 			w.passDone = true
 		} else {
 			t = w.particles(w.guardIntegrateJob)
