@@ -44,6 +44,8 @@ type executor struct {
 	// and when the executor starts: runtime.GOMAXPROCS takes the
 	// scheduler's lock, which the workers' own yields take too.
 	yield bool
+	spin  time.Duration // Config.WorkerSpin
+	naps  atomic.Int64  // times a worker went to sleep (tests)
 
 	// A range job (World.Parallel, and the World's own particle phases,
 	// told the chunk's index as the worker id) over count items is cut into
@@ -100,17 +102,14 @@ func spanOf(word uint64, r uint32, k, per int) (front, back int, ok bool) {
 	return 0, 0, false
 }
 
-// spinFor is how long an idle worker polls for the next job before it
-// sleeps. It is measured in time, not rounds: a round count that spins
-// 100 µs on a quiet machine spun 12 µs on a busy one, shorter than the
-// serial phases between two parallel ones, and every substep then paid a
-// thread wake-up. 100 µs covers the serial work between the parallel
-// phases of a substep (hooks, colliders) for the scenes of DESIGN section
-// 7; between frames a worker sleeps.
-const spinFor = 100 * time.Microsecond
-
-func newExecutor(n int) *executor {
+// newExecutor starts n-1 workers that poll for the next job for spin
+// (Config.WorkerSpin) before they sleep. The spin is measured in time, not
+// rounds: a round count that spins 100 µs on a quiet machine spun 12 µs
+// on a busy one, shorter than the serial phases between two parallel
+// ones, and every substep then paid a thread wake-up.
+func newExecutor(n int, spin time.Duration) *executor {
 	e := makeExecutor(n)
+	e.spin = spin
 	for i := 1; i < n; i++ {
 		go e.loop(i)
 	}
@@ -119,7 +118,7 @@ func newExecutor(n int) *executor {
 
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
-	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n)}
+	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n), spin: 100 * time.Microsecond}
 	e.checkProcs()
 	e.done.L = &e.doneMu
 	for i := 1; i < n; i++ {
@@ -165,12 +164,13 @@ func (e *executor) next(id int, seen uint32) uint32 {
 		if i%64 == 63 {
 			if i == 63 {
 				start = time.Now()
-			} else if time.Since(start) > spinFor {
+			} else if time.Since(start) > e.spin {
 				break
 			}
 			runtime.Gosched()
 		}
 	}
+	e.naps.Add(1)
 	for {
 		<-e.wake[id]
 		if r := e.shareJob.Load(); r != seen || e.quit.Load() {
@@ -361,7 +361,7 @@ func (w *World) parallel(n, per int, f func(lo, hi int)) {
 // executor returns the World's executor, starting it on first use.
 func (w *World) executor() *executor {
 	if w.exec == nil {
-		w.exec = newExecutor(w.cfg.Workers)
+		w.exec = newExecutor(w.cfg.Workers, time.Duration(float64(w.cfg.WorkerSpin)*1e9))
 	}
 	return w.exec
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -155,5 +156,27 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 			}
 		}
 		shared.exec = nil
+	}
+}
+
+// An idle worker polls for Config.WorkerSpin before it sleeps: at 0.5 s,
+// a game's 5 ms between two steps does not put it to sleep; at the default
+// 100 µs it does.
+func TestWorkerSpinKeepsWorkersAwake(t *testing.T) {
+	for _, tc := range []struct {
+		spin  float32
+		sleep bool
+	}{{0.5, false}, {DefaultConfig().WorkerSpin, true}} {
+		cfg := DefaultConfig()
+		cfg.Workers, cfg.WorkerSpin = 2, tc.spin
+		w, _ := fuseWorld(t, cfg, 64)
+		w.Step()
+		before := w.exec.naps.Load()
+		time.Sleep(5 * time.Millisecond)
+		w.Step()
+		if slept := w.exec.naps.Load() > before; slept != tc.sleep {
+			t.Errorf("WorkerSpin %v s: the worker slept between two steps 5 ms apart: %v, want %v", tc.spin, slept, tc.sleep)
+		}
+		w.Close()
 	}
 }

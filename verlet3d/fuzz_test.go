@@ -12,7 +12,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var configFields = []string{"Gravity", "Damping", "TimeStep", "Substeps", "Iterations", "MaxStepsPerFrame", "Workers", "MaxSpeed", "ContactMargin"}
+var configFields = []string{"Gravity", "Damping", "TimeStep", "Substeps", "Iterations", "MaxStepsPerFrame", "Workers", "MaxSpeed", "ContactMargin", "WorkerSpin"}
 
 // fuzzConfig edits a DefaultConfig field by field; a zero flag byte keeps
 // the defaults, so most inputs build a World. Substeps, Iterations and
@@ -45,6 +45,10 @@ func fuzzConfig(in *checks.Input) verlet3d.Config {
 	if flags&128 != 0 {
 		cfg.ContactMargin = in.F32()
 		cfg.Workers = 1 + in.Intn(4)
+		cfg.WorkerSpin = in.F32() * 1e-3 // a huge spin would only be slow
+	}
+	if flags&128 != 0 && flags&1 != 0 {
+		cfg.WorkerSpin = in.F32()
 	}
 	return cfg
 }
