@@ -40,6 +40,7 @@ type options struct {
 	list                   bool
 	frames, width, height  int
 	workers                int
+	workerSpin             float64 // -worker-spin, seconds
 }
 
 type keyBinding struct {
@@ -58,7 +59,9 @@ type Demo struct {
 	Orbit    *orbit         // the camera's orbit around a target
 	Headless bool           // -frames given: dt is a fixed 1/60 s per frame
 	Workers  int            // -workers flag
-	Frame    int            // frames rendered so far
+	// WorkerSpin is the -worker-spin flag: Config.WorkerSpin, seconds.
+	WorkerSpin float32
+	Frame      int // frames rendered so far
 
 	app      *app.Application
 	sh       *shell // nil in tests that build a scene without a window

@@ -63,6 +63,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-frames", "-5"}, []string{"-frames = -5"}},
 		{[]string{"-workers", "0"}, []string{"-workers = 0"}},
 		{[]string{"-workers", "1000"}, []string{"-workers = 1000"}},
+		{[]string{"-worker-spin", "-1"}, []string{"-worker-spin = -1", "[0, 1]"}},
+		{[]string{"-worker-spin", "5"}, []string{"-worker-spin = 5"}},
 		{[]string{"-scene", "no-such-scene"}, []string{`-scene = "no-such-scene"`, "hair"}},
 		{[]string{"-cam", "NaN,1,2"}, []string{`-cam = "NaN,1,2"`, "NaN"}},
 		{[]string{"-cam", "0,Inf,2"}, []string{`-cam = "0,Inf,2"`, "+Inf"}},

@@ -62,6 +62,8 @@ func checkFlags(fs *flag.FlagSet, opt *options) (sceneDef, error) {
 		return def, badFlag("-frames = %d: want 0 (interactive) or a count up to %d", opt.frames, maxFrames)
 	case opt.workers < 1 || opt.workers > 64:
 		return def, badFlag("-workers = %d: want 1..64", opt.workers)
+	case opt.workerSpin < 0 || opt.workerSpin > 1:
+		return def, badFlag("-worker-spin = %v: want seconds in [0, 1]", opt.workerSpin)
 	case opt.shot != "" && opt.frames == 0:
 		return def, badFlag("-shot %q needs -frames N > 0", opt.shot)
 	}

@@ -17,6 +17,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/drape3d/drape/verlet3d"
 )
 
 // sceneDef is one demo scene. Each lives in its own scene_<name>.go file and
@@ -58,6 +60,8 @@ func main() {
 	flag.IntVar(&opt.width, "width", 1280, "window width in pixels")
 	flag.IntVar(&opt.height, "height", 720, "window height in pixels")
 	flag.IntVar(&opt.workers, "workers", 1, "solver goroutines")
+	flag.Float64Var(&opt.workerSpin, "worker-spin", float64(verlet3d.DefaultConfig().WorkerSpin),
+		"seconds an idle solver goroutine polls before it sleeps (verlet3d.Config.WorkerSpin; 0.02 keeps -workers 2 awake between frames)")
 	flag.StringVar(&opt.cam, "cam", "", "camera position x,y,z (overrides the scene's)")
 	flag.StringVar(&opt.look, "look", "", "camera target x,y,z (overrides the scene's)")
 	flag.StringVar(&opt.script, "script", "", "play timed mouse and key events from this file (see script.go)")

@@ -263,16 +263,17 @@ func (sh *shell) build(name string, keepView bool) error {
 	sh.panels = sh.panels[:0]
 	sh.panels = append(sh.panels, sh.menu)
 	d := &Demo{
-		Scene:    core.NewNode(),
-		Camera:   sh.cam,
-		Orbit:    sh.orbit,
-		Headless: sh.opt.frames > 0,
-		Workers:  sh.opt.workers,
-		app:      sh.app,
-		sh:       sh,
-		about:    def.About,
-		textures: sh.textures,
-		camSet:   keepView,
+		Scene:      core.NewNode(),
+		Camera:     sh.cam,
+		Orbit:      sh.orbit,
+		Headless:   sh.opt.frames > 0,
+		Workers:    sh.opt.workers,
+		WorkerSpin: float32(sh.opt.workerSpin),
+		app:        sh.app,
+		sh:         sh,
+		about:      def.About,
+		textures:   sh.textures,
+		camSet:     keepView,
 	}
 	sh.d = d
 	sh.fresh = 0
@@ -503,6 +504,9 @@ func (sh *shell) hudText() string {
 // the settings panel's overrides applied.
 func (d *Demo) NewWorld(cfg verlet3d.Config) (*verlet3d.World, error) {
 	cfg.Workers = max(d.Workers, 1)
+	if d.sh != nil {
+		cfg.WorkerSpin = d.WorkerSpin // a scene built for a test keeps the default
+	}
 	if d.sh != nil {
 		o := d.sh.overrides
 		if o.substeps > 0 {
