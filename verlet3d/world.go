@@ -135,6 +135,11 @@ type PhaseTimes struct {
 	// With Config.Workers > 1, 2,048 particles or more and no force
 	// field, every substep's integration but the first runs in one
 	// dispatch with the previous substep's guard, and is counted in Post.
+	// When, in a World cut into link regions, no ConstraintSet and no
+	// Collider of the game's own runs between a substep's integration and
+	// its first link pass, the contact detection and that pass run in the
+	// same dispatch too (see the package doc), and are counted with it:
+	// in Post, or in Integrate.
 	Integrate time.Duration
 	Collide   time.Duration // contact detection against colliders
 	// Solve is the constraint iterations: every ConstraintSet's Prepare,
