@@ -61,10 +61,11 @@ func TestGoldenCape(t *testing.T) {
 	})
 }
 
-// A sheet large enough for the World's most link regions (32: about 24,000
-// links over 4,096 particles), torn by a gale and a ball: torn vertices are new particles, so
-// the links moved onto them join regions far apart, which the workers
-// solve after the others. 1, 2 and 4 workers agree bit for bit.
+// A sheet large enough for the World's most link regions (32: about
+// 24,000 links over 4,096 particles), torn by a gale and a ball: torn
+// vertices are new particles, so the links moved onto them join regions
+// far apart, which the workers solve after the others. 1, 2 and 4 workers
+// agree bit for bit.
 func TestGoldenTornSheet(t *testing.T) {
 	checks.Golden(t, "torn_sheet", 240, func(workers, steps int) []mgl32.Vec3 {
 		s := cloth.DefaultSettings()

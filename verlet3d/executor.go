@@ -116,9 +116,12 @@ func newExecutor(n int, spin time.Duration) *executor {
 	return e
 }
 
+// seconds converts a Config time in seconds to a Duration.
+func seconds(s float32) time.Duration { return time.Duration(float64(s) * 1e9) }
+
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {
-	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n), spin: 100 * time.Microsecond}
+	e := &executor{n: n, wake: make([]chan struct{}, n), spans: make([]chunkSpan, n), spin: seconds(DefaultConfig().WorkerSpin)}
 	e.checkProcs()
 	e.done.L = &e.doneMu
 	for i := 1; i < n; i++ {
@@ -361,7 +364,7 @@ func (w *World) parallel(n, per int, f func(lo, hi int)) {
 // executor returns the World's executor, starting it on first use.
 func (w *World) executor() *executor {
 	if w.exec == nil {
-		w.exec = newExecutor(w.cfg.Workers, time.Duration(float64(w.cfg.WorkerSpin)*1e9))
+		w.exec = newExecutor(w.cfg.Workers, seconds(w.cfg.WorkerSpin))
 	}
 	return w.exec
 }

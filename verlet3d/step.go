@@ -324,7 +324,7 @@ func (w *World) solve(sub Substep) {
 		w.firstPass = it == 0
 		switch {
 		case w.passDone:
-			// post ran this pass, unit by unit with the integration.
+			// The integration's job ran this pass (solveLinksFused).
 			w.passDone = false
 		case ls.active == 0:
 			// Every link idle or broken: a pass would move nothing.
