@@ -504,10 +504,8 @@ func (sh *shell) hudText() string {
 // the settings panel's overrides applied.
 func (d *Demo) NewWorld(cfg verlet3d.Config) (*verlet3d.World, error) {
 	cfg.Workers = max(d.Workers, 1)
-	if d.sh != nil {
-		cfg.WorkerSpin = d.WorkerSpin // a scene built for a test keeps the default
-	}
-	if d.sh != nil {
+	if d.sh != nil { // a scene built for a test keeps the defaults
+		cfg.WorkerSpin = d.WorkerSpin
 		o := d.sh.overrides
 		if o.substeps > 0 {
 			cfg.Substeps = o.substeps
