@@ -346,12 +346,19 @@ func (w *World) blocksFor(prev []mgl32.Vec3, margin float32) int {
 // cost several times more. Where the processor has AVX2 a whole block goes
 // to a kernel (bounds_amd64.s) that finds the same box, radius and groups
 // eight particles at a time.
-func (w *World) blocksRange(lo, hi int) {
+func (w *World) blocksRange(lo, hi int) { w.blocksUpTo(lo, hi, len(w.pos)) }
+
+// blocksUpTo is blocksRange with each box around the block's particles
+// before particle limit only: a unit of solveLinksFused builds the blocks
+// that start among its particles from those particles alone, and its
+// contact detection, which stops at the unit's end, skips no block that
+// starts before it.
+func (w *World) blocksUpTo(lo, hi, limit int) {
 	pos, radius := w.pos, w.radius
 	kernel := w.kernels()
 	var lanes [64]float32
 	for b := lo; b < hi; b++ {
-		start, end := b*blockSize, min(len(pos), (b+1)*blockSize)
+		start, end := b*blockSize, min(limit, (b+1)*blockSize)
 		if !kernel || end-start < blockSize {
 			w.blockBox(b, start, end)
 			continue

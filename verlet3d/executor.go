@@ -404,9 +404,8 @@ func (w *World) solveLinksShared() {
 // fusePass reports whether a substep's integration, contact detection and
 // first link pass can run as one job (solveLinksFused): the pass is
 // shared by region units cut for the World's particles, and nothing else
-// runs between the integration and the pass (no ConstraintSet). Colliders
-// must be this package's shapes (parallelColliders) and each unit's
-// particles whole blocks of the broad phase, which a unit then builds. It
+// runs between the integration and the pass (no ConstraintSet), and every
+// collider is one of this package's shapes (parallelColliders). It
 // prepares the links for the pass, as solve would.
 func (w *World) fusePass() bool {
 	ls := &w.links
@@ -414,15 +413,8 @@ func (w *World) fusePass() bool {
 		ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
 		return false
 	}
-	if len(w.colliders) > 0 {
-		if !w.parallelColliders() {
-			return false
-		}
-		for u := range len(ls.pairs) - 1 {
-			if ls.regionStart(2*u)%blockSize != 0 {
-				return false
-			}
-		}
+	if len(w.colliders) > 0 && !w.parallelColliders() {
+		return false
 	}
 	ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
 	return ls.active > 0
@@ -491,8 +483,7 @@ func (w *World) solveUnits(lo, hi int) {
 			}
 			w.integrateRange(u, lo, hi)
 			if len(w.colliders) > 0 {
-				// lo is a block's first particle (fusePass).
-				w.blocksRange(lo/blockSize, (hi+blockSize-1)/blockSize)
+				w.blocksUpTo((lo+blockSize-1)/blockSize, (hi+blockSize-1)/blockSize, hi)
 				w.collideRange(u, lo, hi)
 			}
 		}

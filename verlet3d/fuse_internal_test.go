@@ -69,9 +69,10 @@ func fuseWorld(t *testing.T, cfg Config, n int) (*World, func(step int)) {
 // the other: with a kinematic anchor, a tether, links that break as the
 // cloth falls, speed clamps and a particle made NaN, with and without
 // colliders it falls onto and a force field, on 2 and 3 workers, 1 and 2
-// iterations. And it must run only when nothing does come between: not
-// with a ConstraintSet or a Collider of the game's own, nor with colliders
-// when a unit's particles are not whole broad-phase blocks.
+// iterations, and on a 48 x 48 cloth whose units (288 particles) do not
+// start on the broad phase's blocks of 64. And it must run only when
+// nothing does come between: not with a ConstraintSet or a Collider of the
+// game's own.
 func TestFusedPassMatchesTwoJobs(t *testing.T) {
 	const steps = 40
 	var ball *Sphere // moved every step, when there
@@ -131,15 +132,19 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
+		n      int
 		extra  func(w *World)
 		forces bool
 	}{
-		{"no collider", nil, false},
-		{"colliders", shapes, false},
-		{"a force field and colliders", func(w *World) { shapes(w); w.AddForceField(swayField{}) }, true},
+		{"no collider", 64, nil, false},
+		{"colliders", 64, shapes, false},
+		{"a force field and colliders", 64, func(w *World) { shapes(w); w.AddForceField(swayField{}) }, true},
+		// Units of 288 particles: a unit's first block is partly the
+		// previous unit's.
+		{"48 x 48 and colliders", 48, shapes, false},
 	} {
 		for _, iterations := range []int{1, 2} {
-			ref := run(64, 1, iterations, tc.extra)
+			ref := run(tc.n, 1, iterations, tc.extra)
 			st := ref.w.Stats()
 			if st.NonFiniteResets == 0 || st.SpeedClamps == 0 || st.LinksBroken == 0 {
 				t.Fatalf("%s, %d iterations: %d resets, %d clamps, %d links broken: the scene must have all three", tc.name, iterations, st.NonFiniteResets, st.SpeedClamps, st.LinksBroken)
@@ -151,7 +156,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 				t.Fatalf("1 worker ran %d fused passes, want none", ref.w.fused)
 			}
 			for _, workers := range []int{2, 3} {
-				got := run(64, workers, iterations, tc.extra)
+				got := run(tc.n, workers, iterations, tc.extra)
 				where := fmt.Sprintf("%s, %d workers, %d iterations", tc.name, workers, iterations)
 				// With no force, post runs each substep's but the first
 				// with the guard before it.
@@ -191,9 +196,6 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, false},
-		// 48 x 48: units of 288 particles, not whole blocks of 64.
-		{"units across blocks and colliders", 48, shapes, false},
-		{"units across blocks but no collider", 48, nil, true},
 	} {
 		if w := run(tc.n, 2, 1, tc.extra).w; (w.fused != [2]int{}) != tc.fused {
 			t.Errorf("with %s: %d fused passes, want some: %v", tc.name, w.fused, tc.fused)
