@@ -156,9 +156,8 @@ func (w *World) ColliderSettings(i int) ContactSettings {
 // crosses the collider (continuous collision, see sweep): a thin box or a
 // small sphere cannot be jumped over in one substep.
 func (w *World) collide(first bool) {
-	if w.collided {
-		w.collided = false // post found them (solveLinksFused)
-		return
+	if w.passDone {
+		return // the integration's job found them (solveLinksFused)
 	}
 	w.contacts = w.contacts[:0]
 	if len(w.colliders) == 0 {

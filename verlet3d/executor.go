@@ -409,8 +409,7 @@ func (w *World) solveLinksShared() {
 // prepares the links for the pass, as solve would.
 func (w *World) fusePass() bool {
 	ls := &w.links
-	if !w.splitParticles() || len(w.sets) > 0 || w.cfg.Iterations < 1 ||
-		ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
+	if !w.splitParticles() || len(w.sets) > 0 || ls.dirty || !ls.shared() || int(ls.regionParticles) != len(w.pos) {
 		return false
 	}
 	if len(w.colliders) > 0 && !w.parallelColliders() {
@@ -428,14 +427,16 @@ func (w *World) fusePass() bool {
 // once both are done, so no worker waits for all particles to be
 // integrated before it starts on its links. Particles, contacts and links
 // are dealt with in the same order as by separate jobs, so the result is
-// the same bits. It returns the guard's and integration's tallies.
+// the same bits. It sets passDone and returns the guard's and
+// integration's tallies.
 func (w *World) solveLinksFused(guard bool) workerTally {
 	units := len(w.links.pairs) - 1
 	w.clearTally(units) // one a unit
+	// The job does the substep's collide (which then does nothing: it
+	// sees passDone).
+	w.contacts = w.contacts[:0]
 	collide := len(w.colliders) > 0
 	if collide {
-		// collide's work before its job.
-		w.contacts = w.contacts[:0]
 		w.blocksFor(w.prev[:len(w.pos)], w.cfg.ContactMargin)
 		w.colliderBounds(w.sub.Index == 0)
 		w.sizeFound(units)
@@ -450,9 +451,9 @@ func (w *World) solveLinksFused(guard bool) workerTally {
 	if collide {
 		w.blockPrev = nil
 		w.joinFound(units)
-		w.stats.Contacts = len(w.contacts)
-		w.collided = true
 	}
+	w.stats.Contacts = len(w.contacts)
+	w.passDone = true
 	if guard {
 		w.fused[1]++
 	} else {

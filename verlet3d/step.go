@@ -48,12 +48,7 @@ func (w *World) step(left int) {
 		w.applyForces(sub)
 		t = lap(&ph.Forces, t)
 		if !w.integrated {
-			if w.fusePass() {
-				w.stats.SpeedClamps += w.solveLinksFused(false).clamps
-				w.passDone = true
-			} else {
-				w.integrate()
-			}
+			w.stats.SpeedClamps += w.integrate(false).clamps
 		}
 		w.integrated = false
 		t = lap(&ph.Integrate, t)
@@ -216,10 +211,18 @@ func (w *World) sumTally() workerTally {
 
 // integrate is phase 2: Verlet with gravity, damping and a speed clamp;
 // kinematic particles move along the line from the step start to their
-// target, frac being how far through the step this substep ends.
-func (w *World) integrate() {
-	t := w.particles(w.integrateJob)
-	w.stats.SpeedClamps += t.clamps
+// target, frac being how far through the step this substep ends. With
+// guard, each particle first goes through the last substep's non-finite
+// guard. When fusePass allows, the same job finds the contacts and runs
+// the first link pass. It returns the guard's and integration's tallies.
+func (w *World) integrate(guard bool) workerTally {
+	switch {
+	case w.fusePass():
+		return w.solveLinksFused(guard)
+	case guard:
+		return w.particles(w.guardIntegrateJob)
+	}
+	return w.particles(w.integrateJob)
 }
 
 // integrateRange is integrate's work on particles [lo, hi).
@@ -375,13 +378,7 @@ func (w *World) post(s, left int) {
 		// own particles.
 		w.sub = w.substep(s+1, left)
 		w.accGravity = false // as applyForces will find
-		var t workerTally
-		if w.fusePass() {
-			t = w.solveLinksFused(true)
-			w.passDone = true
-		} else {
-			t = w.particles(w.guardIntegrateJob)
-		}
+		t := w.integrate(true)
 		w.stats.NonFiniteResets += t.resets
 		w.stats.SpeedClamps += t.clamps
 		w.integrated = true

@@ -75,14 +75,14 @@ type World struct {
 	guardIntegrateJob func(id, lo, hi int)
 	// integrated: the last post integrated the substep about to run.
 	integrated bool
-	// passDone: the substep's first link pass ran with its integration
-	// (fusePass), and collided: so did its contact detection. fusing
-	// tells solveUnits what to do to each unit's particles first.
-	passDone, collided bool
-	fusing             int
-	fused              [2]int // passes solveLinksFused ran, without and with the guard (tests)
-	gravityJob         func(id, lo, hi int)
-	tally              []workerTally
+	// passDone: the substep's contact detection and first link pass ran
+	// with its integration (fusePass). fusing tells solveUnits what to do
+	// to each unit's particles first.
+	passDone   bool
+	fusing     int
+	fused      [2]int // passes solveLinksFused ran, without and with the guard (tests)
+	gravityJob func(id, lo, hi int)
+	tally      []workerTally
 	// noKernels turns the AVX2 kernels off (tests compare the two paths).
 	noKernels bool
 	blocks    []particleBlock // the collision broad phase's boxes, see buildBlocks
