@@ -56,8 +56,9 @@ test: check
 	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
 
 # soak runs every soak test (TestSoak...: a tearing flag in a gale, a cape
-# with teleports, crates thrown onto cloth on the floor, a shaken head, 50
-# thrown cubes, a glTF character walking)
+# with teleports, crates thrown onto cloth on the floor, the tablecloth on
+# 1 and 2 workers bit for bit, a shaken head, 50 thrown cubes, a glTF
+# character walking)
 # for 10 simulated minutes each; `make test` runs them for 20 s.
 soak: deps
 	DRAPE_SOAK=1 $(GO) test -count=1 -p 1 -timeout 60m -run Soak -v ./cloth ./hair ./bodies ./scene 2>&1 | \

@@ -529,6 +529,7 @@ func init() {
 	}
 	bridge.Mark = func(w any) any { return w.(*World).mark() }
 	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
+	bridge.FusedPasses = func(w any) int { f := w.(*World).fused; return f[0] + f[1] }
 }
 
 // Interpolated writes into dst (grown as needed) the positions at the
