@@ -98,6 +98,14 @@ type WindForce struct {
 	bandJob    func(lo, hi int)
 	pushJob    func(lo, hi int)
 	noKernel   bool // the Go loop even where the AVX2 kernel runs (tests)
+
+	// corners[k][t] is 3 x the particle at corner k of triangle t (its
+	// first float in the World's positions), for the kernel to load
+	// eight triangles' corners at once; rebuilt when the grid's
+	// topology changes (cornersOf: Grid.version).
+	corners   [3][]int32
+	cornersOf uint64
+	cornersOK bool
 }
 
 // windBands is at most how many bands a substep's triangles are cut into
@@ -232,6 +240,9 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 	wd.cp, wd.cq = half*0.5*(s.Drag+s.Lift)/3, half*0.5*s.Lift/3 // pressure and lift, per vertex
 	wd.k3 = 1 / sub.H / 3
 	wd.nBands = min(windBands, g.s.Rows-1)
+	if wd.kernel() && (!wd.cornersOK || wd.cornersOf != g.version) {
+		wd.findCorners()
+	}
 	for wd.odd = 0; wd.odd < 2; wd.odd++ {
 		w.Parallel((wd.nBands+1-wd.odd)/2, wd.bandJob)
 	}
@@ -242,6 +253,23 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 	}
 	wd.net = net.Mul(3)
 	w.Parallel(len(verts), wd.pushJob)
+}
+
+// findCorners fills corners from the grid's triangles and vertices.
+func (wd *WindForce) findCorners() {
+	g := wd.g
+	for k := range wd.corners {
+		c := wd.corners[k]
+		if cap(c) < len(g.tris) {
+			c = make([]int32, len(g.tris))
+		}
+		c = c[:len(g.tris)]
+		for t := range c {
+			c[t] = 3 * int32(g.verts[g.tris[t][k]])
+		}
+		wd.corners[k] = c
+	}
+	wd.cornersOf, wd.cornersOK = g.version, true
 }
 
 // push adds the force found for each vertex of [lo, hi) to its particle

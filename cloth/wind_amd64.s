@@ -4,40 +4,28 @@
 #define W_TRIS 0
 #define W_ALIVE 8
 #define W_CELLS 16
-#define W_VERTS 24
-#define W_POS 32
-#define W_PREV 40
-#define W_CELLAIR 48
-#define W_AIR 56
-#define W_K3 68
-#define W_CP 72
-#define W_CQ 76
-#define W_ONE 80
-#define W_LANE3 88
-#define W_F 120
-#define W_U 216
-#define W_E 312
-#define W_FALLBACK 504
-#define W_FORCE 512
-#define W_NET 520
+#define W_CORNERS 24
+#define W_POS 48
+#define W_PREV 56
+#define W_CELLAIR 64
+#define W_AIR 72
+#define W_K3 84
+#define W_CP 88
+#define W_CQ 92
+#define W_ONE 96
+#define W_F 104
+#define W_U 200
+#define W_E 296
+#define W_FALLBACK 488
+#define W_FORCE 496
+#define W_NET 504
 
 // GATHER loads the float at BASE + OFF + 4·IDX for each lane of the alive
 // lanes in Y14 into DST (zero in the other lanes); Y12 is scratch.
-// IGATHER is the same for int32s.
 #define GATHER(OFF, BASE, IDX, DST) \
 	VPXOR DST, DST, DST; \
 	VMOVDQU Y14, Y12; \
 	VGATHERDPS Y12, OFF(BASE)(IDX*4), DST
-
-#define IGATHER(OFF, BASE, IDX, DST) \
-	VPXOR DST, DST, DST; \
-	VMOVDQU Y14, Y12; \
-	VPGATHERDD Y12, OFF(BASE)(IDX*4), DST
-
-// TIMES3 triples the int32 lanes of R (Y0 is scratch).
-#define TIMES3(R) \
-	VPADDD R, R, Y0; \
-	VPADDD Y0, R, R
 
 // func windGroup(a *windArgs)
 //
@@ -53,7 +41,6 @@ TEXT ·windGroup(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ W_TRIS(DI), SI
 	MOVQ W_ALIVE(DI), R8
-	MOVQ W_VERTS(DI), R9
 	MOVQ W_POS(DI), R10
 	MOVQ W_PREV(DI), R11
 
@@ -62,18 +49,14 @@ TEXT ·windGroup(SB), NOSPLIT, $0-8
 	VPXOR Y1, Y1, Y1
 	VPCMPGTD Y1, Y0, Y14
 
-	// The render vertices of corners a, b, c, then their particles, as
-	// float indices (3·particle) in Y9, Y10, Y11.
-	VMOVDQU W_LANE3(DI), Y13
-	IGATHER(0, SI, Y13, Y0)
-	IGATHER(4, SI, Y13, Y1)
-	IGATHER(8, SI, Y13, Y2)
-	IGATHER(0, R9, Y0, Y9)
-	IGATHER(0, R9, Y1, Y10)
-	IGATHER(0, R9, Y2, Y11)
-	TIMES3(Y9)
-	TIMES3(Y10)
-	TIMES3(Y11)
+	// The corners' particles as float indices (3·particle) in Y9, Y10,
+	// Y11 (WindForce.corners).
+	MOVQ W_CORNERS+0(DI), R9
+	VMOVDQU (R9), Y9
+	MOVQ W_CORNERS+8(DI), R9
+	VMOVDQU (R9), Y10
+	MOVQ W_CORNERS+16(DI), R9
+	VMOVDQU (R9), Y11
 
 	// The air: uniform, or each triangle's cell's.
 	MOVQ W_CELLS(DI), R12

@@ -17,15 +17,15 @@ func TestWindArgsLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"tris", unsafe.Offsetof(a.tris), 0}, {"alive", unsafe.Offsetof(a.alive), 8},
-		{"cells", unsafe.Offsetof(a.cells), 16}, {"verts", unsafe.Offsetof(a.verts), 24},
-		{"pos", unsafe.Offsetof(a.pos), 32}, {"prev", unsafe.Offsetof(a.prev), 40},
-		{"cellAir", unsafe.Offsetof(a.cellAir), 48}, {"air", unsafe.Offsetof(a.air), 56},
-		{"k3", unsafe.Offsetof(a.k3), 68}, {"cp", unsafe.Offsetof(a.cp), 72},
-		{"cq", unsafe.Offsetof(a.cq), 76}, {"one", unsafe.Offsetof(a.one), 80},
-		{"lane3", unsafe.Offsetof(a.lane3), 88}, {"f", unsafe.Offsetof(a.f), 120},
-		{"u", unsafe.Offsetof(a.u), 216}, {"e", unsafe.Offsetof(a.e), 312},
-		{"fallback", unsafe.Offsetof(a.fallback), 504},
-		{"force", unsafe.Offsetof(a.force), 512}, {"net", unsafe.Offsetof(a.net), 520},
+		{"cells", unsafe.Offsetof(a.cells), 16}, {"corners", unsafe.Offsetof(a.corners), 24},
+		{"pos", unsafe.Offsetof(a.pos), 48}, {"prev", unsafe.Offsetof(a.prev), 56},
+		{"cellAir", unsafe.Offsetof(a.cellAir), 64}, {"air", unsafe.Offsetof(a.air), 72},
+		{"k3", unsafe.Offsetof(a.k3), 84}, {"cp", unsafe.Offsetof(a.cp), 88},
+		{"cq", unsafe.Offsetof(a.cq), 92}, {"one", unsafe.Offsetof(a.one), 96},
+		{"f", unsafe.Offsetof(a.f), 104},
+		{"u", unsafe.Offsetof(a.u), 200}, {"e", unsafe.Offsetof(a.e), 296},
+		{"fallback", unsafe.Offsetof(a.fallback), 488},
+		{"force", unsafe.Offsetof(a.force), 496}, {"net", unsafe.Offsetof(a.net), 504},
 	} {
 		if c.got != c.want {
 			t.Errorf("windArgs.%s at %d, wind_amd64.s reads it at %d", c.name, c.got, c.want)
@@ -36,7 +36,8 @@ func TestWindArgsLayout(t *testing.T) {
 // The wind kernel (where the processor has one) gives the Go loop's
 // forces bit for bit: two sheets of 13 x 11 (a band's last triangles go
 // through the Go loop) in uniform and in turbulent air, torn by a gale and
-// cut, with a vertex pulled onto its neighbour (triangles with no area);
+// cut (once splitting a vertex, so that the kernel's corners change), with
+// a vertex pulled onto its neighbour (triangles with no area);
 // in still air, most rows pinned (no relative wind); and at Drag 1e36,
 // forces beyond maxWindForce (the float64 path). The net force of every
 // frame's last substep must match bit for bit, and so must every
@@ -92,6 +93,20 @@ func TestWindKernelMatchesGoLoop(t *testing.T) {
 						// No area: a vertex on its neighbour.
 						p := g.Particle(8, 3)
 						w.SetPosition(p, w.Position(g.Particle(8, 4)))
+					case 60:
+						// A vertex split in two: the cells up-left and
+						// down-right of it cut away leave it two fans
+						// of triangles, one of them on a new particle.
+						for _, rc := range [2][2]int{{2, 8}, {3, 9}} {
+							r, col := rc[0], rc[1]
+							var m mgl32.Vec3
+							for _, p := range []verlet3d.Particle{g.Particle(r, col), g.Particle(r+1, col), g.Particle(r, col+1), g.Particle(r+1, col+1)} {
+								m = m.Add(w.Position(p))
+							}
+							if _, err := g.CutNear(m.Mul(0.25), 0.01); err != nil {
+								t.Fatal(err)
+							}
+						}
 					case 41:
 						// No relative wind: a patch moving as the air does.
 						v := c.air.Velocity(w.Position(g.Particle(9, 9)), float32(w.Time()))
@@ -114,6 +129,9 @@ func TestWindKernelMatchesGoLoop(t *testing.T) {
 						t.Fatalf("frame %d: vertex %d at %v with the kernel, %v with the Go loop", frame, i, withKernel[i], withLoop[i])
 					}
 				}
+			}
+			if n := len(sheets[0].g.verts); n == 13*11 {
+				t.Errorf("no vertex was split (%d vertices)", n)
 			}
 			if n := sheets[0].g.NumTriangles(); n == 2*12*10 && c.name != "still air" {
 				t.Errorf("no triangle was torn away (%d triangles)", n)

@@ -10,17 +10,17 @@ import (
 // offsets TestWindArgsLayout checks: the group's triangles, the substep's
 // inputs, the force and net force it adds to, and its scratch.
 type windArgs struct {
-	tris, alive, cells unsafe.Pointer // &tris[t], &triAlive[t], &triCell[t] (nil: uniform air)
-	verts, pos, prev   unsafe.Pointer // &verts[0], &pos[0], &prev[0]
-	cellAir            unsafe.Pointer // &cellAir[0] (nil: uniform air)
-	air                mgl32.Vec3     // the uniform air, m/s
-	k3, cp, cq         float32        // see WindForce
-	one                float64        // 1
-	lane3              [8]int32       // 3·lane: a triangle's offset in tris, in int32s
-	f                  [3][8]float32  // scratch: each triangle's force on each vertex, x, y, z
-	u                  [3][8]float32  // scratch: the air relative to each triangle
-	e                  [6][8]float32  // scratch: its edges b - a and c - a
-	fallback           uint32         // out: a bit a triangle whose force needs float64
+	tris, alive, cells unsafe.Pointer    // &tris[t], &triAlive[t], &triCell[t] (nil: uniform air)
+	corners            [3]unsafe.Pointer // &WindForce.corners[k][t]
+	pos, prev          unsafe.Pointer    // &pos[0], &prev[0]
+	cellAir            unsafe.Pointer    // &cellAir[0] (nil: uniform air)
+	air                mgl32.Vec3        // the uniform air, m/s
+	k3, cp, cq         float32           // see WindForce
+	one                float64           // 1
+	f                  [3][8]float32     // scratch: each triangle's force on each vertex, x, y, z
+	u                  [3][8]float32     // scratch: the air relative to each triangle
+	e                  [6][8]float32     // scratch: its edges b - a and c - a
+	fallback           uint32            // out: a bit a triangle whose force needs float64
 	_                  uint32
 	force              unsafe.Pointer // &WindForce.force[0]
 	net                mgl32.Vec3     // in and out: the band's net force so far
@@ -41,10 +41,8 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	g := wd.g
 	force := wd.force
 	a := windArgs{
-		verts: unsafe.Pointer(&g.verts[0]),
-		pos:   unsafe.Pointer(&wd.pos[0]), prev: unsafe.Pointer(&wd.prev[0]),
+		pos: unsafe.Pointer(&wd.pos[0]), prev: unsafe.Pointer(&wd.prev[0]),
 		air: wd.air, k3: wd.k3, cp: wd.cp, cq: wd.cq, one: 1,
-		lane3: [8]int32{0, 3, 6, 9, 12, 15, 18, 21},
 		force: unsafe.Pointer(&force[0]),
 	}
 	if !wd.uniform {
@@ -53,6 +51,9 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	ti := t0
 	for ; ti+windGroupSize <= t1; ti += windGroupSize {
 		a.tris, a.alive = unsafe.Pointer(&g.tris[ti]), unsafe.Pointer(&g.triAlive[ti])
+		for k := range a.corners {
+			a.corners[k] = unsafe.Pointer(&wd.corners[k][ti])
+		}
 		if !wd.uniform {
 			a.cells = unsafe.Pointer(&g.triCell[ti])
 		}
