@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "../internal/simd/macros_amd64.h"
 
 // Offsets in windArgs (wind_kernel.go).
 #define W_TRIS 0
@@ -17,6 +18,7 @@
 #define W_U 200
 #define W_E 296
 #define W_FALLBACK 488
+#define W_LAST3 492
 #define W_FORCE 496
 #define W_NET 504
 
@@ -41,23 +43,30 @@ TEXT ·windGroup(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ W_TRIS(DI), SI
 	MOVQ W_ALIVE(DI), R8
-	MOVQ W_POS(DI), R10
-	MOVQ W_PREV(DI), R11
 
 	// Y14: the alive lanes (all ones), from the eight bools.
 	VPMOVZXBD (R8), Y0
 	VPXOR Y1, Y1, Y1
 	VPCMPGTD Y1, Y0, Y14
 
-	// The corners' particles as float indices (3·particle) in Y9, Y10,
-	// Y11 (WindForce.corners).
+	// A triangle on the World's last particle: the whole group goes
+	// through tri (ROWS reads 16 bytes a particle, which would pass the
+	// end of pos).
+	VPBROADCASTD W_LAST3(DI), Y13
 	MOVQ W_CORNERS+0(DI), R9
-	VMOVDQU (R9), Y9
+	VPCMPEQD (R9), Y13, Y0
 	MOVQ W_CORNERS+8(DI), R9
-	VMOVDQU (R9), Y10
+	VPCMPEQD (R9), Y13, Y1
+	VPOR Y1, Y0, Y0
 	MOVQ W_CORNERS+16(DI), R9
-	VMOVDQU (R9), Y11
+	VPCMPEQD (R9), Y13, Y1
+	VPOR Y1, Y0, Y0
+	VPTEST Y0, Y0
+	JZ inside
+	MOVL $0xFF, W_FALLBACK(DI)
+	JMP done
 
+inside:
 	// The air: uniform, or each triangle's cell's.
 	MOVQ W_CELLS(DI), R12
 	TESTQ R12, R12
@@ -85,33 +94,56 @@ uniform:
 air:
 	VBROADCASTSS W_K3(DI), Y15
 
-	// Coordinate by coordinate (OFF 0, 4, 8): the edges b - a and c - a
-	// into a.e, and the air relative to the triangle,
-	// air - (a + b + c - qa - qb - qc)·k3, into a.u.
-#define COORD(OFF) \
-	GATHER(OFF, R10, Y9, Y0); \
-	GATHER(OFF, R10, Y10, Y1); \
-	GATHER(OFF, R10, Y11, Y2); \
-	VADDPS Y1, Y0, Y3; \
-	VADDPS Y2, Y3, Y3; \
-	VSUBPS Y0, Y1, Y4; \
-	VMOVUPS Y4, W_E+(OFF*8)(DI); \
-	VSUBPS Y0, Y2, Y4; \
-	VMOVUPS Y4, W_E+96+(OFF*8)(DI); \
-	GATHER(OFF, R11, Y9, Y0); \
-	VSUBPS Y0, Y3, Y3; \
-	GATHER(OFF, R11, Y10, Y0); \
-	VSUBPS Y0, Y3, Y3; \
-	GATHER(OFF, R11, Y11, Y0); \
-	VSUBPS Y0, Y3, Y3; \
-	VMULPS Y15, Y3, Y3; \
-	VMOVUPS W_U+(OFF*8)(DI), Y4; \
-	VSUBPS Y3, Y4, Y4; \
-	VMOVUPS Y4, W_U+(OFF*8)(DI)
-
-	COORD(0)
-	COORD(4)
-	COORD(8)
+	// The corners a, b, c (WindForce.corners) loaded as rows and turned
+	// into columns (ROWS, COLUMNS: x in Y1, y in Y3, z in Y0): the edges
+	// b - a and c - a into a.e, and the air relative to the triangle,
+	// air - (a + b + c - qa - qb - qc)·k3, into a.u, each sum in Go's
+	// order (the sum in Y7-Y9, a in Y4-Y6).
+	MOVQ W_POS(DI), SI
+	MOVQ W_CORNERS+0(DI), R8
+	ROWS(0, Y0, Y1, Y2, Y3, X0, X1, X2, X3)
+	COLUMNS(Y0, Y1, Y2, Y3, Y12, Y13)
+	VMOVAPS Y1, Y4
+	VMOVAPS Y3, Y5
+	VMOVAPS Y0, Y6
+#define EDGE(CORNER, E) \
+	MOVQ W_CORNERS+CORNER(DI), R8; \
+	ROWS(0, Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
+	COLUMNS(Y0, Y1, Y2, Y3, Y12, Y13); \
+	VSUBPS Y4, Y1, Y2; \
+	VMOVUPS Y2, W_E+E(DI); \
+	VSUBPS Y5, Y3, Y2; \
+	VMOVUPS Y2, W_E+E+32(DI); \
+	VSUBPS Y6, Y0, Y2; \
+	VMOVUPS Y2, W_E+E+64(DI)
+	EDGE(8, 0)
+	VADDPS Y1, Y4, Y7
+	VADDPS Y3, Y5, Y8
+	VADDPS Y0, Y6, Y9
+	EDGE(16, 96)
+	VADDPS Y1, Y7, Y7
+	VADDPS Y3, Y8, Y8
+	VADDPS Y0, Y9, Y9
+	MOVQ W_PREV(DI), SI
+#define PREVIOUS(CORNER) \
+	MOVQ W_CORNERS+CORNER(DI), R8; \
+	ROWS(0, Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
+	COLUMNS(Y0, Y1, Y2, Y3, Y12, Y13); \
+	VSUBPS Y1, Y7, Y7; \
+	VSUBPS Y3, Y8, Y8; \
+	VSUBPS Y0, Y9, Y9
+	PREVIOUS(0)
+	PREVIOUS(8)
+	PREVIOUS(16)
+#define RELATIVE(SUM, OFF) \
+	VMULPS Y15, SUM, SUM; \
+	VMOVUPS W_U+OFF(DI), Y0; \
+	VSUBPS SUM, Y0, Y0; \
+	VMOVUPS Y0, W_U+OFF(DI)
+	RELATIVE(Y7, 0)
+	RELATIVE(Y8, 32)
+	RELATIVE(Y9, 64)
+	MOVQ W_TRIS(DI), SI
 
 	// u in Y0-Y2, u·u in Y3; the edges e (Y4-Y6) and f (Y7-Y9).
 	VMOVUPS W_U(DI), Y0

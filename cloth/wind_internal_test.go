@@ -24,7 +24,7 @@ func TestWindArgsLayout(t *testing.T) {
 		{"cq", unsafe.Offsetof(a.cq), 92}, {"one", unsafe.Offsetof(a.one), 96},
 		{"f", unsafe.Offsetof(a.f), 104},
 		{"u", unsafe.Offsetof(a.u), 200}, {"e", unsafe.Offsetof(a.e), 296},
-		{"fallback", unsafe.Offsetof(a.fallback), 488},
+		{"fallback", unsafe.Offsetof(a.fallback), 488}, {"last3", unsafe.Offsetof(a.last3), 492},
 		{"force", unsafe.Offsetof(a.force), 496}, {"net", unsafe.Offsetof(a.net), 504},
 	} {
 		if c.got != c.want {

@@ -20,10 +20,10 @@ type windArgs struct {
 	f                  [3][8]float32     // scratch: each triangle's force on each vertex, x, y, z
 	u                  [3][8]float32     // scratch: the air relative to each triangle
 	e                  [6][8]float32     // scratch: its edges b - a and c - a
-	fallback           uint32            // out: a bit a triangle whose force needs float64
-	_                  uint32
-	force              unsafe.Pointer // &WindForce.force[0]
-	net                mgl32.Vec3     // in and out: the band's net force so far
+	fallback           uint32            // out: a bit a triangle whose force needs float64 (all for a group on last3)
+	last3              int32             // 3 x the World's last particle, whose 16 bytes would pass the end of pos
+	force              unsafe.Pointer    // &WindForce.force[0]
+	net                mgl32.Vec3        // in and out: the band's net force so far
 }
 
 // windGroupSize is how many consecutive triangles windGroup takes.
@@ -43,6 +43,7 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	a := windArgs{
 		pos: unsafe.Pointer(&wd.pos[0]), prev: unsafe.Pointer(&wd.prev[0]),
 		air: wd.air, k3: wd.k3, cp: wd.cp, cq: wd.cq, one: 1,
+		last3: int32(3 * (len(wd.pos) - 1)),
 		force: unsafe.Pointer(&force[0]),
 	}
 	if !wd.uniform {

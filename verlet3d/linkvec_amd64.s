@@ -18,29 +18,6 @@
 #define G_WB 192
 #define G_SIZE 224
 
-// ROWS loads the eight particles whose float indices are the int32s at
-// OFF(R8): particles 0-3 into the low halves of R0-R3, 4-7 into their high
-// halves, as rows (x, y, z, and the next particle's x, which is ignored;
-// prepareGroups keeps the last particle out of groups so that the row
-// never reads past pos).
-#define ROWS(OFF, R0, R1, R2, R3, X0, X1, X2, X3) \
-	MOVLQSX OFF+0(R8), BX; \
-	VMOVUPS (SI)(BX*4), X0; \
-	MOVLQSX OFF+4(R8), BX; \
-	VMOVUPS (SI)(BX*4), X1; \
-	MOVLQSX OFF+8(R8), BX; \
-	VMOVUPS (SI)(BX*4), X2; \
-	MOVLQSX OFF+12(R8), BX; \
-	VMOVUPS (SI)(BX*4), X3; \
-	MOVLQSX OFF+16(R8), BX; \
-	VINSERTF128 $1, (SI)(BX*4), R0, R0; \
-	MOVLQSX OFF+20(R8), BX; \
-	VINSERTF128 $1, (SI)(BX*4), R1, R1; \
-	MOVLQSX OFF+24(R8), BX; \
-	VINSERTF128 $1, (SI)(BX*4), R2, R2; \
-	MOVLQSX OFF+28(R8), BX; \
-	VINSERTF128 $1, (SI)(BX*4), R3, R3
-
 // PUT writes x, y and z of row XR's low half to the particle whose float
 // index is the int32 at OFF(R8): 12 bytes, never the next particle's.
 #define PUT(OFF, XR) \

@@ -6,6 +6,29 @@
 // registers and rows 4-7 in their high halves, so one transpose turns
 // eight particles into three columns of eight.
 
+// ROWS loads the eight particles of the float array at SI whose float
+// indices are the int32s at OFF(R8): particles 0-3 into the low halves of
+// R0-R3, 4-7 into their high halves, as rows (x, y, z, and the next
+// particle's x, which is ignored; the caller keeps the array's last
+// particle out, so that a row never reads past its end). BX is scratch.
+#define ROWS(OFF, R0, R1, R2, R3, X0, X1, X2, X3) \
+	MOVLQSX OFF+0(R8), BX; \
+	VMOVUPS (SI)(BX*4), X0; \
+	MOVLQSX OFF+4(R8), BX; \
+	VMOVUPS (SI)(BX*4), X1; \
+	MOVLQSX OFF+8(R8), BX; \
+	VMOVUPS (SI)(BX*4), X2; \
+	MOVLQSX OFF+12(R8), BX; \
+	VMOVUPS (SI)(BX*4), X3; \
+	MOVLQSX OFF+16(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R0, R0; \
+	MOVLQSX OFF+20(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R1, R1; \
+	MOVLQSX OFF+24(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R2, R2; \
+	MOVLQSX OFF+28(R8), BX; \
+	VINSERTF128 $1, (SI)(BX*4), R3, R3
+
 // COLUMNS turns rows R0-R3 into columns: x in R1, y in R3, z in R0 (T0
 // and T1 are scratch).
 #define COLUMNS(R0, R1, R2, R3, T0, T1) \
