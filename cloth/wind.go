@@ -106,6 +106,10 @@ type WindForce struct {
 	corners   [3][]int32
 	cornersOf uint64
 	cornersOK bool
+	// triAir[k][t] is coordinate k of the air at triangle t's cell (its
+	// cellAir), for the kernel to load eight triangles' air at once;
+	// filled when the air is sampled.
+	triAir [3][]float32
 }
 
 // windBands is at most how many bands a substep's triangles are cut into
@@ -230,6 +234,9 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		// second and half metres, a step over a sixtieth of a second.
 		wd.sampleAir(pos, t)
 		wd.sampled = true
+		if wd.kernel() {
+			wd.airByTriangle()
+		}
 	}
 	if len(wd.force) < len(verts) {
 		wd.force = make([]mgl32.Vec3, len(verts), 2*len(verts))
@@ -253,6 +260,22 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 	}
 	wd.net = net.Mul(3)
 	w.Parallel(len(verts), wd.pushJob)
+}
+
+// airByTriangle fills triAir from cellAir.
+func (wd *WindForce) airByTriangle() {
+	cells := wd.g.triCell
+	for k := range wd.triAir {
+		a := wd.triAir[k]
+		if cap(a) < len(cells) {
+			a = make([]float32, len(cells))
+		}
+		a = a[:len(cells)]
+		for t, c := range cells {
+			a[t] = wd.cellAir[c][k]
+		}
+		wd.triAir[k] = a
+	}
 }
 
 // findCorners fills corners from the grid's triangles and vertices.

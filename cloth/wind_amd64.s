@@ -4,30 +4,22 @@
 // Offsets in windArgs (wind_kernel.go).
 #define W_TRIS 0
 #define W_ALIVE 8
-#define W_CELLS 16
-#define W_CORNERS 24
-#define W_POS 48
-#define W_PREV 56
-#define W_CELLAIR 64
-#define W_AIR 72
-#define W_K3 84
-#define W_CP 88
-#define W_CQ 92
-#define W_ONE 96
-#define W_F 104
-#define W_U 200
-#define W_E 296
-#define W_FALLBACK 488
-#define W_LAST3 492
-#define W_FORCE 496
-#define W_NET 504
-
-// GATHER loads the float at BASE + OFF + 4·IDX for each lane of the alive
-// lanes in Y14 into DST (zero in the other lanes); Y12 is scratch.
-#define GATHER(OFF, BASE, IDX, DST) \
-	VPXOR DST, DST, DST; \
-	VMOVDQU Y14, Y12; \
-	VGATHERDPS Y12, OFF(BASE)(IDX*4), DST
+#define W_AIRS 16
+#define W_CORNERS 40
+#define W_POS 64
+#define W_PREV 72
+#define W_AIR 80
+#define W_K3 92
+#define W_CP 96
+#define W_CQ 100
+#define W_ONE 104
+#define W_F 112
+#define W_U 208
+#define W_E 304
+#define W_FALLBACK 496
+#define W_LAST3 500
+#define W_FORCE 504
+#define W_NET 512
 
 // func windGroup(a *windArgs)
 //
@@ -67,19 +59,17 @@ TEXT ·windGroup(SB), NOSPLIT, $0-8
 	JMP done
 
 inside:
-	// The air: uniform, or each triangle's cell's.
-	MOVQ W_CELLS(DI), R12
+	// The air: uniform, or each triangle's cell's (WindForce.triAir).
+	MOVQ W_AIRS(DI), R12
 	TESTQ R12, R12
 	JZ uniform
-	MOVQ W_CELLAIR(DI), R13
-	VMOVDQU (R12), Y0
-	VPADDD Y0, Y0, Y1
-	VPADDD Y1, Y0, Y0
-	GATHER(0, R13, Y0, Y1)
+	VMOVUPS (R12), Y1
 	VMOVUPS Y1, W_U(DI)
-	GATHER(4, R13, Y0, Y1)
+	MOVQ W_AIRS+8(DI), R12
+	VMOVUPS (R12), Y1
 	VMOVUPS Y1, W_U+32(DI)
-	GATHER(8, R13, Y0, Y1)
+	MOVQ W_AIRS+16(DI), R12
+	VMOVUPS (R12), Y1
 	VMOVUPS Y1, W_U+64(DI)
 	JMP air
 

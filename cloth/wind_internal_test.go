@@ -17,15 +17,14 @@ func TestWindArgsLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"tris", unsafe.Offsetof(a.tris), 0}, {"alive", unsafe.Offsetof(a.alive), 8},
-		{"cells", unsafe.Offsetof(a.cells), 16}, {"corners", unsafe.Offsetof(a.corners), 24},
-		{"pos", unsafe.Offsetof(a.pos), 48}, {"prev", unsafe.Offsetof(a.prev), 56},
-		{"cellAir", unsafe.Offsetof(a.cellAir), 64}, {"air", unsafe.Offsetof(a.air), 72},
-		{"k3", unsafe.Offsetof(a.k3), 84}, {"cp", unsafe.Offsetof(a.cp), 88},
-		{"cq", unsafe.Offsetof(a.cq), 92}, {"one", unsafe.Offsetof(a.one), 96},
-		{"f", unsafe.Offsetof(a.f), 104},
-		{"u", unsafe.Offsetof(a.u), 200}, {"e", unsafe.Offsetof(a.e), 296},
-		{"fallback", unsafe.Offsetof(a.fallback), 488}, {"last3", unsafe.Offsetof(a.last3), 492},
-		{"force", unsafe.Offsetof(a.force), 496}, {"net", unsafe.Offsetof(a.net), 504},
+		{"airs", unsafe.Offsetof(a.airs), 16}, {"corners", unsafe.Offsetof(a.corners), 40},
+		{"pos", unsafe.Offsetof(a.pos), 64}, {"prev", unsafe.Offsetof(a.prev), 72},
+		{"air", unsafe.Offsetof(a.air), 80}, {"k3", unsafe.Offsetof(a.k3), 92},
+		{"cp", unsafe.Offsetof(a.cp), 96}, {"cq", unsafe.Offsetof(a.cq), 100},
+		{"one", unsafe.Offsetof(a.one), 104}, {"f", unsafe.Offsetof(a.f), 112},
+		{"u", unsafe.Offsetof(a.u), 208}, {"e", unsafe.Offsetof(a.e), 304},
+		{"fallback", unsafe.Offsetof(a.fallback), 496}, {"last3", unsafe.Offsetof(a.last3), 500},
+		{"force", unsafe.Offsetof(a.force), 504}, {"net", unsafe.Offsetof(a.net), 512},
 	} {
 		if c.got != c.want {
 			t.Errorf("windArgs.%s at %d, wind_amd64.s reads it at %d", c.name, c.got, c.want)

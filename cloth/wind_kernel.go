@@ -10,20 +10,20 @@ import (
 // offsets TestWindArgsLayout checks: the group's triangles, the substep's
 // inputs, the force and net force it adds to, and its scratch.
 type windArgs struct {
-	tris, alive, cells unsafe.Pointer    // &tris[t], &triAlive[t], &triCell[t] (nil: uniform air)
-	corners            [3]unsafe.Pointer // &WindForce.corners[k][t]
-	pos, prev          unsafe.Pointer    // &pos[0], &prev[0]
-	cellAir            unsafe.Pointer    // &cellAir[0] (nil: uniform air)
-	air                mgl32.Vec3        // the uniform air, m/s
-	k3, cp, cq         float32           // see WindForce
-	one                float64           // 1
-	f                  [3][8]float32     // scratch: each triangle's force on each vertex, x, y, z
-	u                  [3][8]float32     // scratch: the air relative to each triangle
-	e                  [6][8]float32     // scratch: its edges b - a and c - a
-	fallback           uint32            // out: a bit a triangle whose force needs float64 (all for a group on last3)
-	last3              int32             // 3 x the World's last particle, whose 16 bytes would pass the end of pos
-	force              unsafe.Pointer    // &WindForce.force[0]
-	net                mgl32.Vec3        // in and out: the band's net force so far
+	tris, alive unsafe.Pointer    // &tris[t], &triAlive[t]
+	airs        [3]unsafe.Pointer // &WindForce.triAir[k][t] (nil: uniform air)
+	corners     [3]unsafe.Pointer // &WindForce.corners[k][t]
+	pos, prev   unsafe.Pointer    // &pos[0], &prev[0]
+	air         mgl32.Vec3        // the uniform air, m/s
+	k3, cp, cq  float32           // see WindForce
+	one         float64           // 1
+	f           [3][8]float32     // scratch: each triangle's force on each vertex, x, y, z
+	u           [3][8]float32     // scratch: the air relative to each triangle
+	e           [6][8]float32     // scratch: its edges b - a and c - a
+	fallback    uint32            // out: a bit a triangle whose force needs float64 (all for a group on last3)
+	last3       int32             // 3 x the World's last particle, whose 16 bytes would pass the end of pos
+	force       unsafe.Pointer    // &WindForce.force[0]
+	net         mgl32.Vec3        // in and out: the band's net force so far
 }
 
 // windGroupSize is how many consecutive triangles windGroup takes.
@@ -46,9 +46,6 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 		last3: int32(3 * (len(wd.pos) - 1)),
 		force: unsafe.Pointer(&force[0]),
 	}
-	if !wd.uniform {
-		a.cellAir = unsafe.Pointer(&wd.cellAir[0])
-	}
 	ti := t0
 	for ; ti+windGroupSize <= t1; ti += windGroupSize {
 		a.tris, a.alive = unsafe.Pointer(&g.tris[ti]), unsafe.Pointer(&g.triAlive[ti])
@@ -56,7 +53,9 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 			a.corners[k] = unsafe.Pointer(&wd.corners[k][ti])
 		}
 		if !wd.uniform {
-			a.cells = unsafe.Pointer(&g.triCell[ti])
+			for k := range a.airs {
+				a.airs[k] = unsafe.Pointer(&wd.triAir[k][ti])
+			}
 		}
 		windGroup(&a)
 		if a.fallback == 0 {
