@@ -28,9 +28,10 @@
 // float32 (the square root and division in float64), into a.f: x, y, z,
 // eight floats each. a.fallback gets a bit for each triangle tri would add
 // a force for whose force is not finite or beyond maxWindForce (tri then
-// finds it in float64). When there is none, the forces are added to
-// a.force at the triangles' vertices, and to a.net, triangle by triangle
-// as tri adds them.
+// finds it in float64), and all eight, before anything is found, when a
+// corner is the World's last particle (a.last3). When there is none, the
+// forces are added to a.force at the triangles' vertices, and to a.net,
+// triangle by triangle as tri adds them.
 TEXT ·windGroup(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ W_TRIS(DI), SI

@@ -35,8 +35,9 @@ func (wd *WindForce) kernel() bool { return haveWindKernel && !wd.noKernel }
 // bandKernel is band with windGroup finding the forces of the triangles
 // eight at a time and adding them to the vertices, and to net, in triangle
 // order, so every sum is as band's loop makes it. A group with a triangle
-// whose force needs float64 (see windForce64) goes through tri instead,
-// as do the band's last few triangles.
+// whose force needs float64 (see windForce64), or on the World's last
+// particle (see windArgs.last3), goes through tri instead, as do the
+// band's last few triangles.
 func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 	g := wd.g
 	force := wd.force
@@ -61,8 +62,9 @@ func (wd *WindForce) bandKernel(t0, t1 int) mgl32.Vec3 {
 		if a.fallback == 0 {
 			continue // added
 		}
-		// A force beyond float32's reach: the group goes through tri,
-		// which finds what the kernel found for the others.
+		// A force beyond float32's reach, or the last particle: the
+		// group goes through tri, which finds what the kernel found for
+		// the others.
 		for l := range windGroupSize {
 			a.net = wd.tri(ti+l, a.net)
 		}
