@@ -99,6 +99,8 @@ type linkStore struct {
 	groups    []linkGroup
 	groupOK   []bool
 	groupIdle []bool // no link of the group is solved (idle or broken)
+	groupNear []bool // the kernel loads the group's particles exactly (linkGroupArgs.exact; markNear)
+	wroteBy   []int32
 	// count is, by particle, how many links (broken ones included until
 	// removed) join it: bodies tells an asleep cube held by a link of the
 	// game's from one that has only its own (internal/bridge.LinkCounts).

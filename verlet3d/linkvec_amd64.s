@@ -7,6 +7,7 @@
 #define ARG_LAMBDA 16
 #define ARG_EPS 24
 #define ARG_FIRST 28
+#define ARG_EXACT 32
 
 // Offsets in linkGroup (eight int32 or float32 per field).
 #define G_A3 0
@@ -41,6 +42,32 @@
 	PUT(OFF+24, X2); \
 	PUT(OFF+28, X3)
 
+// ROW12 loads the particle whose float index is the int32 at OFF(R8) into
+// X as x, y, z, 0: an 8-byte and a 4-byte load, the sizes PUT stores, so
+// that the processor forwards a particle that a group just wrote to the
+// next group that reads it. ROWS's 16-byte load spans two of PUT's stores
+// (and the next particle's), which the processor cannot forward: the load
+// waits until the stores have reached the cache (see linkGroupArgs.exact).
+#define ROW12(OFF, X) \
+	MOVLQSX OFF(R8), BX; \
+	VMOVSD (SI)(BX*4), X; \
+	VINSERTPS $0x20, 8(SI)(BX*4), X, X
+
+// ROWS12 is ROWS with ROW12's loads; XT is scratch.
+#define ROWS12(OFF, R0, R1, R2, R3, X0, X1, X2, X3, XT) \
+	ROW12(OFF+0, X0); \
+	ROW12(OFF+4, X1); \
+	ROW12(OFF+8, X2); \
+	ROW12(OFF+12, X3); \
+	ROW12(OFF+16, XT); \
+	VINSERTF128 $1, XT, R0, R0; \
+	ROW12(OFF+20, XT); \
+	VINSERTF128 $1, XT, R1, R1; \
+	ROW12(OFF+24, XT); \
+	VINSERTF128 $1, XT, R2, R2; \
+	ROW12(OFF+28, XT); \
+	VINSERTF128 $1, XT, R3, R3
+
 // Columns of the two ends and their difference.
 #define PAX Y3
 #define PAY Y5
@@ -66,12 +93,22 @@ TEXT ·solveLinkGroups(SB), NOSPLIT, $0-24
 	MOVQ ARG_GROUP(DI), R8
 	MOVQ ARG_LAMBDA(DI), R9
 	MOVL ARG_FIRST(DI), DX
+	MOVL ARG_EXACT(DI), R10
 	VBROADCASTSS ARG_EPS(DI), Y13
 
 loop:
+	TESTL R10, R10
+	JNZ exact
 	ROWS(G_A3, Y2, Y3, Y4, Y5, X2, X3, X4, X5)
-	COLUMNS(Y2, Y3, Y4, Y5, Y0, Y1)
 	ROWS(G_B3, Y6, Y7, Y8, Y9, X6, X7, X8, X9)
+	JMP loaded
+
+exact:
+	ROWS12(G_A3, Y2, Y3, Y4, Y5, X2, X3, X4, X5, X0)
+	ROWS12(G_B3, Y6, Y7, Y8, Y9, X6, X7, X8, X9, X0)
+
+loaded:
+	COLUMNS(Y2, Y3, Y4, Y5, Y0, Y1)
 	COLUMNS(Y6, Y7, Y8, Y9, Y0, Y1)
 	VSUBPS PAX, PBX, VDX // dx = bx - ax
 	VSUBPS PAY, PBY, VDY

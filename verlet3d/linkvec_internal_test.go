@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -11,9 +12,14 @@ import (
 // regions) with a jumbled start, two pinned particles, soft and rigid
 // links, a string, a Jakobsen link, a broken link, idle links and one link
 // of zero length, with its multipliers set to nonzero values.
-func kernelWorld(t *testing.T) *World {
+func kernelWorld(t *testing.T) *World { return kernelGridWorld(t, 48) }
+
+// kernelGridWorld is kernelWorld on an n x n grid (n >= 14). Under 2,048
+// links (19 x 19) its links are a level-ordered serial run, whose groups
+// read what the groups just before them wrote (linkStore.groupNear).
+func kernelGridWorld(t *testing.T, n int) *World {
 	t.Helper()
-	w := gridWorld(48)
+	w := gridWorld(n)
 	for i := range w.pos {
 		f := float32(i)
 		w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
@@ -48,26 +54,46 @@ func kernelWorld(t *testing.T) *World {
 // The link kernel (where the processor has one) gives the same bits as
 // solveLinks: over whole ranges and ranges cut mid-group, on a first pass
 // and a later one, with pinned particles, flagged links (idle ones too)
-// and a link of zero length among its groups.
+// and a link of zero length among its groups; with its 16-byte rows in
+// the regions of a 48 x 48 grid and its exact loads in the level-ordered
+// run of a 19 x 19 one (the 48 x 48 grid has a few near groups too, in
+// the links between its regions).
 func TestLinkKernelMatchesScalar(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no link kernel on this processor")
 	}
-	vec, scalar := kernelWorld(t), kernelWorld(t)
+	for _, c := range []struct {
+		n                       int
+		minOK, minNear, maxNear float64 // the share of groups in the kernel, and of those loaded exactly
+	}{{48, 0.75, 0, 0.25}, {19, 0.2, 0.5, 1}} {
+		t.Run(fmt.Sprintf("%dx%d", c.n, c.n), func(t *testing.T) {
+			testLinkKernelMatchesScalar(t, c.n, c.minOK, c.minNear, c.maxNear)
+		})
+	}
+}
+
+func testLinkKernelMatchesScalar(t *testing.T, size int, minOK, minNear, maxNear float64) {
+	vec, scalar := kernelGridWorld(t, size), kernelGridWorld(t, size)
 	scalar.noKernels = true
 	scalar.links.prepared = false
 	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600, scalar.kernels())
 	if len(scalar.links.groupOK) != 0 {
 		t.Fatal("noKernels left the groups on")
 	}
-	ok := 0
-	for _, g := range vec.links.groupOK {
-		if g {
+	ok, near := 0, 0
+	for g, k := range vec.links.groupOK {
+		if k {
 			ok++
+			if vec.links.groupNear[g] {
+				near++
+			}
 		}
 	}
-	if ok < len(vec.links.groupOK)*3/4 {
+	if float64(ok) < minOK*float64(len(vec.links.groupOK)) {
 		t.Fatalf("only %d of %d groups go to the kernel", ok, len(vec.links.groupOK))
+	}
+	if f := float64(near) / float64(ok); f < minNear || f > maxNear || near == 0 {
+		t.Fatalf("%d of %d kernel groups are loaded exactly, want a share in [%v, %v] and at least one", near, ok, minNear, maxNear)
 	}
 	n := len(vec.links.hot)
 	for _, r := range []struct {
