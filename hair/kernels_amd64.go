@@ -9,3 +9,8 @@ func pullStrands(a *pullArgs)
 //
 //go:noescape
 func solveStrands8(a *linkArgs)
+
+// carryParticles runs the carry kernel (carry_amd64.s).
+//
+//go:noescape
+func carryParticles(a *carryArgs)

@@ -5,3 +5,5 @@ package hair
 func pullStrands(*pullArgs) { panic("hair: no pull kernel on this architecture") }
 
 func solveStrands8(*linkArgs) { panic("hair: no links kernel on this architecture") }
+
+func carryParticles(*carryArgs) { panic("hair: no carry kernel on this architecture") }

@@ -81,6 +81,10 @@ func (h *Hair) setCarry() {
 func (h *Hair) carry(lo, hi int) {
 	base := int(h.base)
 	a, b := base+lo*h.per, base+hi*h.per
+	if n := h.carryKernelGroups(b - a); n > 0 {
+		h.carryKernel(a, n) // carry_kernel.go
+		a += 8 * n
+	}
 	pos, prev, inv := h.pos[a:b], h.prev[a:b], h.inv[a:b]
 	m := h.carryM
 	m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]

@@ -1,0 +1,71 @@
+package hair
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets carry_amd64.s reads carryArgs at.
+func TestCarryArgsLayout(t *testing.T) {
+	var a carryArgs
+	checkOffsets(t, "carry_amd64.s", []offset{
+		{"pos", unsafe.Offsetof(a.pos), 0}, {"prev", unsafe.Offsetof(a.prev), 8},
+		{"inv", unsafe.Offsetof(a.inv), 16}, {"groups", unsafe.Offsetof(a.groups), 24},
+		{"fx", unsafe.Offsetof(a.fx), 32}, {"fy", unsafe.Offsetof(a.fy), 64},
+		{"fz", unsafe.Offsetof(a.fz), 96}, {"tx", unsafe.Offsetof(a.tx), 128},
+		{"ty", unsafe.Offsetof(a.ty), 160}, {"tz", unsafe.Offsetof(a.tz), 192},
+		{"m", unsafe.Offsetof(a.m), 224},
+	})
+}
+
+// The carry kernel (where the processor has one) gives the same bits as
+// carry's loop, on positions and previous positions, over whole and
+// partial strand ranges (the kernel's groups of eight and the loop's
+// rest), leaving the roots and pinned particles (inverse mass 0) as they
+// were, with a particle at infinity and one NaN among them.
+func TestCarryKernelMatchesScalar(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	for _, c := range []struct {
+		strands, segments int
+		last              bool
+	}{{40, 16, false}, {37, 12, true}, {9, 9, true}, {5, 10, false}} {
+		_, kh := pullHair(t, c.strands, c.segments, c.last)
+		_, sh := pullHair(t, c.strands, c.segments, c.last)
+		sh.noKernels = true
+		if kh.carryKernelGroups(c.strands*kh.per) == 0 {
+			t.Fatalf("%+v: the kernel is off", c)
+		}
+		base := int(kh.base)
+		for _, h := range []*Hair{kh, sh} {
+			for o := range c.strands * h.per {
+				f := float32(o)
+				h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+			}
+			h.pos[base+h.per+5][1] = float32(math.Inf(1))
+			h.prev[base+2*h.per-1][2] = float32(math.NaN())
+			h.carryFrom = mgl32.Vec3{0.31, 1.58, -0.22}
+			h.carryTo = mgl32.Vec3{0.33, 1.61, -0.21}
+			q := mgl32.QuatRotate(0.07, mgl32.Vec3{0.3, 1, -0.2}.Normalize())
+			h.carryM = q.Mat4().Mat3()
+		}
+		for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
+			kh.carry(r[0], r[1])
+			sh.carry(r[0], r[1])
+			for o := base; o < base+c.strands*kh.per; o++ {
+				for _, p := range [][2]mgl32.Vec3{{kh.pos[o], sh.pos[o]}, {kh.prev[o], sh.prev[o]}} {
+					for k := range 3 {
+						if math.Float32bits(p[0][k]) != math.Float32bits(p[1][k]) {
+							t.Fatalf("%+v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, r, o-base, p[0], p[1])
+						}
+					}
+				}
+			}
+		}
+	}
+}
