@@ -26,9 +26,9 @@ type carryArgs struct {
 	m                      [9][8]float32
 }
 
-// carryKernelGroups is how many groups of eight of n particles the kernel
-// takes; 0 when there is no kernel.
-func (h *Hair) carryKernelGroups(n int) int {
+// kernelGroups is how many groups of eight of n consecutive particles the
+// carry and head contact kernels take; 0 when there is no kernel.
+func (h *Hair) kernelGroups(n int) int {
 	if !simd.AVX2() || h.noKernels {
 		return 0
 	}

@@ -14,3 +14,8 @@ func solveStrands8(a *linkArgs)
 //
 //go:noescape
 func carryParticles(a *carryArgs)
+
+// headContacts runs the head contact kernel (contact_amd64.s).
+//
+//go:noescape
+func headContacts(a *contactArgs)

@@ -7,3 +7,5 @@ func pullStrands(*pullArgs) { panic("hair: no pull kernel on this architecture")
 func solveStrands8(*linkArgs) { panic("hair: no links kernel on this architecture") }
 
 func carryParticles(*carryArgs) { panic("hair: no carry kernel on this architecture") }
+
+func headContacts(*contactArgs) { panic("hair: no head contact kernel on this architecture") }

@@ -81,7 +81,7 @@ func (h *Hair) setCarry() {
 func (h *Hair) carry(lo, hi int) {
 	base := int(h.base)
 	a, b := base+lo*h.per, base+hi*h.per
-	if n := h.carryKernelGroups(b - a); n > 0 {
+	if n := h.kernelGroups(b - a); n > 0 {
 		h.carryKernel(a, n) // carry_kernel.go
 		a += 8 * n
 	}
@@ -722,7 +722,12 @@ func (h *Hair) headContact(lo, hi int) {
 	touch := minR + 0.1*h.w.Config().ContactMargin
 	touch2 := touch * touch
 	mu := h.set.HeadFriction
-	for o := lo * per; o < hi*per; o++ {
+	o0 := lo * per
+	if groups := h.kernelGroups((hi - lo) * per); groups > 0 {
+		h.contactKernel(o0, groups, touch2, minR, mu) // contact_kernel.go
+		o0 += 8 * groups
+	}
+	for o := o0; o < hi*per; o++ {
 		if inv[o] == 0 {
 			continue
 		}
