@@ -1,0 +1,97 @@
+package hair
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets contact_amd64.s reads contactArgs at.
+func TestContactArgsLayout(t *testing.T) {
+	var a contactArgs
+	checkOffsets(t, "contact_amd64.s", []offset{
+		{"pos", unsafe.Offsetof(a.pos), 0}, {"prev", unsafe.Offsetof(a.prev), 8},
+		{"inv", unsafe.Offsetof(a.inv), 16}, {"groups", unsafe.Offsetof(a.groups), 24},
+		{"friction", unsafe.Offsetof(a.friction), 32}, {"cx", unsafe.Offsetof(a.cx), 40},
+		{"cy", unsafe.Offsetof(a.cy), 72}, {"cz", unsafe.Offsetof(a.cz), 104},
+		{"touch2", unsafe.Offsetof(a.touch2), 136}, {"eps", unsafe.Offsetof(a.eps), 168},
+		{"minR", unsafe.Offsetof(a.minR), 200}, {"mu", unsafe.Offsetof(a.mu), 232},
+		{"m", unsafe.Offsetof(a.m), 264}, {"e", unsafe.Offsetof(a.e), 552},
+		{"ex", unsafe.Offsetof(a.ex), 840}, {"ey", unsafe.Offsetof(a.ey), 872},
+		{"ez", unsafe.Offsetof(a.ez), 904},
+	})
+}
+
+// The head contact kernel (where the processor has one) gives the same
+// bits as headContact's loop, on positions and previous positions, with
+// and without friction, over whole and partial strand ranges: particles
+// inside the head (put out), touching it (friction only), clear of it,
+// pinned inside it (left alone), at the head's centre (skipped), at
+// infinity and NaN, with the head turned and moved since the last substep.
+func TestHeadContactKernelMatchesScalar(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	for _, c := range []struct {
+		strands, segments int
+		last              bool
+	}{{40, 16, false}, {37, 12, true}, {5, 10, false}} {
+		for _, mu := range []float32{0.3, 0} {
+			_, kh := pullHair(t, c.strands, c.segments, c.last)
+			_, sh := pullHair(t, c.strands, c.segments, c.last)
+			sh.noKernels = true
+			if kh.kernelGroups(c.strands*kh.per) == 0 {
+				t.Fatalf("%+v: the kernel is off", c)
+			}
+			base := int(kh.base)
+			touching, inside := 0, 0
+			for _, h := range []*Hair{kh, sh} {
+				h.set.HeadFriction = mu
+				ctr := h.cur.c
+				r := h.head.Radius + h.set.Radius
+				for o := range c.strands * h.per {
+					f := float32(o)
+					p := &h.pos[base+o]
+					if o%5 == 2 { // touching: just outside the sphere
+						*p = ctr.Add(p.Sub(ctr).Normalize().Mul(r * 1.00001))
+					}
+					h.prev[base+o] = p.Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+					if h == kh {
+						if d := p.Sub(ctr).Len(); d < r {
+							inside++
+						} else if d < r+0.1*h.w.Config().ContactMargin {
+							touching++
+						}
+					}
+				}
+				h.pos[base+2*h.per+9] = ctr.Add(mgl32.Vec3{0, 0.5 * r, 0}) // pinned, inside
+				h.pos[base+h.per+6] = ctr                                  // at the centre
+				h.pos[base+h.per+5][1] = float32(math.Inf(1))
+				h.pos[base+2*h.per+1][0] = float32(math.NaN())
+				h.prevCur = h.cur
+				q := mgl32.QuatRotate(-0.05, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
+				h.prevCur.m = q.Mat4().Mat3().Mul3(h.cur.m)
+				h.prevCur.c = ctr.Add(mgl32.Vec3{-0.004, 0.002, 0.003})
+			}
+			if inside < 8 || touching < 8 {
+				t.Fatalf("%+v: %d particles inside the head and %d touching it, want 8 or more of each", c, inside, touching)
+			}
+			for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
+				kh.headContact(r[0], r[1])
+				sh.headContact(r[0], r[1])
+				for o := base; o < base+c.strands*kh.per; o++ {
+					for _, p := range [][2]mgl32.Vec3{{kh.pos[o], sh.pos[o]}, {kh.prev[o], sh.prev[o]}} {
+						for k := range 3 {
+							if math.Float32bits(p[0][k]) != math.Float32bits(p[1][k]) {
+								t.Fatalf("%+v mu %v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, mu, r, o-base, p[0], p[1])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
