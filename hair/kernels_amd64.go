@@ -19,3 +19,8 @@ func carryParticles(a *carryArgs)
 //
 //go:noescape
 func headContacts(a *contactArgs)
+
+// followStrands8 runs the follow-the-leader kernel (follow_amd64.s).
+//
+//go:noescape
+func followStrands8(a *followArgs)

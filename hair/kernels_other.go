@@ -9,3 +9,5 @@ func solveStrands8(*linkArgs) { panic("hair: no links kernel on this architectur
 func carryParticles(*carryArgs) { panic("hair: no carry kernel on this architecture") }
 
 func headContacts(*contactArgs) { panic("hair: no head contact kernel on this architecture") }
+
+func followStrands8(*followArgs) { panic("hair: no follow-the-leader kernel on this architecture") }

@@ -1,5 +1,6 @@
 #include "textflag.h"
 #include "../internal/simd/macros_amd64.h"
+#include "strided_amd64.h"
 
 // Offsets in linkArgs (links_kernel.go; TestLinkArgsLayout checks them).
 #define L_POS 0
@@ -40,29 +41,6 @@
 #define S_BR 768
 #define S_BI 800
 
-// Lane l of a float array is l strides (R12 = 1, R13 = 3, DX = 5, CX = 7
-// strides) past lane 0; of the positions, l strides (R8 = 1, R9 = 3,
-// R10 = 5, R11 = 7 strides). BX is j·4 bytes, SI points at the positions
-// of particle j of lane 0.
-
-// XCOL loads arr[o] of the eight lanes (arr's pointer at ARG(DI)) into OUT
-// (Y9-Y14 scratch): each lane's row arr[o:o+4] is loaded, and the first
-// column kept.
-#define XCOL(ARG, OUT) \
-	MOVQ ARG(DI), AX; \
-	ADDQ BX, AX; \
-	VMOVUPS (AX), X9; \
-	VMOVUPS (AX)(R12*1), X10; \
-	VMOVUPS (AX)(R12*2), X11; \
-	VMOVUPS (AX)(R13*1), X12; \
-	VINSERTF128 $1, (AX)(R12*4), Y9, Y9; \
-	VINSERTF128 $1, (AX)(DX*1), Y10, Y10; \
-	VINSERTF128 $1, (AX)(R13*2), Y11, Y11; \
-	VINSERTF128 $1, (AX)(CX*1), Y12, Y12; \
-	VUNPCKLPS Y10, Y9, Y13; \
-	VUNPCKLPS Y12, Y11, Y14; \
-	VSHUFPS $0x44, Y14, Y13, OUT
-
 // XPUT stores the eight lanes of V (destroyed) to arr[o] (pointer at
 // ARG(DI)), four bytes each.
 #define XPUT(ARG, V, XV) \
@@ -77,18 +55,6 @@
 	VEXTRACTPS $1, XV, (AX)(DX*1); \
 	VEXTRACTPS $2, XV, (AX)(R13*2); \
 	VEXTRACTPS $3, XV, (AX)(CX*1)
-
-// PROWS loads the particles at BASE (lane 0; the lanes follow at the
-// position strides) as rows in Y9-Y12.
-#define PROWS(BASE) \
-	VMOVUPS (BASE), X9; \
-	VMOVUPS (BASE)(R8*1), X10; \
-	VMOVUPS (BASE)(R8*2), X11; \
-	VMOVUPS (BASE)(R9*1), X12; \
-	VINSERTF128 $1, (BASE)(R8*4), Y9, Y9; \
-	VINSERTF128 $1, (BASE)(R10*1), Y10, Y10; \
-	VINSERTF128 $1, (BASE)(R9*2), Y11, Y11; \
-	VINSERTF128 $1, (BASE)(R11*1), Y12, Y12
 
 // PUTROW writes x, y, z of row XR's low half at OFF(BASE)(IDX).
 #define PUTROW(BASE, IDX, XR) \

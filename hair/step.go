@@ -613,6 +613,10 @@ func (h *Hair) pull(lo, hi int) {
 // velocity instead (through its previous position), the paper's damped
 // form, which keeps strands smooth when the head moves fast.
 func (h *Hair) followLeader(lo, hi int) {
+	if h.linksKernel(lo, hi) {
+		h.followKernelRun(lo) // follow_kernel.go
+		return
+	}
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
