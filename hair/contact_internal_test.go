@@ -12,16 +12,17 @@ import (
 // The offsets contact_amd64.s reads contactArgs at.
 func TestContactArgsLayout(t *testing.T) {
 	var a contactArgs
+	var c contactConsts
 	checkOffsets(t, "contact_amd64.s", []offset{
 		{"pos", unsafe.Offsetof(a.pos), 0}, {"prev", unsafe.Offsetof(a.prev), 8},
 		{"inv", unsafe.Offsetof(a.inv), 16}, {"groups", unsafe.Offsetof(a.groups), 24},
-		{"friction", unsafe.Offsetof(a.friction), 32}, {"cx", unsafe.Offsetof(a.cx), 40},
-		{"cy", unsafe.Offsetof(a.cy), 72}, {"cz", unsafe.Offsetof(a.cz), 104},
-		{"touch2", unsafe.Offsetof(a.touch2), 136}, {"eps", unsafe.Offsetof(a.eps), 168},
-		{"minR", unsafe.Offsetof(a.minR), 200}, {"mu", unsafe.Offsetof(a.mu), 232},
-		{"m", unsafe.Offsetof(a.m), 264}, {"e", unsafe.Offsetof(a.e), 552},
-		{"ex", unsafe.Offsetof(a.ex), 840}, {"ey", unsafe.Offsetof(a.ey), 872},
-		{"ez", unsafe.Offsetof(a.ez), 904},
+		{"friction", unsafe.Offsetof(a.friction), 32}, {"c", unsafe.Offsetof(a.c), 40},
+		{"cx", unsafe.Offsetof(c.cx), 0}, {"cy", unsafe.Offsetof(c.cy), 32},
+		{"cz", unsafe.Offsetof(c.cz), 64}, {"touch2", unsafe.Offsetof(c.touch2), 96},
+		{"eps", unsafe.Offsetof(c.eps), 128}, {"minR", unsafe.Offsetof(c.minR), 160},
+		{"mu", unsafe.Offsetof(c.mu), 192}, {"m", unsafe.Offsetof(c.m), 224},
+		{"e", unsafe.Offsetof(c.e), 512}, {"ex", unsafe.Offsetof(c.ex), 800},
+		{"ey", unsafe.Offsetof(c.ey), 832}, {"ez", unsafe.Offsetof(c.ez), 864},
 	})
 }
 
@@ -75,6 +76,7 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 				q := mgl32.QuatRotate(-0.05, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
 				h.prevCur.m = q.Mat4().Mat3().Mul3(h.cur.m)
 				h.prevCur.c = ctr.Add(mgl32.Vec3{-0.004, 0.002, 0.003})
+				h.setContact() // as apply does once the frames are set
 			}
 			if inside < 8 || touching < 8 {
 				t.Fatalf("%+v: %d particles inside the head and %d touching it, want 8 or more of each", c, inside, touching)

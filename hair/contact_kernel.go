@@ -22,20 +22,51 @@ type contactArgs struct {
 	pos, prev, inv unsafe.Pointer // the first particle's
 	groups         int64          // groups of eight particles
 	friction       int64          // 1 when HeadFriction is not 0
-	// Broadcast to eight lanes: the head's centre, the touching distance²,
-	// the smallest distance² handled, the head's radius plus the hair's,
-	// HeadFriction, this substep's head frame (to local) and the previous
-	// one's (back to world).
+	c              *contactConsts // the substep's, shared by every call
+}
+
+// contactConsts is what every call of the kernel in a substep shares, set
+// once by setContact and read only after. Broadcast to eight lanes: the
+// head's centre, the touching distance², the smallest distance² handled,
+// the head's radius plus the hair's, HeadFriction, this substep's head
+// frame (to local) and the previous one's (back to world).
+type contactConsts struct {
 	cx, cy, cz, touch2, eps, minR, mu [8]float32
 	m, e                              [9][8]float32
 	ex, ey, ez                        [8]float32
 }
 
+// contactValues returns the head contact's touching distance, the
+// distance particles are put out to, and the friction.
+func (h *Hair) contactValues() (touch, minR, mu float32) {
+	minR = h.head.Radius + h.set.Radius
+	return minR + 0.1*h.w.Config().ContactMargin, minR, h.set.HeadFriction
+}
+
+// setContact fills h.contact for this substep's head contact from the
+// head's frames (apply calls it once they are set).
+func (h *Hair) setContact() {
+	if !simd.AVX2() {
+		return
+	}
+	k := &h.contact
+	touch, minR, mu := h.contactValues()
+	c := h.cur.c
+	k.cx, k.cy, k.cz = simd.Broadcast(c[0]), simd.Broadcast(c[1]), simd.Broadcast(c[2])
+	k.touch2, k.eps = simd.Broadcast(touch*touch), simd.Broadcast(1e-18)
+	k.minR, k.mu = simd.Broadcast(minR), simd.Broadcast(mu)
+	for i := range 9 {
+		k.m[i] = simd.Broadcast(h.cur.m[i])
+		k.e[i] = simd.Broadcast(h.prevCur.m[i])
+	}
+	e := h.prevCur.c
+	k.ex, k.ey, k.ez = simd.Broadcast(e[0]), simd.Broadcast(e[1]), simd.Broadcast(e[2])
+}
+
 // contactKernel runs the kernel over the groups of eight particles from
-// o (an index into the hair's particles) with the head contact's values.
-func (h *Hair) contactKernel(o, groups int, touch2, minR, mu float32) {
-	base := int(h.base)
-	a := base + o
+// o (an index into the hair's particles), with the values setContact set.
+func (h *Hair) contactKernel(o, groups int) {
+	a := int(h.base) + o
 	// Bounds: the last group's last particle is in all three slices.
 	_, _, _ = h.pos[a+8*groups-1], h.prev[a+8*groups-1], h.inv[a+8*groups-1]
 	args := contactArgs{
@@ -43,19 +74,10 @@ func (h *Hair) contactKernel(o, groups int, touch2, minR, mu float32) {
 		prev:   unsafe.Pointer(&h.prev[a]),
 		inv:    unsafe.Pointer(&h.inv[a]),
 		groups: int64(groups),
+		c:      &h.contact,
 	}
-	if mu != 0 {
+	if h.set.HeadFriction != 0 {
 		args.friction = 1
 	}
-	c := h.cur.c
-	args.cx, args.cy, args.cz = simd.Broadcast(c[0]), simd.Broadcast(c[1]), simd.Broadcast(c[2])
-	args.touch2, args.eps = simd.Broadcast(touch2), simd.Broadcast(1e-18)
-	args.minR, args.mu = simd.Broadcast(minR), simd.Broadcast(mu)
-	for k := range 9 {
-		args.m[k] = simd.Broadcast(h.cur.m[k])
-		args.e[k] = simd.Broadcast(h.prevCur.m[k])
-	}
-	e := h.prevCur.c
-	args.ex, args.ey, args.ez = simd.Broadcast(e[0]), simd.Broadcast(e[1]), simd.Broadcast(e[2])
 	headContacts(&args)
 }

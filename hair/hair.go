@@ -46,6 +46,7 @@ type Hair struct {
 	// noKernels turns the links and pull kernels off (tests compare the
 	// two paths).
 	noKernels bool
+	contact   contactConsts // the head contact kernel's, for this substep (setContact)
 	styleN    int
 	restSeg   []float32 // rest segment length per strand, m
 

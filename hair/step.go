@@ -166,6 +166,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
+	h.setContact()
 	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
 	if h.carrying {
 		h.setCarry()
@@ -722,13 +723,11 @@ func (h *Hair) headContact(lo, hi int) {
 	e := h.prevCur.m
 	e0, e1, e2, e3, e4, e5, e6, e7, e8 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8]
 	ex, ey, ez := h.prevCur.c[0], h.prevCur.c[1], h.prevCur.c[2]
-	minR := h.head.Radius + h.set.Radius
-	touch := minR + 0.1*h.w.Config().ContactMargin
+	touch, minR, mu := h.contactValues()
 	touch2 := touch * touch
-	mu := h.set.HeadFriction
 	o0 := lo * per
 	if groups := h.kernelGroups((hi - lo) * per); groups > 0 {
-		h.contactKernel(o0, groups, touch2, minR, mu) // contact_kernel.go
+		h.contactKernel(o0, groups) // contact_kernel.go
 		o0 += 8 * groups
 	}
 	for o := o0; o < hi*per; o++ {
