@@ -2,7 +2,7 @@
 #include "../internal/simd/macros_amd64.h"
 #include "../internal/simd/contig_amd64.h"
 
-// Offsets in contactArgs and contactConsts (contact_kernel.go;
+// Offsets in contactArgs and headConsts (contact_kernel.go;
 // TestContactArgsLayout): the constants are read through K_C (R11).
 #define K_POS 0
 #define K_PREV 8

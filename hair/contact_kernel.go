@@ -22,15 +22,16 @@ type contactArgs struct {
 	pos, prev, inv unsafe.Pointer // the first particle's
 	groups         int64          // groups of eight particles
 	friction       int64          // 1 when HeadFriction is not 0
-	c              *contactConsts // the substep's, shared by every call
+	c              *headConsts    // the substep's, shared by every call
 }
 
-// contactConsts is what every call of the kernel in a substep shares, set
-// once by setContact and read only after. Broadcast to eight lanes: the
-// head's centre, the touching distance², the smallest distance² handled,
-// the head's radius plus the hair's, HeadFriction, this substep's head
-// frame (to local) and the previous one's (back to world).
-type contactConsts struct {
+// headConsts is what every call of the head contact and style target
+// kernels in a substep shares, set once by setHeadConsts and read only
+// after. Broadcast to eight lanes: the head's centre, the touching
+// distance², the smallest distance² handled, the head's radius plus the
+// hair's, HeadFriction, this substep's head frame (to local; the style
+// targets' rotation) and the previous one's (back to world).
+type headConsts struct {
 	cx, cy, cz, touch2, eps, minR, mu [8]float32
 	m, e                              [9][8]float32
 	ex, ey, ez                        [8]float32
@@ -43,13 +44,13 @@ func (h *Hair) contactValues() (touch, minR, mu float32) {
 	return minR + 0.1*h.w.Config().ContactMargin, minR, h.set.HeadFriction
 }
 
-// setContact fills h.contact for this substep's head contact from the
+// setContact fills h.headC for this substep's head contact from the
 // head's frames (apply calls it once they are set).
-func (h *Hair) setContact() {
+func (h *Hair) setHeadConsts() {
 	if !simd.AVX2() {
 		return
 	}
-	k := &h.contact
+	k := &h.headC
 	touch, minR, mu := h.contactValues()
 	c := h.cur.c
 	k.cx, k.cy, k.cz = simd.Broadcast(c[0]), simd.Broadcast(c[1]), simd.Broadcast(c[2])
@@ -64,7 +65,8 @@ func (h *Hair) setContact() {
 }
 
 // contactKernel runs the kernel over the groups of eight particles from
-// o (an index into the hair's particles), with the values setContact set.
+// o (an index into the hair's particles), with the values setHeadConsts
+// set.
 func (h *Hair) contactKernel(o, groups int) {
 	a := int(h.base) + o
 	// Bounds: the last group's last particle is in all three slices.
@@ -74,7 +76,7 @@ func (h *Hair) contactKernel(o, groups int) {
 		prev:   unsafe.Pointer(&h.prev[a]),
 		inv:    unsafe.Pointer(&h.inv[a]),
 		groups: int64(groups),
-		c:      &h.contact,
+		c:      &h.headC,
 	}
 	if h.set.HeadFriction != 0 {
 		args.friction = 1

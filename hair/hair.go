@@ -46,7 +46,7 @@ type Hair struct {
 	// noKernels turns the links and pull kernels off (tests compare the
 	// two paths).
 	noKernels bool
-	contact   contactConsts // the head contact kernel's, for this substep (setContact)
+	headC     headConsts // the head's pose broadcast for the kernels, this substep's (setHeadConsts)
 	styleN    int
 	restSeg   []float32 // rest segment length per strand, m
 

@@ -24,3 +24,8 @@ func headContacts(a *contactArgs)
 //
 //go:noescape
 func followStrands8(a *followArgs)
+
+// styleTargets runs the style target kernel (style_amd64.s).
+//
+//go:noescape
+func styleTargets(a *styleArgs)

@@ -11,3 +11,5 @@ func carryParticles(*carryArgs) { panic("hair: no carry kernel on this architect
 func headContacts(*contactArgs) { panic("hair: no head contact kernel on this architecture") }
 
 func followStrands8(*followArgs) { panic("hair: no follow-the-leader kernel on this architecture") }
+
+func styleTargets(*styleArgs) { panic("hair: no style target kernel on this architecture") }

@@ -166,7 +166,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.prevCur = h.cur
 	h.cur = pose.frame()
 	h.head.Center = pose.Center
-	h.setContact()
+	h.setHeadConsts()
 	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
 	if h.carrying {
 		h.setCarry()
@@ -341,7 +341,12 @@ func (h *Hair) prepare(lo, hi int) {
 		m := h.cur.m
 		m0, m1, m2, m3, m4, m5, m6, m7, m8 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
 		cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
-		rest, tg := h.rest[a:b], h.target[a:b]
+		k0 := a
+		if groups := h.kernelGroups(b - a); groups > 0 {
+			h.styleKernel(a, groups) // style_kernel.go
+			k0 += 8 * groups
+		}
+		rest, tg := h.rest[k0:b], h.target[k0:b]
 		tg = tg[:len(rest)]
 		for k := range rest {
 			r, t := &rest[k], &tg[k]
@@ -361,6 +366,12 @@ func (h *Hair) prepare(lo, hi int) {
 	aB := h.set.BendCompliance * h.invH2
 	fresh := aS == h.kAS && aB == h.kAB
 	per := h.per
+	if fresh && sameBits(inv[lo*per:hi*per], h.invSeen[lo*per:hi*per]) {
+		// No strand's masses changed (the usual case), found by one
+		// vector compare instead of a branch per particle. Bits equal
+		// means == equal: a World's inverse masses are never NaN.
+		return
+	}
 	for i := lo; i < hi; i++ {
 		o := i * per
 		same := fresh
@@ -385,6 +396,18 @@ func (h *Hair) prepare(lo, hi int) {
 			}
 		}
 	}
+}
+
+// sameBits reports whether a and b hold the same bits.
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a))) ==
+		string(unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b)))
 }
 
 // solvePass is one pass over every strand.

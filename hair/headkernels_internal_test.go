@@ -12,7 +12,7 @@ import (
 // The offsets contact_amd64.s reads contactArgs at.
 func TestContactArgsLayout(t *testing.T) {
 	var a contactArgs
-	var c contactConsts
+	var c headConsts
 	checkOffsets(t, "contact_amd64.s", []offset{
 		{"pos", unsafe.Offsetof(a.pos), 0}, {"prev", unsafe.Offsetof(a.prev), 8},
 		{"inv", unsafe.Offsetof(a.inv), 16}, {"groups", unsafe.Offsetof(a.groups), 24},
@@ -76,7 +76,7 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 				q := mgl32.QuatRotate(-0.05, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
 				h.prevCur.m = q.Mat4().Mat3().Mul3(h.cur.m)
 				h.prevCur.c = ctr.Add(mgl32.Vec3{-0.004, 0.002, 0.003})
-				h.setContact() // as apply does once the frames are set
+				h.setHeadConsts() // as apply does once the frames are set
 			}
 			if inside < 8 || touching < 8 {
 				t.Fatalf("%+v: %d particles inside the head and %d touching it, want 8 or more of each", c, inside, touching)
@@ -93,6 +93,55 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// The offsets style_amd64.s reads styleArgs at (headConsts as above).
+func TestStyleArgsLayout(t *testing.T) {
+	var a styleArgs
+	checkOffsets(t, "style_amd64.s", []offset{
+		{"rest", unsafe.Offsetof(a.rest), 0}, {"target", unsafe.Offsetof(a.target), 8},
+		{"groups", unsafe.Offsetof(a.groups), 16}, {"c", unsafe.Offsetof(a.c), 24},
+	})
+}
+
+// The style target kernel (where the processor has one) places the same
+// bits as prepare's loop, over whole and partial strand ranges, for a
+// turned head off the origin.
+func TestStyleKernelMatchesScalar(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	for _, c := range []struct{ strands, segments int }{{40, 16}, {37, 12}, {5, 10}} {
+		_, kh := pullHair(t, c.strands, c.segments, false)
+		_, sh := pullHair(t, c.strands, c.segments, false)
+		sh.noKernels = true
+		for _, h := range []*Hair{kh, sh} {
+			q := mgl32.QuatRotate(0.7, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
+			h.cur.m = q.Mat4().Mat3()
+			h.cur.c = mgl32.Vec3{3.1, 1.7, -2.4}
+			h.setHeadConsts() // as apply does once the frames are set
+			clear(h.target)
+		}
+		for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
+			kh.prepare(r[0], r[1])
+			sh.prepare(r[0], r[1])
+			placed := 0
+			for o := range c.strands * kh.per {
+				a, b := kh.target[o], sh.target[o]
+				for k := range 3 {
+					if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+						t.Fatalf("%+v range %v: target %d at %v with the kernel, %v without", c, r, o, a, b)
+					}
+				}
+				if a != (mgl32.Vec3{}) {
+					placed++
+				}
+			}
+			if want := (r[1] - r[0]) * kh.per; placed < want {
+				t.Fatalf("%+v range %v: %d targets placed, want %d or more", c, r, placed, want)
 			}
 		}
 	}
