@@ -34,9 +34,13 @@ import (
 //
 // Strands are independent, so with Config.Workers > 1 each phase splits the
 // strands between goroutines; the result is bit-identical to one worker.
-// On amd64 with AVX2 the links run eight strands side by side and the
-// style pull eight particles at a time (links_kernel.go, pull_kernel.go),
-// also bit-identical to the Go loops.
+// On amd64 with AVX2 the links and follow the leader run eight strands
+// side by side, and the style pull, the style targets, the carry and the
+// head contact eight particles at a time (links_kernel.go,
+// follow_kernel.go, pull_kernel.go, style_kernel.go, carry_kernel.go,
+// contact_kernel.go), also bit-identical to the Go loops. The kernels that
+// read the head's pose take it from one block of broadcast constants that
+// apply sets once a substep (setHeadConsts).
 // Every World.Parallel call is a dispatch and a wait for the slowest
 // worker, so the phases share calls: the head's carry, the roots and the
 // drag are one call; prepare runs inside the first pass's call.
