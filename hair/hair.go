@@ -43,8 +43,8 @@ type Hair struct {
 	styleSub  []float32
 	styleIter []float32
 	js        []float32 // float32(j) for j in [0, per), read by the pull kernel
-	// noKernels turns the links and pull kernels off (tests compare the
-	// two paths).
+	// noKernels turns the AVX2 kernels off (tests compare the two
+	// paths).
 	noKernels bool
 	headC     headConsts // the head's pose broadcast for the kernels, this substep's (setHeadConsts)
 	styleN    int
