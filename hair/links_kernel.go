@@ -1,7 +1,6 @@
 package hair
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/drape3d/drape/internal/simd"
@@ -27,10 +26,9 @@ type linkArgs struct {
 	useAS                                 int64 // stretch compliance (the multiplier is kept)
 	j                                     int64 // the kernel's particle counter
 	_                                     int64
-	// Broadcast to eight lanes: the compliances over h², the smallest
-	// length², the range limits of the square-root-free lengths, 0.5,
-	// 1 and the sign bit.
-	aS, aB, eps, c081, c121, c05, c15, half, one, sign [8]float32
+	// Broadcast to eight lanes: the compliances over h² (the fixed
+	// constants are the kernel's own data).
+	aS, aB [8]float32
 	// The kernel's scratch columns.
 	ax, ay, az, cx, cy, cz, wa, wc, r, ir, br, bi [8]float32
 }
@@ -66,8 +64,6 @@ func (h *Hair) linksKernelRun(lo int, aS, aB float32) {
 	if aS != 0 {
 		a.useAS = 1
 	}
-	a.aS, a.aB, a.eps = simd.Broadcast(aS), simd.Broadcast(aB), simd.Broadcast(1e-18)
-	a.c081, a.c121, a.c05, a.c15 = simd.Broadcast(0.81), simd.Broadcast(1.21), simd.Broadcast(0.5), simd.Broadcast(1.5)
-	a.half, a.one, a.sign = simd.Broadcast(0.5), simd.Broadcast(1), simd.Broadcast(math.Float32frombits(1<<31))
+	a.aS, a.aB = simd.Broadcast(aS), simd.Broadcast(aB)
 	solveStrands8(&a)
 }
