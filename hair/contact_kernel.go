@@ -26,7 +26,7 @@ type contactArgs struct {
 }
 
 // headConsts is what every call of the head contact and style target
-// kernels in a substep shares, set once by setHeadConsts and read only
+// kernels in a substep shares (and the pull kernel copies), set once by setHeadConsts and read only
 // after. Broadcast to eight lanes: the head's centre, the touching
 // distance², the smallest distance² handled, the head's radius plus the
 // hair's, HeadFriction, this substep's head frame (to local; the style
@@ -35,6 +35,7 @@ type headConsts struct {
 	cx, cy, cz, touch2, eps, minR, mu [8]float32
 	m, e                              [9][8]float32
 	ex, ey, ez                        [8]float32
+	minR2                             [8]float32 // minR², for the pull kernel's arguments
 }
 
 // contactValues returns the head contact's touching distance, the
@@ -55,7 +56,7 @@ func (h *Hair) setHeadConsts() {
 	c := h.cur.c
 	k.cx, k.cy, k.cz = simd.Broadcast(c[0]), simd.Broadcast(c[1]), simd.Broadcast(c[2])
 	k.touch2, k.eps = simd.Broadcast(touch*touch), simd.Broadcast(1e-18)
-	k.minR, k.mu = simd.Broadcast(minR), simd.Broadcast(mu)
+	k.minR, k.mu, k.minR2 = simd.Broadcast(minR), simd.Broadcast(mu), simd.Broadcast(minR*minR)
 	for i := range 9 {
 		k.m[i] = simd.Broadcast(h.cur.m[i])
 		k.e[i] = simd.Broadcast(h.prevCur.m[i])
