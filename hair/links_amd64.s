@@ -71,38 +71,13 @@ LANES8(linkSign<>, $0x80000000)
 	VEXTRACTPS $2, XV, (AX)(R13*2); \
 	VEXTRACTPS $3, XV, (AX)(CX*1)
 
-// PUTROW writes x, y, z of row XR's low half at OFF(BASE)(IDX).
-#define PUTROW(BASE, IDX, XR) \
-	VMOVSD XR, (BASE)IDX; \
-	VEXTRACTPS $2, XR, 8(BASE)IDX
-
 // PPUT writes the columns at scratch SX, SY, SZ as the particles at BASE
 // (lane 0) and the position strides (Y9-Y14 scratch).
 #define PPUT(BASE, SX, SY, SZ) \
 	VMOVUPS SX(DI), Y9; \
 	VMOVUPS SY(DI), Y10; \
 	VMOVUPS SZ(DI), Y11; \
-	BACKTOROWS(Y9, Y10, Y11, Y12, Y13, Y14, Y0); \
-	VMOVSD X9, (BASE); \
-	VEXTRACTPS $2, X9, 8(BASE); \
-	VMOVSD X10, (BASE)(R8*1); \
-	VEXTRACTPS $2, X10, 8(BASE)(R8*1); \
-	VMOVSD X11, (BASE)(R8*2); \
-	VEXTRACTPS $2, X11, 8(BASE)(R8*2); \
-	VMOVSD X12, (BASE)(R9*1); \
-	VEXTRACTPS $2, X12, 8(BASE)(R9*1); \
-	VEXTRACTF128 $1, Y9, X9; \
-	VEXTRACTF128 $1, Y10, X10; \
-	VEXTRACTF128 $1, Y11, X11; \
-	VEXTRACTF128 $1, Y12, X12; \
-	VMOVSD X9, (BASE)(R8*4); \
-	VEXTRACTPS $2, X9, 8(BASE)(R8*4); \
-	VMOVSD X10, (BASE)(R10*1); \
-	VEXTRACTPS $2, X10, 8(BASE)(R10*1); \
-	VMOVSD X11, (BASE)(R9*2); \
-	VEXTRACTPS $2, X11, 8(BASE)(R9*2); \
-	VMOVSD X12, (BASE)(R11*1); \
-	VEXTRACTPS $2, X12, 8(BASE)(R11*1)
+	PSTORE(BASE, Y9, Y10, Y11, X9, X10, X11, Y12, X12, Y13, Y14, Y0)
 
 // LOADB loads particle j of the lanes (at SI) as columns in Y0-Y2.
 #define LOADB \

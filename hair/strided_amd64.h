@@ -35,3 +35,29 @@
 	VINSERTF128 $1, (BASE)(R10*1), Y10, Y10; \
 	VINSERTF128 $1, (BASE)(R9*2), Y11, Y11; \
 	VINSERTF128 $1, (BASE)(R11*1), Y12, Y12
+
+// PSTORE writes columns X, Y, Z (destroyed; XX, XY, XZ their low halves)
+// as the particles at BASE (lane 0) and the position strides, 12 bytes
+// each; T0-T3 scratch (XT0 T0's low half).
+#define PSTORE(BASE, X, Y, Z, XX, XY, XZ, T0, XT0, T1, T2, T3) \
+	BACKTOROWS(X, Y, Z, T0, T1, T2, T3); \
+	VMOVSD XX, (BASE); \
+	VEXTRACTPS $2, XX, 8(BASE); \
+	VMOVSD XY, (BASE)(R8*1); \
+	VEXTRACTPS $2, XY, 8(BASE)(R8*1); \
+	VMOVSD XZ, (BASE)(R8*2); \
+	VEXTRACTPS $2, XZ, 8(BASE)(R8*2); \
+	VMOVSD XT0, (BASE)(R9*1); \
+	VEXTRACTPS $2, XT0, 8(BASE)(R9*1); \
+	VEXTRACTF128 $1, X, XX; \
+	VEXTRACTF128 $1, Y, XY; \
+	VEXTRACTF128 $1, Z, XZ; \
+	VEXTRACTF128 $1, T0, XT0; \
+	VMOVSD XX, (BASE)(R8*4); \
+	VEXTRACTPS $2, XX, 8(BASE)(R8*4); \
+	VMOVSD XY, (BASE)(R10*1); \
+	VEXTRACTPS $2, XY, 8(BASE)(R10*1); \
+	VMOVSD XZ, (BASE)(R9*2); \
+	VEXTRACTPS $2, XZ, 8(BASE)(R9*2); \
+	VMOVSD XT0, (BASE)(R11*1); \
+	VEXTRACTPS $2, XT0, 8(BASE)(R11*1)
