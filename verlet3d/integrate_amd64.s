@@ -18,9 +18,9 @@
 
 // func integrateGroups(a *integrateArgs, n int) int
 //
-// Integrates n groups of eight free particles as integrateRange does,
-// operation for operation, and returns how many groups it did: fewer than
-// n when a group holds a pinned or kinematic particle, which it leaves for
+// Integrates n groups of eight free or pinned particles as integrateRange
+// does, operation for operation, and returns how many groups it did: fewer
+// than n when a group holds a kinematic particle, which it leaves for
 // integrateRange. Adds the number of speed clamps to a.clamps.
 TEXT ·integrateGroups(SB), NOSPLIT, $0-24
 	MOVQ a+0(FP), DI
@@ -37,8 +37,21 @@ TEXT ·integrateGroups(SB), NOSPLIT, $0-24
 
 loop:
 	MOVQ (R10), BX // eight states: all free (0)?
+	XORL DX, DX
 	TESTQ BX, BX
-	JNZ done
+	JZ states
+	MOVQ $0x0202020202020202, DX
+	TESTQ DX, BX
+	JNZ done // a kinematic particle (2): the group goes one by one
+	// Pinned particles (1) among free ones: the free lanes in Y10. A
+	// pinned particle's previous position becomes its position, which
+	// stays, and it is never clamped, as integrateFixed leaves it.
+	VPMOVZXBD (R10), Y10
+	VPXOR Y15, Y15, Y15
+	VPCMPEQD Y15, Y10, Y10
+	MOVL $1, DX
+
+states:
 	COLS8(R8, Y3, Y4, Y5, Y9) // previous positions
 	COLS8(SI, Y0, Y1, Y2, Y9) // positions
 	// v = (x - p)·k + (a + g)·h²
@@ -61,6 +74,11 @@ loop:
 	// The speed clamp: where |v|² > maxStep², v *= maxStep/|v|.
 	NORM2(Y3, Y4, Y5, Y6, Y7)
 	VCMPPS $0x1E, I_MAX2(DI), Y6, Y7 // l2 > maxStep2 (ordered)
+	TESTL DX, DX
+	JZ clampmask
+	VANDPS Y10, Y7, Y7 // free lanes only
+
+clampmask:
 	VMOVMSKPS Y7, BX
 	TESTL BX, BX
 	JZ moved
@@ -84,9 +102,22 @@ moved:
 	VMOVUPS Y6, 32(R8)
 	VMOVUPS 64(SI), Y6
 	VMOVUPS Y6, 64(R8)
+	TESTL DX, DX
+	JNZ pinned
 	VADDPS Y3, Y0, Y0
 	VADDPS Y4, Y1, Y1
 	VADDPS Y5, Y2, Y2
+	JMP store
+
+pinned:
+	VADDPS Y3, Y0, Y3
+	VBLENDVPS Y10, Y3, Y0, Y0
+	VADDPS Y4, Y1, Y4
+	VBLENDVPS Y10, Y4, Y1, Y1
+	VADDPS Y5, Y2, Y5
+	VBLENDVPS Y10, Y5, Y2, Y2
+
+store:
 	STORE8(SI, Y0, Y1, Y2, Y9)
 	ADDQ $96, SI
 	ADDQ $96, R8

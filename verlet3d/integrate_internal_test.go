@@ -28,8 +28,9 @@ func TestIntegrateArgsLayout(t *testing.T) {
 }
 
 // integrateWorld has 203 particles (25 groups of eight and three more)
-// moving every which way, a few of them fast enough to be clamped, with a
-// pinned and a kinematic particle, and forces on some (so that gravity
+// moving every which way, a few of them fast enough to be clamped, with two
+// pinned particles in one group (which the kernel takes) and a kinematic
+// one (whose group it leaves to the Go loop), and forces on some (so that gravity
 // goes through acc) when withForces.
 func integrateWorld(t *testing.T, withForces bool) *World {
 	t.Helper()
@@ -52,6 +53,10 @@ func integrateWorld(t *testing.T, withForces bool) *World {
 		w.SetVelocity(p, v)
 	}
 	w.Pin(19)
+	// A pinned particle whose previous position is far off: integrated
+	// freely it would be clamped, pinned it stays and counts no clamp.
+	w.Pin(21)
+	w.prev[21] = w.pos[21].Add(mgl32.Vec3{5, -5, 5})
 	w.SetTarget(77, mgl32.Vec3{0.5, 2, 0.5})
 	if withForces {
 		for i := 0; i < 203; i += 3 {

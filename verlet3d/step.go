@@ -262,7 +262,7 @@ func (w *World) integrateRange(id, lo, hi int) {
 			done := integrateGroups(&a, groups)
 			i += 8 * done
 			if done < groups {
-				// A pinned or kinematic particle: this group goes one by one.
+				// A kinematic particle: this group goes one by one.
 				clamps += w.integrateParticles(lo+i, lo+i+8, k, h2, maxStep, maxStep2, g)
 				i += 8
 			}
