@@ -36,3 +36,9 @@ func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32,
 //
 //go:noescape
 func finiteGroups(v *mgl32.Vec3, n int) bool
+
+// solveTetherGroups solves n consecutive tether groups from args.group
+// (tethervec_amd64.s).
+//
+//go:noescape
+func solveTetherGroups(args *tetherArgs, n int)

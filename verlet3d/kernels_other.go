@@ -20,3 +20,5 @@ func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32,
 func finiteGroups(*mgl32.Vec3, int) bool {
 	panic("verlet3d: no finiteness kernel on this architecture")
 }
+
+func solveTetherGroups(*tetherArgs, int) { panic("verlet3d: no tether kernel on this architecture") }

@@ -47,6 +47,7 @@ func (w *World) rollback(m mark) {
 	w.state, w.target, w.stepStart, w.home = w.state[:n], w.target[:n], w.stepStart[:n], w.home[:n]
 	w.links.count = w.links.count[:n]
 	w.tethers = w.tethers[:m.tethers]
+	w.tetherGen++
 	w.colliders = w.colliders[:m.colliders]
 	w.fields = w.fields[:m.fields]
 	w.sets = w.sets[:m.sets]

@@ -35,6 +35,7 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres in [0, %g]", maxDist, float32(MaxCoordinate))
 	}
 	w.tethers = append(w.tethers, tether{anchor: int32(anchor), p: int32(p), max: maxDist})
+	w.tetherGen++
 	return Tether(len(w.tethers) - 1), nil
 }
 
@@ -48,6 +49,7 @@ func (w *World) SetTetherLength(t Tether, maxDist float32) {
 		panic(fmt.Sprintf("verlet3d: SetTetherLength(%d, %v): want metres >= 0", t, maxDist))
 	}
 	w.tethers[t].max = maxDist
+	w.tetherGen++
 }
 
 // SetTetherEnabled switches t off (false) or back on. A disabled tether
@@ -58,14 +60,24 @@ func (w *World) SetTetherEnabled(t Tether, on bool) {
 		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
 	}
 	w.tethers[t].off = !on
+	w.tetherGen++
 }
 
 // Tethers returns the number of tethers.
 func (w *World) NumTethers() int { return len(w.tethers) }
 
 func (w *World) solveTethers() {
+	if w.prepareTethers() {
+		w.solveTethersVec() // tethervec.go
+		return
+	}
+	w.solveTethersRange(0, len(w.tethers))
+}
+
+// solveTethersRange is solveTethers' Go loop on tethers [lo, hi).
+func (w *World) solveTethersRange(lo, hi int) {
 	pos, inv := w.pos, w.invMass
-	for i := range w.tethers {
+	for i := lo; i < hi; i++ {
 		t := &w.tethers[i]
 		if inv[t.p] == 0 || t.off {
 			continue

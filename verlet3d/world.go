@@ -46,6 +46,10 @@ type World struct {
 
 	links   linkStore
 	tethers []tether
+	// tetherGen moves whenever a tether is added, removed or changed
+	// (the kernel's groups, tetherK, follow it).
+	tetherGen uint64
+	tetherK   tetherKernels
 	// contacts are rebuilt every substep.
 	contacts  []contact
 	colliders []colliderEntry

@@ -29,6 +29,29 @@
 	MOVLQSX OFF+28(R8), BX; \
 	VINSERTF128 $1, (SI)(BX*4), R3, R3
 
+// PUT writes x, y and z of row XR's low half to the particle whose float
+// index is the int32 at OFF(R8): 12 bytes, never the next particle's.
+#define PUT(OFF, XR) \
+	MOVLQSX OFF(R8), BX; \
+	VMOVSD XR, (SI)(BX*4); \
+	VEXTRACTPS $2, XR, 8(SI)(BX*4)
+
+// PUT8 writes rows R0-R3 (low halves: particles 0-3, high: 4-7) to the
+// particles of index field OFF; it destroys the rows.
+#define PUT8(OFF, R0, R1, R2, R3, X0, X1, X2, X3) \
+	PUT(OFF+0, X0); \
+	PUT(OFF+4, X1); \
+	PUT(OFF+8, X2); \
+	PUT(OFF+12, X3); \
+	VEXTRACTF128 $1, R0, X0; \
+	VEXTRACTF128 $1, R1, X1; \
+	VEXTRACTF128 $1, R2, X2; \
+	VEXTRACTF128 $1, R3, X3; \
+	PUT(OFF+16, X0); \
+	PUT(OFF+20, X1); \
+	PUT(OFF+24, X2); \
+	PUT(OFF+28, X3)
+
 // COLUMNS turns rows R0-R3 into columns: x in R1, y in R3, z in R0 (T0
 // and T1 are scratch).
 #define COLUMNS(R0, R1, R2, R3, T0, T1) \
