@@ -33,10 +33,10 @@ type tetherArgs struct {
 // tetherKernels keeps the tether groups, rebuilt when the tethers or the
 // inverse masses change (tetherGen, massGen).
 type tetherKernels struct {
-	groups        []tetherGroup
-	ok            []bool // the kernel solves group g
-	gen, massGen  uint64 // what they were built for
-	built, kernel bool
+	groups       []tetherGroup
+	ok           []bool // the kernel solves group g
+	gen, massGen uint64 // what they were built for
+	built        bool
 }
 
 // prepareTethers rebuilds the tether groups if the tethers or the masses
