@@ -31,14 +31,7 @@
 // position by damp times b's move.
 TEXT ·followStrands8(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
-	MOVQ F_STRIDEP(DI), R8
-	LEAQ (R8)(R8*2), R9
-	LEAQ (R8)(R8*4), R10
-	LEAQ (R9)(R8*4), R11
-	MOVQ F_STRIDEW(DI), R12
-	LEAQ (R12)(R12*2), R13
-	LEAQ (R12)(R12*4), DX
-	LEAQ (R13)(R12*4), CX
+	STRIDES(F_STRIDEP, F_STRIDEW)
 	MOVQ F_PER(DI), AX
 	DECQ AX
 	JLE done

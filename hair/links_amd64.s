@@ -241,14 +241,7 @@ LANES8(linkSign<>, $0x80000000)
 // masks, and links of k = 0 left alone.
 TEXT ·solveStrands8(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
-	MOVQ L_STRIDEP(DI), R8
-	LEAQ (R8)(R8*2), R9
-	LEAQ (R8)(R8*4), R10
-	LEAQ (R9)(R8*4), R11
-	MOVQ L_STRIDEW(DI), R12
-	LEAQ (R12)(R12*2), R13
-	LEAQ (R12)(R12*4), DX
-	LEAQ (R13)(R12*4), CX
+	STRIDES(L_STRIDEP, L_STRIDEW)
 	MOVQ L_REST(DI), AX // the lanes' strands are consecutive
 	VMOVUPS (AX), Y9
 	VMOVUPS Y9, S_R(DI)

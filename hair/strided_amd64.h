@@ -6,6 +6,18 @@
 // R10 = 5, R11 = 7 strides). BX is j·4 bytes, SI points at the positions
 // of particle j of lane 0.
 
+// STRIDES sets the stride registers above from the position and float
+// strides (bytes) at SP(DI) and SW(DI).
+#define STRIDES(SP, SW) \
+	MOVQ SP(DI), R8; \
+	LEAQ (R8)(R8*2), R9; \
+	LEAQ (R8)(R8*4), R10; \
+	LEAQ (R9)(R8*4), R11; \
+	MOVQ SW(DI), R12; \
+	LEAQ (R12)(R12*2), R13; \
+	LEAQ (R12)(R12*4), DX; \
+	LEAQ (R13)(R12*4), CX
+
 // XCOL loads arr[o] of the eight lanes (arr's pointer at ARG(DI)) into OUT
 // (Y9-Y14 scratch): each lane's row arr[o:o+4] is loaded, and the first
 // column kept.
