@@ -26,25 +26,10 @@ type carryArgs struct {
 	m                      [9][8]float32
 }
 
-// kernelGroups is how many groups of eight of n consecutive particles the
-// carry and head contact kernels take; 0 when there is no kernel.
-func (h *Hair) kernelGroups(n int) int {
-	if !simd.AVX2() || h.noKernels {
-		return 0
-	}
-	return n / 8
-}
-
 // carryKernel runs the kernel over the groups of eight particles from a.
 func (h *Hair) carryKernel(a, groups int) {
-	args := carryArgs{
-		pos:    unsafe.Pointer(&h.pos[a]),
-		prev:   unsafe.Pointer(&h.prev[a]),
-		inv:    unsafe.Pointer(&h.inv[a]),
-		groups: int64(groups),
-	}
-	// Bounds: the last group's last particle is in all three slices.
-	_, _, _ = h.pos[a+8*groups-1], h.prev[a+8*groups-1], h.inv[a+8*groups-1]
+	args := carryArgs{groups: int64(groups)}
+	args.pos, args.prev, args.inv = h.particleArgs(a, 8*groups)
 	f, t := h.carryFrom, h.carryTo
 	args.fx, args.fy, args.fz = simd.Broadcast(f[0]), simd.Broadcast(f[1]), simd.Broadcast(f[2])
 	args.tx, args.ty, args.tz = simd.Broadcast(t[0]), simd.Broadcast(t[1]), simd.Broadcast(t[2])

@@ -36,17 +36,8 @@ type followArgs struct {
 // followKernelRun runs followLeader's work on strands lo..lo+7.
 func (h *Hair) followKernelRun(lo int) {
 	per := h.per
-	a := int(h.base) + lo*per
-	// Bounds: the block's last particle is in all three slices.
-	_, _, _ = h.pos[a+8*per-1], h.prev[a+8*per-1], h.inv[a+8*per-1]
-	args := followArgs{
-		pos:     unsafe.Pointer(&h.pos[a]),
-		prev:    unsafe.Pointer(&h.prev[a]),
-		inv:     unsafe.Pointer(&h.inv[a]),
-		per:     int64(per),
-		strideP: int64(per) * 12,
-		strideW: int64(per) * 4,
-	}
+	args := followArgs{per: int64(per), strideP: int64(per) * 12, strideW: int64(per) * 4}
+	args.pos, args.prev, args.inv = h.particleArgs(int(h.base)+lo*per, 8*per)
 	damp := h.set.FollowDamping
 	if damp != 0 {
 		args.damp = 1

@@ -743,6 +743,13 @@ func (h *Hair) recover(lo, hi int) {
 	}
 }
 
+// contactValues returns the head contact's touching distance, the
+// distance particles are put out to, and the friction.
+func (h *Hair) contactValues() (touch, minR, mu float32) {
+	minR = h.head.Radius + h.set.Radius
+	return minR + 0.1*h.w.Config().ContactMargin, minR, h.set.HeadFriction
+}
+
 func (h *Hair) headContact(lo, hi int) {
 	per := h.per
 	base := int(h.base)

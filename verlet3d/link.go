@@ -98,9 +98,9 @@ type linkStore struct {
 	// groupOK is empty when the kernel is off. Kept by prepare.
 	groups    []linkGroup
 	groupOK   []bool
-	groupIdle []bool // no link of the group is solved (idle or broken)
-	groupNear []bool // the kernel loads the group's particles exactly (linkGroupArgs.exact; markNear)
-	wroteBy   []int32
+	groupIdle []bool  // no link of the group is solved (idle or broken)
+	groupNear []bool  // the kernel loads the group's particles exactly (linkGroupArgs.exact; markNear)
+	wroteBy   []int32 // markNear's scratch: by particle, 1 + the last group that wrote it
 	// count is, by particle, how many links (broken ones included until
 	// removed) join it: bodies tells an asleep cube held by a link of the
 	// game's from one that has only its own (internal/bridge.LinkCounts).
