@@ -57,15 +57,26 @@ func TestCarryKernelMatchesScalar(t *testing.T) {
 		for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
 			kh.carry(r[0], r[1])
 			sh.carry(r[0], r[1])
-			for o := base; o < base+c.strands*kh.per; o++ {
-				for _, p := range [][2]mgl32.Vec3{{kh.pos[o], sh.pos[o]}, {kh.prev[o], sh.prev[o]}} {
-					for k := range 3 {
-						if math.Float32bits(p[0][k]) != math.Float32bits(p[1][k]) {
-							t.Fatalf("%+v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, r, o-base, p[0], p[1])
-						}
-					}
+			if o, k, s := particleDiff(kh, sh); o >= 0 {
+				t.Fatalf("%+v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, r, o, k, s)
+			}
+		}
+	}
+}
+
+// particleDiff returns the first of the two hairs' particles whose
+// position or previous position differs in a bit, with both values, or
+// -1 when they all agree.
+func particleDiff(kh, sh *Hair) (o int, k, s mgl32.Vec3) {
+	base := int(kh.base)
+	for o := 0; o < kh.set.Strands*kh.per; o++ {
+		for _, p := range [][2]mgl32.Vec3{{kh.pos[base+o], sh.pos[base+o]}, {kh.prev[base+o], sh.prev[base+o]}} {
+			for c := range 3 {
+				if math.Float32bits(p[0][c]) != math.Float32bits(p[1][c]) {
+					return o, p[0], p[1]
 				}
 			}
 		}
 	}
+	return -1, mgl32.Vec3{}, mgl32.Vec3{}
 }

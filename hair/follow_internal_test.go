@@ -78,14 +78,8 @@ func TestFollowKernelMatchesScalar(t *testing.T) {
 				kh.followLeader(lo, hi)
 				sh.followLeader(lo, hi)
 			}
-			for o := base; o < base+c.strands*kh.per; o++ {
-				for _, p := range [][2]mgl32.Vec3{{kh.pos[o], sh.pos[o]}, {kh.prev[o], sh.prev[o]}} {
-					for k := range 3 {
-						if math.Float32bits(p[0][k]) != math.Float32bits(p[1][k]) {
-							t.Fatalf("%+v damp %v: particle %d at %v (or its previous position) with the kernel, %v without", c, damp, o-base, p[0], p[1])
-						}
-					}
-				}
+			if o, k, s := particleDiff(kh, sh); o >= 0 {
+				t.Fatalf("%+v damp %v: particle %d at %v (or its previous position) with the kernel, %v without", c, damp, o, k, s)
 			}
 		}
 	}

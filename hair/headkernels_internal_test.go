@@ -84,14 +84,8 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 			for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
 				kh.headContact(r[0], r[1])
 				sh.headContact(r[0], r[1])
-				for o := base; o < base+c.strands*kh.per; o++ {
-					for _, p := range [][2]mgl32.Vec3{{kh.pos[o], sh.pos[o]}, {kh.prev[o], sh.prev[o]}} {
-						for k := range 3 {
-							if math.Float32bits(p[0][k]) != math.Float32bits(p[1][k]) {
-								t.Fatalf("%+v mu %v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, mu, r, o-base, p[0], p[1])
-							}
-						}
-					}
+				if o, k, s := particleDiff(kh, sh); o >= 0 {
+					t.Fatalf("%+v mu %v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, mu, r, o, k, s)
 				}
 			}
 		}
