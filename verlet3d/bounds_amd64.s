@@ -84,3 +84,73 @@ restloop:
 	VMOVUPS Y7, 224(DX)
 	VZEROUPPER
 	RET
+
+// The near kernel needs the lane orders of contig_amd64.h.
+#include "../internal/simd/contig_amd64.h"
+
+// NEARAXIS narrows the lanes kept in Y10 to the particles whose path
+// along one axis (from P, its position, and Q, where it came from),
+// grown by the radius-plus-margin lanes in Y9, does not miss the
+// collider's extent along it, at LO(R11) and HI(R11): kept when
+// !(min(P, Q) - r > hi) and !(max(P, Q) + r < lo), the negations of the
+// Go loop's tests (NGT_US 0x0A, NLT_US 0x05), so the same particles pass.
+#define NEARAXIS(P, Q, LO, HI) \
+	VMINPS Q, P, Y7; \
+	VMAXPS Q, P, Y6; \
+	VSUBPS Y9, Y7, Y7; \
+	VCMPPS $0x0A, HI(R11), Y7, Y7; \
+	VADDPS Y9, Y6, Y6; \
+	VCMPPS $0x05, LO(R11), Y6, Y6; \
+	VANDPS Y7, Y10, Y10; \
+	VANDPS Y6, Y10, Y10
+
+// func pathsNear(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, a *nearArgs) uint64
+//
+// Bit k of the result is set when particle k of the 64 from pos (a block
+// of the collision broad phase) may touch the collider whose box and
+// mask a holds: it is free (invMass != 0), in a group of the mask, and
+// the box around its path from prev to pos, grown by its radius plus
+// a.margin, meets the collider's. collideParticles and clampRange test
+// the same, particle by particle, where there is no kernel.
+TEXT ·pathsNear(SB), NOSPLIT, $0-56
+	MOVQ pos+0(FP), SI
+	MOVQ prev+8(FP), DI
+	MOVQ radius+16(FP), R8
+	MOVQ invMass+24(FP), R9
+	MOVQ group+32(FP), R10
+	MOVQ a+40(FP), R11
+	LOADPERMS
+	VXORPS Y15, Y15, Y15
+	XORQ BX, BX
+	XORQ CX, CX // the shift of this group's eight bits
+
+nearloop:
+	VMOVUPS 0(R8), Y9
+	VADDPS 192(R11), Y9, Y9
+	// Free (invMass != 0, NEQ_UQ) and in the mask ((group & mask) == 0
+	// lanes cleared).
+	VCMPPS $0x04, 0(R9), Y15, Y10
+	VMOVDQU 0(R10), Y8
+	VPAND 224(R11), Y8, Y8
+	VPCMPEQD Y15, Y8, Y8
+	VANDNPS Y10, Y8, Y10
+	COLS8(SI, Y0, Y1, Y2, Y6)
+	COLS8(DI, Y3, Y4, Y5, Y6)
+	NEARAXIS(Y0, Y3, 0, 96)
+	NEARAXIS(Y1, Y4, 32, 128)
+	NEARAXIS(Y2, Y5, 64, 160)
+	VMOVMSKPS Y10, AX
+	SHLQ CX, AX
+	ORQ AX, BX
+	ADDQ $96, SI
+	ADDQ $96, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $8, CX
+	CMPQ CX, $64
+	JLT nearloop
+
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET

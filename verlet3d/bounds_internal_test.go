@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 // loop's boxes, radii and groups, with and without the previous
 // positions, for whole blocks (one of them pinned, one in a group no
 // collider acts on) and the partial block at the end, and the collision
-// broad phase then finds the same contacts.
+// broad phase then finds the same contacts and clampOutside the same
+// positions.
 func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no AVX2")
@@ -82,5 +84,104 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 		if vec.contacts[i] != scalar.contacts[i] {
 			t.Fatalf("contact %d: %+v with the kernel, %+v without", i, vec.contacts[i], scalar.contacts[i])
 		}
+	}
+	// The final guard projects the same particles out of the ball.
+	moved := 0
+	for _, w := range []*World{vec, scalar} {
+		before := append([]mgl32.Vec3(nil), w.pos...)
+		w.clampOutside()
+		if w == vec {
+			for i := range before {
+				if before[i] != w.pos[i] {
+					moved++
+				}
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("clampOutside moved no particle out of the ball: the test hardly tests")
+	}
+	for i := range vec.pos {
+		if vec.pos[i] != scalar.pos[i] {
+			t.Fatalf("particle %d clamped to %v with the kernel, %v without", i, vec.pos[i], scalar.pos[i])
+		}
+	}
+}
+
+// The broad-phase kernel keeps exactly the particles the Go loops of
+// collideParticles and clampRange keep. Coordinates, radii, the margin
+// and the boxes lie on a grid of quarter metres, so a particle's box
+// often touches the collider's exactly (equal floats, where a strict
+// test differs from a loose one), and some boxes are unbounded on a side
+// (a floor's).
+func TestPathsNearMatchesScalar(t *testing.T) {
+	if !haveKernels {
+		t.Skip("no AVX2")
+	}
+	r := rand.New(rand.NewSource(11))
+	grid := func(n int) float32 { return float32(r.Intn(2*n+1)-n) / 4 }
+	pos := make([]mgl32.Vec3, blockSize)
+	prev := make([]mgl32.Vec3, blockSize)
+	radius := make([]float32, blockSize)
+	invMass := make([]float32, blockSize)
+	group := make([]uint32, blockSize)
+	inf := float32(math.Inf(1))
+	kept := 0
+	for trial := 0; trial < 2000; trial++ {
+		for i := range pos {
+			pos[i] = mgl32.Vec3{grid(8), grid(8), grid(8)}
+			prev[i] = pos[i].Add(mgl32.Vec3{grid(2), grid(2), grid(2)})
+			radius[i] = float32(r.Intn(3)) / 4
+			invMass[i] = float32(r.Intn(4)) // a quarter pinned
+			group[i] = 1 << uint(r.Intn(3))
+		}
+		var lo, hi mgl32.Vec3
+		for k := 0; k < 3; k++ {
+			a, b := grid(6), grid(6)
+			lo[k], hi[k] = min(a, b), max(a, b)
+		}
+		if trial%5 == 0 {
+			lo[trial%3] = -inf
+		}
+		if trial%7 == 0 {
+			hi[1] = inf
+		}
+		mask := uint32(r.Intn(8))
+		margin := float32(r.Intn(2)) / 4
+		clamp := trial%2 == 1
+		q := prev
+		if clamp {
+			q, margin = pos, 0
+		}
+		var a nearArgs
+		a.set(lo, hi, margin, mask)
+		got := pathsNear(&pos[0], &q[0], &radius[0], &invMass[0], &group[0], &a)
+		for i := range pos {
+			p, o := pos[i], q[i]
+			var want bool
+			if clamp {
+				// clampRange's test.
+				rr := radius[i]
+				want = !(invMass[i] == 0 || group[i]&mask == 0 ||
+					p[0]+rr < lo[0] || p[0]-rr > hi[0] || p[1]+rr < lo[1] || p[1]-rr > hi[1] || p[2]+rr < lo[2] || p[2]-rr > hi[2])
+			} else {
+				// collideParticles' test.
+				rr := radius[i] + margin
+				want = !(invMass[i] == 0 || group[i]&mask == 0 ||
+					min2(p[0], o[0])-rr > hi[0] || max2(p[0], o[0])+rr < lo[0] ||
+					min2(p[1], o[1])-rr > hi[1] || max2(p[1], o[1])+rr < lo[1] ||
+					min2(p[2], o[2])-rr > hi[2] || max2(p[2], o[2])+rr < lo[2])
+			}
+			if got>>uint(i)&1 == 1 != want {
+				t.Fatalf("trial %d (clamp %v), particle %d at %v from %v, radius %v, invMass %v, group %b, box %v-%v margin %v mask %b: kernel keeps it %v, Go %v",
+					trial, clamp, i, p, o, radius[i], invMass[i], group[i], lo, hi, margin, mask, !want, want)
+			}
+			if want {
+				kept++
+			}
+		}
+	}
+	if kept < 5000 {
+		t.Fatalf("only %d particles kept over all trials: the test hardly tests", kept)
 	}
 }

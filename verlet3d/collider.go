@@ -2,8 +2,11 @@ package verlet3d
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+	"math/bits"
+
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/internal/vecmath"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -240,21 +243,38 @@ func (w *World) collideRange(id, lo, hi int) {
 
 // collideParticles appends to dst the contacts of particles [lo, hi) with
 // every collider, collider by collider, and (when seg is not nil) where
-// each collider's contacts start, and the end.
+// each collider's contacts start, and the end. Where the processor has
+// AVX2, a whole block's particles are tested against a collider's box at
+// once (pathsNear) and only those that pass go on to PathContact.
 func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []contact {
 	margin := w.cfg.ContactMargin
 	pos, prev := w.pos, w.prev[:len(w.pos)]
+	kernel := w.kernels()
+	var near nearArgs
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		if seg != nil {
 			*seg = append(*seg, int32(len(dst)))
 		}
 		lo3, hi3 := e.blo, e.bhi
-		moving := e.moving
+		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(lo3, hi3, e.s.Mask) {
-				i += blockSize - 1 // the loop adds the last one
-				continue
+			if i%blockSize == 0 {
+				if w.blocks[i/blockSize].apart(lo3, hi3, e.s.Mask) {
+					i += blockSize - 1 // the loop adds the last one
+					continue
+				}
+				if kernel && i+blockSize <= hi {
+					if !ready {
+						near.set(lo3, hi3, margin, e.s.Mask)
+						ready = true
+					}
+					for m := pathsNear(&pos[i], &prev[i], &w.radius[i], &w.invMass[i], &w.group[i], &near); m != 0; m &= m - 1 {
+						dst = w.pathContact(dst, ci, i+bits.TrailingZeros64(m))
+					}
+					i += blockSize - 1
+					continue
+				}
 			}
 			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
 				continue
@@ -267,21 +287,50 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 				min2(p[2], a[2])-r > hi3[2] || max2(p[2], a[2])+r < lo3[2] {
 				continue
 			}
-			s, n, ok := vecmath.PathContact(e.c, a, p, w.radius[i], margin)
-			if !ok {
-				continue
-			}
-			dst = append(dst, contact{
-				p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
-				vn: p.Sub(a).Dot(n), surface: s, normal: n,
-				r: w.radius[i], collider: int32(ci), moving: moving,
-			})
+			dst = w.pathContact(dst, ci, i)
 		}
 	}
 	if seg != nil {
 		*seg = append(*seg, int32(len(dst)))
 	}
 	return dst
+}
+
+// pathContact appends to dst particle i's contact with collider ci, if its
+// substep's path comes within its radius and the margin of it.
+func (w *World) pathContact(dst []contact, ci, i int) []contact {
+	e := &w.colliders[ci]
+	p, a := w.pos[i], w.prev[i]
+	s, n, ok := vecmath.PathContact(e.c, a, p, w.radius[i], w.cfg.ContactMargin)
+	if !ok {
+		return dst
+	}
+	return append(dst, contact{
+		p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
+		vn: p.Sub(a).Dot(n), surface: s, normal: n,
+		r: w.radius[i], collider: int32(ci), moving: e.moving,
+	})
+}
+
+// nearArgs are pathsNear's constants, each in all eight lanes: a
+// collider's box, the margin a particle's radius grows by, and the
+// collider's Mask. The kernel reads them at fixed offsets.
+type nearArgs struct {
+	lo, hi [3][8]float32
+	margin [8]float32
+	mask   [8]uint32
+}
+
+// set fills a for the box [lo, hi], margin and mask.
+func (a *nearArgs) set(lo, hi mgl32.Vec3, margin float32, mask uint32) {
+	for k := 0; k < 3; k++ {
+		a.lo[k] = simd.Broadcast(lo[k])
+		a.hi[k] = simd.Broadcast(hi[k])
+	}
+	a.margin = simd.Broadcast(margin)
+	for k := range a.mask {
+		a.mask[k] = mask
+	}
 }
 
 // blockSize is how many consecutive particles share one box in the
@@ -569,14 +618,35 @@ func (w *World) clampOutside() {
 
 // clampRange is clampOutside's work on particles [lo, hi): each particle
 // meets the colliders in the order they were added, as on one goroutine.
+// A whole block goes through pathsNear where the processor has AVX2, as
+// in collideParticles, with no path (prev is pos) and no margin: only the
+// particles it keeps are clamped, and clamping one moves no other, so
+// the block's test before them finds the same ones.
 func (w *World) clampRange(_, lo, hi int) {
+	kernel := w.kernels()
+	var near nearArgs
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		blo, bhi := e.blo, e.bhi
+		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
-			if i%blockSize == 0 && w.blocks[i/blockSize].apart(blo, bhi, e.s.Mask) {
-				i += blockSize - 1 // the loop adds the last one
-				continue
+			if i%blockSize == 0 {
+				if w.blocks[i/blockSize].apart(blo, bhi, e.s.Mask) {
+					i += blockSize - 1 // the loop adds the last one
+					continue
+				}
+				if kernel && i+blockSize <= hi {
+					if !ready {
+						near.set(blo, bhi, 0, e.s.Mask)
+						ready = true
+					}
+					p := &w.pos[i]
+					for m := pathsNear(p, p, &w.radius[i], &w.invMass[i], &w.group[i], &near); m != 0; m &= m - 1 {
+						w.clampParticle(e, i+bits.TrailingZeros64(m))
+					}
+					i += blockSize - 1
+					continue
+				}
 			}
 			if w.invMass[i] == 0 || w.group[i]&e.s.Mask == 0 {
 				continue
@@ -586,11 +656,18 @@ func (w *World) clampRange(_, lo, hi int) {
 			if p[0]+r < blo[0] || p[0]-r > bhi[0] || p[1]+r < blo[1] || p[1]-r > bhi[1] || p[2]+r < blo[2] || p[2]-r > bhi[2] {
 				continue
 			}
-			s, n := e.c.Closest(p)
-			if d := p.Sub(s).Dot(n) - r; d < 0 {
-				w.pos[i] = p.Sub(n.Mul(d))
-			}
+			w.clampParticle(e, i)
 		}
+	}
+}
+
+// clampParticle projects particle i to collider e's surface if it is
+// inside it.
+func (w *World) clampParticle(e *colliderEntry, i int) {
+	p := w.pos[i]
+	s, n := e.c.Closest(p)
+	if d := p.Sub(s).Dot(n) - w.radius[i]; d < 0 {
+		w.pos[i] = p.Sub(n.Mul(d))
 	}
 }
 

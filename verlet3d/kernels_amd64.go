@@ -31,6 +31,14 @@ func integrateGroups(a *integrateArgs, n int) int
 //go:noescape
 func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
 
+// pathsNear returns which of the blockSize particles from pos may touch
+// the collider a describes, a bit each: free, in a group of its mask, and
+// their paths from prev grown by radius plus margin meeting its box
+// (bounds_amd64.s). collideParticles and clampRange test the same in Go.
+//
+//go:noescape
+func pathsNear(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, a *nearArgs) uint64
+
 // finiteGroups reports whether every coordinate of the n groups of eight
 // Vec3s from v is finite (finite_amd64.s).
 //

@@ -17,6 +17,10 @@ func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32,
 	panic("verlet3d: no bounds kernel on this architecture")
 }
 
+func pathsNear(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, a *nearArgs) uint64 {
+	panic("verlet3d: no broad-phase kernel on this architecture")
+}
+
 func finiteGroups(*mgl32.Vec3, int) bool {
 	panic("verlet3d: no finiteness kernel on this architecture")
 }
