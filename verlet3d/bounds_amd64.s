@@ -14,19 +14,35 @@
 	VMAXPS Y8, Y5, Y5; \
 	ADDQ $96, R
 
-// func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
+// HREDUCE folds the eight lanes of Y (X is its low half, XT scratch)
+// with OP into lane 0.
+#define HREDUCE(OP, Y, X, XT) \
+	VEXTRACTF128 $1, Y, XT; \
+	OP XT, X, X; \
+	VPERMILPS $0x4E, X, XT; \
+	OP XT, X, X; \
+	VPERMILPS $0xB1, X, XT; \
+	OP XT, X, X
+
+// COORD reduces with OP the lanes of one coordinate spread over A, B and
+// C as in eight particles' 24 floats (see COLS8): A's lanes, with B's
+// where MB is set and C's where MC is, then folds them, and stores the
+// result at OFF(DX). It uses Y6 and Y7.
+#define COORD(OP, A, B, C, MB, MC, OFF) \
+	VBLENDPS MB, B, A, Y6; \
+	VBLENDPS MC, C, Y6, Y6; \
+	HREDUCE(OP, Y6, X6, X7); \
+	VMOVSS X6, OFF(DX)
+
+// func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[8]float32)
 //
 // The box, largest radius and collision groups of 64 consecutive
-// particles (a block of the collision broad phase), as lanes for
-// blocksRange to reduce:
-//   - out[0:24] the minimum and out[24:48] the maximum, over pos and prev
-//     (64 Vec3s each), of every float at the same place in the 24-float
-//     (eight-particle) groups, so lane j holds coordinate j%3;
-//   - out[48:56] the largest radius of every eighth particle;
-//   - out[56:64] the group bits of the free particles (invMass != 0),
-//     ORed, every eighth particle.
-// min and max of finite floats are exact: blocksRange's Go loop finds the
-// same bits.
+// particles (a block of the collision broad phase): out[0:3] the least
+// x, y and z over pos and prev (64 Vec3s each), out[3:6] the greatest,
+// out[6] the largest radius and out[7] the group bits of the free
+// particles (invMass != 0), ORed, as a float's bits. min and max of
+// finite floats are exact in any order (a zero's sign aside, which no
+// comparison sees): blocksRange's Go loop finds the same boxes.
 TEXT ·blockBounds(SB), NOSPLIT, $0-48
 	MOVQ pos+0(FP), SI
 	MOVQ prev+8(FP), DI
@@ -54,15 +70,16 @@ prevloop:
 	DECQ CX
 	JNZ prevloop
 
-	VMOVUPS Y0, 0(DX)
-	VMOVUPS Y1, 32(DX)
-	VMOVUPS Y2, 64(DX)
-	VMOVUPS Y3, 96(DX)
-	VMOVUPS Y4, 128(DX)
-	VMOVUPS Y5, 160(DX)
+	// Lane j of Y0-Y2 (and Y3-Y5) holds coordinate j%3 of the 24.
+	COORD(VMINPS, Y0, Y1, Y2, $0x92, $0x24, 0)
+	COORD(VMINPS, Y0, Y1, Y2, $0x24, $0x49, 4)
+	COORD(VMINPS, Y0, Y1, Y2, $0x49, $0x92, 8)
+	COORD(VMAXPS, Y3, Y4, Y5, $0x92, $0x24, 12)
+	COORD(VMAXPS, Y3, Y4, Y5, $0x24, $0x49, 16)
+	COORD(VMAXPS, Y3, Y4, Y5, $0x49, $0x92, 20)
 
-	// Radii: the largest, lane by lane. Groups: the group bits of the
-	// particles whose inverse mass is not 0 (ordered compare), ORed.
+	// Radii: the largest. Groups: the group bits of the particles whose
+	// inverse mass is not 0 (ordered compare), ORed.
 	VMOVUPS 0(R8), Y6
 	VXORPS Y7, Y7, Y7
 	VXORPS Y9, Y9, Y9
@@ -80,8 +97,10 @@ restloop:
 	DECQ CX
 	JNZ restloop
 
-	VMOVUPS Y6, 192(DX)
-	VMOVUPS Y7, 224(DX)
+	HREDUCE(VMAXPS, Y6, X6, X8)
+	VMOVSS X6, 24(DX)
+	HREDUCE(VORPS, Y7, X7, X8)
+	VMOVSS X7, 28(DX)
 	VZEROUPPER
 	RET
 

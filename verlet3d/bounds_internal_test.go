@@ -44,7 +44,9 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 			case i%3 == 0:
 				w.Pin(p)
 			default:
-				w.SetGroup(p, 1<<uint(r.Intn(3)))
+				// Each of a kernel's eight lanes sees one group, so its
+				// lanes must be ORed, not just compared.
+				w.SetGroup(p, 1<<uint(i%8%3))
 			}
 		}
 		ball, _ := NewSphere(mgl32.Vec3{0.5, -0.5, 0}, 1.5)

@@ -393,7 +393,7 @@ func (w *World) blocksFor(prev []mgl32.Vec3, margin float32) int {
 // comparisons are written out: the min and max builtins order NaNs and
 // cost several times more. Where the processor has AVX2 a whole block goes
 // to a kernel (bounds_amd64.s) that finds the same box, radius and groups
-// eight particles at a time.
+// eight particles at a time, then folds its lanes into one box.
 func (w *World) blocksRange(lo, hi int) { w.blocksUpTo(lo, hi, len(w.pos)) }
 
 // blocksUpTo is blocksRange with each box around the block's particles
@@ -404,7 +404,7 @@ func (w *World) blocksRange(lo, hi int) { w.blocksUpTo(lo, hi, len(w.pos)) }
 func (w *World) blocksUpTo(lo, hi, limit int) {
 	pos, radius := w.pos, w.radius
 	kernel := w.kernels()
-	var lanes [64]float32
+	var box [8]float32
 	for b := lo; b < hi; b++ {
 		start, end := b*blockSize, min(limit, (b+1)*blockSize)
 		if !kernel || end-start < blockSize {
@@ -415,27 +415,13 @@ func (w *World) blocksUpTo(lo, hi, limit int) {
 		if q == nil {
 			q = pos
 		}
-		blockBounds(&pos[start], &q[start], &radius[start], &w.invMass[start], &w.group[start], &lanes)
-		// The groups' lanes hold bit patterns, copied as floats (moves
-		// keep the bits) and read back as they were.
-		var groups uint32
-		var r float32
-		for k := 0; k < 8; k++ {
-			groups |= math.Float32bits(lanes[56+k])
-			r = max2(r, lanes[48+k])
-		}
-		if groups&w.blockMask == 0 {
+		blockBounds(&pos[start], &q[start], &radius[start], &w.invMass[start], &w.group[start], &box)
+		// The groups come back as a float's bits (moves keep them).
+		if groups := math.Float32bits(box[7]); groups&w.blockMask == 0 {
 			w.blocks[b] = particleBlock{groups: groups}
-			continue
+		} else {
+			w.setBlock(b, box[0], box[1], box[2], box[3], box[4], box[5], box[6], groups)
 		}
-		inf := float32(math.Inf(1))
-		x0, y0, z0, x1, y1, z1 := inf, inf, inf, -inf, -inf, -inf
-		for j := 0; j < 24; j += 3 {
-			x0, x1 = min2(x0, lanes[j]), max2(x1, lanes[24+j])
-			y0, y1 = min2(y0, lanes[j+1]), max2(y1, lanes[25+j])
-			z0, z1 = min2(z0, lanes[j+2]), max2(z1, lanes[26+j])
-		}
-		w.setBlock(b, x0, y0, z0, x1, y1, z1, r, groups)
 	}
 }
 

@@ -25,11 +25,11 @@ func solveLinkGroups(args *linkGroupArgs, n int) int
 func integrateGroups(a *integrateArgs, n int) int
 
 // blockBounds writes the box, largest radius and groups of the blockSize
-// particles from pos, prev, radius, invMass and group as lanes
-// (bounds_amd64.s); blocksRange reduces them.
+// particles from pos, prev, radius, invMass and group (bounds_amd64.s):
+// least x, y, z, greatest x, y, z, radius, and the groups' bits.
 //
 //go:noescape
-func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32)
+func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[8]float32)
 
 // pathsNear returns which of the blockSize particles from pos may touch
 // the collider a describes, a bit each: free, in a group of its mask, and

@@ -13,7 +13,7 @@ func integrateGroups(*integrateArgs, int) int {
 	panic("verlet3d: no integration kernel on this architecture")
 }
 
-func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[64]float32) {
+func blockBounds(pos, prev *mgl32.Vec3, radius, invMass *float32, group *uint32, out *[8]float32) {
 	panic("verlet3d: no bounds kernel on this architecture")
 }
 
