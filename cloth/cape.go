@@ -263,8 +263,19 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		centre = centre.Add(p)
 	}
 	centre = centre.Mul(1 / float32(len(pts)))
-	cols := int(math.Round(float64(width/s.Spacing))) + 1
-	rows := int(math.Round(float64(s.Length/s.Spacing))) + 1
+	// The size in floats first: anchors far apart give a width (and a
+	// column count) no int holds, and the tilt search below visits
+	// every particle.
+	colsF := math.Round(float64(width/s.Spacing)) + 1
+	rowsF := math.Round(float64(s.Length/s.Spacing)) + 1
+	if colsF*rowsF > maxParticles {
+		ws := fmt.Sprint(width)
+		if s.Width == 0 {
+			ws = fmt.Sprintf("0 (1.6 times the anchors' line: %v m)", width)
+		}
+		return nil, fmt.Errorf("cloth: CapeSettings.Width = %s, Length = %v and Spacing = %v make %.3g particles, want at most %d", ws, s.Length, s.Spacing, colsF*rowsF, maxParticles)
+	}
+	cols, rows := int(colsF), int(rowsF)
 	if cols < 2 || rows < 2 {
 		return nil, fmt.Errorf("cloth: cape of %v x %v m with Spacing %v has fewer than 2 particles a side", width, s.Length, s.Spacing)
 	}

@@ -327,6 +327,12 @@ func TestCapeBadSettings(t *testing.T) {
 		{"vertical back", func(s *cloth.CapeSettings) { s.Back = mgl32.Vec3{0, 1, 0} }, "Back"},
 		{"no back", func(s *cloth.CapeSettings) { s.Back = mgl32.Vec3{} }, "Back"},
 		{"tiny", func(s *cloth.CapeSettings) { s.Length, s.Spacing = 0.01, 0.05 }, "fewer than 2"},
+		{"too wide", func(s *cloth.CapeSettings) { s.Width = 1e6 }, "CapeSettings.Width = 1e+06, Length = 1 and Spacing = 0.05 make 4.2e+08 particles"},
+		// Fuzz 1e2f9c466426f097: a width taken from anchors 3.5e13 m apart
+		// left NewCape searching its tilt over 2e16 particles.
+		{"anchors 3.5e13 m apart", func(s *cloth.CapeSettings) {
+			s.Width, s.Anchors[0].Position[1] = 0, -3.5e13
+		}, "CapeSettings.Width = 0 (1.6 times the anchors' line"},
 	}
 	for _, tc := range tests {
 		s := k.settings()

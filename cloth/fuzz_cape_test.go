@@ -53,7 +53,20 @@ func FuzzCape(f *testing.F) {
 		}
 		checks.Tracef(t, "CapeSettings %+v", s)
 		// Big capes are valid but slow to fuzz: check the settings only.
-		if sp := float64(s.Spacing); sp > 0 && (float64(s.Length)/sp > 60 || float64(s.Width)/sp > 60) {
+		// Width 0 takes 1.6 times the anchors' line.
+		width := float64(s.Width)
+		if width == 0 {
+			for i := 1; i < len(s.Anchors); i++ {
+				width += 1.6 * float64(s.Anchors[i].Position.Sub(s.Anchors[i-1].Position).Len())
+			}
+		}
+		if sp := float64(s.Spacing); sp > 0 && (float64(s.Length)/sp > 60 || width/sp > 60) {
+			// Still, NewCape must refuse what is too big at once.
+			if width/sp*float64(s.Length)/sp > 1<<23 {
+				if _, err := cloth.NewCape(w, s); err == nil {
+					t.Fatalf("NewCape accepted a cape of %.3g x %v m at Spacing %v", width, s.Length, s.Spacing)
+				}
+			}
 			return
 		}
 		before := checks.Snapshot(w)

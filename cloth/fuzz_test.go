@@ -191,6 +191,7 @@ func TestAbsurdClothSettings(t *testing.T) {
 		{"particle mass 6.4e-10 (d4caf39c3ac81122)", "Settings.ParticleMass = 6.4e-10", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Mass, s.ParticleMass = 0, 6.4e-10 }},
 		{"mass 1e-8 over 1024 particles", "Settings.Mass = 1e-08", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Mass = 1e-8 }},
 		{"Cols x Rows overflow (makeslice panic)", "Cols x Rows = 2147483648 x 2147483648", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Cols, s.Rows = 1<<31, 1<<31 }},
+		{"Cols x Rows whose product wraps to 0", "Cols x Rows = 1099511627776 x 1099511627776", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Cols, s.Rows = 1<<40, 1<<40 }},
 		{"spacing 4.8e9 (0994f94cbb4c0a2d)", "Settings.Spacing = 4.8e+09", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Spacing = 4.8e9 }},
 		{"origin 1e30", "Origin = [1e+30", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Origin[0] = 1e30 }},
 		{"radius 1e30", "Settings.Radius = 1e+30", func(s *cloth.Settings, _ *cloth.WindSettings) { s.Radius = 1e30 }},

@@ -92,15 +92,18 @@ func DefaultSettings() Settings {
 	}
 }
 
+// maxParticles is the most particles a Grid (or a Cape) may have.
+const maxParticles = 1 << 22
+
 // Validate reports the first invalid field, naming it and its value.
 func (s *Settings) Validate() error {
-	const maxParticles = 1 << 22
 	switch {
 	case s.Cols < 2:
 		return fmt.Errorf("cloth: Settings.Cols = %d, want >= 2", s.Cols)
 	case s.Rows < 2:
 		return fmt.Errorf("cloth: Settings.Rows = %d, want >= 2", s.Rows)
-	case s.Cols*s.Rows > maxParticles:
+	// Each side first, so that the product cannot overflow.
+	case s.Cols > maxParticles || s.Rows > maxParticles || s.Cols*s.Rows > maxParticles:
 		return fmt.Errorf("cloth: Settings.Cols x Rows = %d x %d, want at most %d particles", s.Cols, s.Rows, maxParticles)
 	case !finite(s.Spacing) || s.Spacing <= 0:
 		return fmt.Errorf("cloth: Settings.Spacing = %v, want metres > 0", s.Spacing)
