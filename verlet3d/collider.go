@@ -260,19 +260,11 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
 			if i%blockSize == 0 {
-				if w.blocks[i/blockSize].apart(lo3, hi3, e.s.Mask) {
-					i += blockSize - 1 // the loop adds the last one
-					continue
-				}
-				if kernel && i+blockSize <= hi {
-					if !ready {
-						near.set(lo3, hi3, margin, e.s.Mask)
-						ready = true
-					}
-					for m := pathsNear(&pos[i], &prev[i], &w.radius[i], &w.invMass[i], &w.group[i], &near); m != 0; m &= m - 1 {
+				if m, whole := w.blockNear(i, hi, e, prev, margin, kernel, &near, &ready); whole {
+					for ; m != 0; m &= m - 1 {
 						dst = w.pathContact(dst, ci, i+bits.TrailingZeros64(m))
 					}
-					i += blockSize - 1
+					i += blockSize - 1 // the loop adds the last one
 					continue
 				}
 			}
@@ -294,6 +286,27 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 		*seg = append(*seg, int32(len(dst)))
 	}
 	return dst
+}
+
+// blockNear is what collideParticles and clampRange do at particle i, the
+// first of a block, for collider e, with the paths from q (w.pos: none)
+// grown by margin: whole reports that the block is dealt with at once,
+// and m which of its particles go on (bit k for particle i+k). A block
+// whose box misses e's is whole with none; with the kernel, a block that
+// ends by hi goes through pathsNear (near set on the first, ready then
+// true); otherwise the caller tests particle by particle.
+func (w *World) blockNear(i, hi int, e *colliderEntry, q []mgl32.Vec3, margin float32, kernel bool, near *nearArgs, ready *bool) (m uint64, whole bool) {
+	if w.blocks[i/blockSize].apart(e.blo, e.bhi, e.s.Mask) {
+		return 0, true
+	}
+	if !kernel || i+blockSize > hi {
+		return 0, false
+	}
+	if !*ready {
+		near.set(e.blo, e.bhi, margin, e.s.Mask)
+		*ready = true
+	}
+	return pathsNear(&w.pos[i], &q[i], &w.radius[i], &w.invMass[i], &w.group[i], near), true
 }
 
 // pathContact appends to dst particle i's contact with collider ci, if its
@@ -617,20 +630,11 @@ func (w *World) clampRange(_, lo, hi int) {
 		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
 			if i%blockSize == 0 {
-				if w.blocks[i/blockSize].apart(blo, bhi, e.s.Mask) {
-					i += blockSize - 1 // the loop adds the last one
-					continue
-				}
-				if kernel && i+blockSize <= hi {
-					if !ready {
-						near.set(blo, bhi, 0, e.s.Mask)
-						ready = true
-					}
-					p := &w.pos[i]
-					for m := pathsNear(p, p, &w.radius[i], &w.invMass[i], &w.group[i], &near); m != 0; m &= m - 1 {
+				if m, whole := w.blockNear(i, hi, e, w.pos, 0, kernel, &near, &ready); whole {
+					for ; m != 0; m &= m - 1 {
 						w.clampParticle(e, i+bits.TrailingZeros64(m))
 					}
-					i += blockSize - 1
+					i += blockSize - 1 // the loop adds the last one
 					continue
 				}
 			}
