@@ -63,6 +63,7 @@ type Hair struct {
 	pos       []mgl32.Vec3
 	prev      []mgl32.Vec3
 	inv       []float32
+	acc       []mgl32.Vec3 // the World's accelerations, for the drag kernel (bound when dragging)
 	invH2     float32
 	last      bool    // this is the last pass of the substep
 	lastSub   bool    // this is the last substep of the step

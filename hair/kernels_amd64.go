@@ -29,3 +29,8 @@ func followStrands8(a *followArgs)
 //
 //go:noescape
 func styleTargets(a *styleArgs)
+
+// dragStrands8 runs the air drag kernel (drag_amd64.s).
+//
+//go:noescape
+func dragStrands8(a *dragArgs)

@@ -13,3 +13,5 @@ func headContacts(*contactArgs) { panic("hair: no head contact kernel on this ar
 func followStrands8(*followArgs) { panic("hair: no follow-the-leader kernel on this architecture") }
 
 func styleTargets(*styleArgs) { panic("hair: no style target kernel on this architecture") }
+
+func dragStrands8(*dragArgs) { panic("hair: no air drag kernel on this architecture") }

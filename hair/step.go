@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -206,6 +207,9 @@ func (h *Hair) applyRange(lo, hi int) {
 // bind takes the World's live slices for the workers.
 func (h *Hair) bind(w *verlet3d.World) {
 	h.pos, h.prev, h.inv = w.Positions(), w.PrevPositions(), w.InvMasses()
+	if h.dragging {
+		h.acc = bridge.Accelerations(w) // the drag kernel adds to them
+	}
 	sub := w.SubstepLength()
 	h.invH2 = 1 / (sub * sub)
 }
@@ -233,6 +237,12 @@ func (h *Hair) drag(lo, hi int) {
 	segs := h.set.Segments
 	inv := 1 / float32(segs)
 	t := h.t
+	// Blocks of eight strands to the kernel where there is one
+	// (drag_kernel.go).
+	for lo+8 <= hi && h.linksKernel(lo, lo+8) {
+		h.dragKernelRun(lo, c, invH, inv)
+		lo += 8
+	}
 	var buf [maxSegments + 1]mgl32.Vec3 // the accelerations of one strand
 	for i := lo; i < hi; i++ {
 		o := i * per

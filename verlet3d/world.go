@@ -533,6 +533,11 @@ func init() {
 	}
 	bridge.Mark = func(w any) any { return w.(*World).mark() }
 	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
+	bridge.Accelerations = func(w any) []mgl32.Vec3 {
+		ww := w.(*World)
+		ww.markAccUsed()
+		return ww.acc
+	}
 	bridge.FusedPasses = func(w any) int { f := w.(*World).fused; return f[0] + f[1] }
 }
 

@@ -3,7 +3,8 @@
 // split vertex (cloth) and moving where World.Reset puts a particle
 // (hair), whether a collider moved (bodies wakes what sleeps on it),
 // which links need no solving (an asleep cube's, or a rigid cube's that
-// bodies alone moves) and whether anything else moves particles; and, for
+// bodies alone moves) and whether anything else moves particles; the
+// accelerations, for hair's air drag kernel; and, for
 // tests, whether the World's fused solve ran.
 // verlet3d fills the functions in its init; components call them
 // with their *verlet3d.World. It is internal, so it is not public API.
@@ -50,6 +51,11 @@ var (
 	// that it leaves the World as it was.
 	Mark     func(w any) any
 	Rollback func(w any, mark any)
+	// Accelerations returns the accelerations of world w's particles for
+	// the current substep, the World's own slice, marked used as
+	// World.AddAcceleration marks them: hair's air drag kernel adds to
+	// them directly. Call it outside the World's parallel jobs.
+	Accelerations func(w any) []mgl32.Vec3
 	// FusedPasses returns how many substeps of world w ran their guard,
 	// integration, contacts and first link pass as one job (verlet3d's
 	// solveLinksFused), for tests that must know the path ran.
