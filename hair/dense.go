@@ -94,7 +94,9 @@ func NewDense(h *Hair, perGuide int, seed uint64) (*Dense, error) {
 	d.updFn = d.update
 	d.deltaFn = d.deltas
 	if perGuide > 1 {
-		d.delta = make([]mgl32.Vec3, ng*d.per)
+		// A vertex more than it holds: the kernel loads a segment as a
+		// row of four floats (dense_kernel.go).
+		d.delta = make([]mgl32.Vec3, ng*d.per, ng*d.per+1)
 	}
 	d.Update()
 	return d, nil
@@ -304,64 +306,76 @@ func (d *Dense) deltas(lo, hi int) {
 	}
 }
 
-// update fills render strands [lo, hi).
+// update fills render strands [lo, hi): eight at a time through the
+// kernel where there is one (dense_kernel.go), the rest one by one.
 func (d *Dense) update(lo, hi int) {
+	s := lo
+	if d.denseKernel() {
+		for ; s+8 <= hi; s += 8 {
+			d.kernelRun(s)
+		}
+	}
+	for ; s < hi; s++ {
+		d.strand(s)
+	}
+}
+
+// strand fills render strand s and its tangents.
+func (d *Dense) strand(s int) {
 	per := d.per
 	gp, dl := d.gp, d.delta
 	f := &d.f
 	c := f.c
 	cx, cy, cz, minR2 := c[0], c[1], c[2], d.minR2
 	seg := float32(per - 1)
-	for s := lo; s < hi; s++ {
-		out := d.pos[s*per : (s+1)*per]
-		tan := d.tan[s*per : (s+1)*per]
-		gs, ws := d.guide[s], d.weight[s]
-		if ws[0] == 1 {
-			copy(out, gp[int(gs[0])*per:int(gs[0])*per+per])
-			tangents(out, tan)
-			continue
-		}
-		g0 := dl[int(gs[0])*per : int(gs[0])*per+per]
-		g1 := dl[int(gs[1])*per : int(gs[1])*per+per]
-		g2 := dl[int(gs[2])*per : int(gs[2])*per+per]
-		w0, w1, w2 := ws[0], ws[1], ws[2]
-		// The root on the scalp, and the volume offset as a small
-		// turn of every segment, both rotated into world space once.
-		root := f.apply(d.root[s])
-		off := f.apply(d.offset[s]).Sub(c).Mul(1 / seg)
-		ox, oy, oz := off[0], off[1], off[2]
-		l := d.seg[s]
-		px, py, pz := root[0], root[1], root[2]
-		// Scalar stores: copying a Vec3 just built stalls (see drag).
-		r := &out[0]
-		r[0], r[1], r[2] = px, py, pz
-		g0, g1, g2 = g0[:per], g1[:per], g2[:per]
-		out, tan = out[:per], tan[:per]
-		for j := 1; j < per; j++ {
-			a, b, e := &g0[j], &g1[j], &g2[j]
-			vx := ox + w0*a[0] + w1*b[0] + w2*e[0]
-			vy := oy + w0*a[1] + w1*b[1] + w2*e[1]
-			vz := oz + w0*a[2] + w1*b[2] + w2*e[2]
-			l2 := vx*vx + vy*vy + vz*vz
-			if !(l2 > 1e-20) { // guides folded against each other
-				vx, vy, vz = a[0], a[1], a[2]
-				l2 = vx*vx + vy*vy + vz*vz
-				if !(l2 > 1e-20) {
-					vx, vy, vz, l2 = 0, -1, 0, 1
-				}
-			}
-			k := l * invSqrt(l2)
-			qx, qy, qz := px+vx*k, py+vy*k, pz+vz*k
-			if x, y, z := qx-cx, qy-cy, qz-cz; x*x+y*y+z*z < minR2 {
-				q := d.pushOut(s, mgl32.Vec3{px, py, pz}, mgl32.Vec3{qx, qy, qz}, l)
-				qx, qy, qz = q[0], q[1], q[2]
-			}
-			q := &out[j]
-			q[0], q[1], q[2] = qx, qy, qz
-			px, py, pz = qx, qy, qz
-		}
+	out := d.pos[s*per : (s+1)*per]
+	tan := d.tan[s*per : (s+1)*per]
+	gs, ws := d.guide[s], d.weight[s]
+	if ws[0] == 1 {
+		copy(out, gp[int(gs[0])*per:int(gs[0])*per+per])
 		tangents(out, tan)
+		return
 	}
+	g0 := dl[int(gs[0])*per : int(gs[0])*per+per]
+	g1 := dl[int(gs[1])*per : int(gs[1])*per+per]
+	g2 := dl[int(gs[2])*per : int(gs[2])*per+per]
+	w0, w1, w2 := ws[0], ws[1], ws[2]
+	// The root on the scalp, and the volume offset as a small turn of
+	// every segment, both rotated into world space once.
+	root := f.apply(d.root[s])
+	off := f.apply(d.offset[s]).Sub(c).Mul(1 / seg)
+	ox, oy, oz := off[0], off[1], off[2]
+	l := d.seg[s]
+	px, py, pz := root[0], root[1], root[2]
+	// Scalar stores: copying a Vec3 just built stalls (see drag).
+	r := &out[0]
+	r[0], r[1], r[2] = px, py, pz
+	g0, g1, g2 = g0[:per], g1[:per], g2[:per]
+	out, tan = out[:per], tan[:per]
+	for j := 1; j < per; j++ {
+		a, b, e := &g0[j], &g1[j], &g2[j]
+		vx := ox + w0*a[0] + w1*b[0] + w2*e[0]
+		vy := oy + w0*a[1] + w1*b[1] + w2*e[1]
+		vz := oz + w0*a[2] + w1*b[2] + w2*e[2]
+		l2 := vx*vx + vy*vy + vz*vz
+		if !(l2 > 1e-20) { // guides folded against each other
+			vx, vy, vz = a[0], a[1], a[2]
+			l2 = vx*vx + vy*vy + vz*vz
+			if !(l2 > 1e-20) {
+				vx, vy, vz, l2 = 0, -1, 0, 1
+			}
+		}
+		k := l * invSqrt(l2)
+		qx, qy, qz := px+vx*k, py+vy*k, pz+vz*k
+		if x, y, z := qx-cx, qy-cy, qz-cz; x*x+y*y+z*z < minR2 {
+			q := d.pushOut(s, mgl32.Vec3{px, py, pz}, mgl32.Vec3{qx, qy, qz}, l)
+			qx, qy, qz = q[0], q[1], q[2]
+		}
+		q := &out[j]
+		q[0], q[1], q[2] = qx, qy, qz
+		px, py, pz = qx, qy, qz
+	}
+	tangents(out, tan)
 }
 
 // pushOut moves q, the end of a segment of length l from p on render strand

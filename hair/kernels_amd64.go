@@ -34,3 +34,8 @@ func styleTargets(a *styleArgs)
 //
 //go:noescape
 func dragStrands8(a *dragArgs)
+
+// denseStrands8 runs the render strand kernel (dense_amd64.s).
+//
+//go:noescape
+func denseStrands8(a *denseArgs) uint64

@@ -15,3 +15,5 @@ func followStrands8(*followArgs) { panic("hair: no follow-the-leader kernel on t
 func styleTargets(*styleArgs) { panic("hair: no style target kernel on this architecture") }
 
 func dragStrands8(*dragArgs) { panic("hair: no air drag kernel on this architecture") }
+
+func denseStrands8(*denseArgs) uint64 { panic("hair: no render strand kernel on this architecture") }

@@ -1,0 +1,155 @@
+package hair
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The offsets dense_amd64.s reads denseArgs at.
+func TestDenseArgsLayout(t *testing.T) {
+	var a denseArgs
+	checkOffsets(t, "dense_amd64.s", []offset{
+		{"dl", unsafe.Offsetof(a.dl), 0}, {"out", unsafe.Offsetof(a.out), 8},
+		{"tan", unsafe.Offsetof(a.tan), 16}, {"segs", unsafe.Offsetof(a.segs), 24},
+		{"strideP", unsafe.Offsetof(a.strideP), 32}, {"strideW", unsafe.Offsetof(a.strideW), 40},
+		{"j", unsafe.Offsetof(a.j), 48},
+		{"root", unsafe.Offsetof(a.root), 64}, {"off", unsafe.Offsetof(a.off), 160},
+		{"w", unsafe.Offsetof(a.w), 256}, {"g", unsafe.Offsetof(a.g), 352},
+		{"l", unsafe.Offsetof(a.l), 448}, {"c", unsafe.Offsetof(a.c), 480},
+		{"minR2", unsafe.Offsetof(a.minR2), 576}, {"eps", unsafe.Offsetof(a.eps), 608},
+		{"one", unsafe.Offsetof(a.one), 640}, {"tiny", unsafe.Offsetof(a.tiny), 672},
+		{"qq", unsafe.Offsetof(a.qq), 704},
+	})
+}
+
+// The render strand kernel (where the processor has one) gives the same
+// bits as update's loop, positions and tangents, frame after frame of a
+// head turning fast in a gusty wind, where render strands blow against
+// the head and are pushed out of it (the strands the kernel hands back),
+// for 301 strands of 12 segments, 5 render strands a guide (blocks of
+// eight that mix guides, and a partial block at the end).
+func TestDenseKernelMatchesScalar(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	w, err := verlet3d.NewWorld(WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	s.Strands, s.Segments = 301, 12
+	h, err := New(w, DefaultHead(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDense(h, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.denseKernel() {
+		t.Fatal("the kernel is off")
+	}
+	if err := h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{-12, 0, 4}, Gust: 0.4, GustPeriod: 1, Turbulence: 3, TurbulenceScale: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	head := DefaultHead()
+	for f := 0; f < 40; f++ {
+		a := float32(f) * 0.12
+		head.Rotation = mgl32.QuatRotate(a, mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(0.3*sin32(a), mgl32.Vec3{1, 0, 0}))
+		if err := h.SetHead(head.Center, head.Rotation); err != nil {
+			t.Fatal(err)
+		}
+		w.Step()
+		h.noKernels = false
+		d.Update()
+		pos := append([]mgl32.Vec3(nil), d.Positions()...)
+		tan := append([]mgl32.Vec3(nil), d.Tangents()...)
+		h.noKernels = true
+		d.Update()
+		for i := range pos {
+			for _, v := range [][2]mgl32.Vec3{{pos[i], d.pos[i]}, {tan[i], d.tan[i]}} {
+				for c := range 3 {
+					if math.Float32bits(v[0][c]) != math.Float32bits(v[1][c]) {
+						t.Fatalf("frame %d, render vertex %d (strand %d): %v with the kernel, %v without (position, then tangent)", f, i, i/d.per, v[0], v[1])
+					}
+				}
+			}
+		}
+	}
+}
+
+// The kernel hands back exactly the strands update must redo: lane 3,
+// whose blend is under 1e-10 m (too short to scale), lane 5, whose vertex ends
+// inside the head, and lane 6, of zero length, whose tangents tangents
+// cannot scale; it builds the others, vertices and tangents, as update
+// does. Flagging too many would only be slower, so this checks the flags
+// themselves.
+func TestDenseKernelFlags(t *testing.T) {
+	if !simd.AVX2() {
+		t.Skip("no AVX2")
+	}
+	const per = 3
+	dl := make([]mgl32.Vec3, 8*per+1)
+	out := make([]mgl32.Vec3, 8*per)
+	tan := make([]mgl32.Vec3, 8*per)
+	c := mgl32.Vec3{0.5, 2, -1}
+	var a denseArgs
+	a.dl, a.out, a.tan = unsafe.Pointer(&dl[0]), unsafe.Pointer(&out[0]), unsafe.Pointer(&tan[0])
+	a.segs, a.strideP, a.strideW = per-1, per*12, per*4
+	a.minR2, a.eps, a.one = simd.Broadcast(0.04), simd.Broadcast(1e-20), simd.Broadcast(1)
+	a.tiny = simd.Broadcast(1e-24)
+	roots := make([]mgl32.Vec3, 8)
+	for l := 0; l < 8; l++ {
+		roots[l] = mgl32.Vec3{float32(l), 0.5 * float32(l), -float32(l)}
+		if l == 5 {
+			roots[l] = c.Add(mgl32.Vec3{0, 0.25, 0}) // its segments end inside
+		}
+		for j := 1; j < per; j++ {
+			dl[l*per+j] = mgl32.Vec3{0.3, -float32(l + j), 0.1 * float32(j)}
+			if l == 3 {
+				// |v|² = 1e-22: scaled, a fine segment, but update
+				// takes the guide's own (the same here) instead.
+				dl[l*per+j] = mgl32.Vec3{1e-11, 0, 0}
+			}
+		}
+		for k := 0; k < 3; k++ {
+			a.root[k][l], a.c[k][l] = roots[l][k], c[k]
+			a.g[k][l] = int32(l * per * 3)
+		}
+		a.w[0][l], a.l[l] = 1, 0.1
+		if l == 6 {
+			a.l[l] = 0
+		}
+	}
+	if got, want := denseStrands8(&a), uint64(1<<3|1<<5|1<<6); got != want {
+		t.Fatalf("flags %08b, want %08b", got, want)
+	}
+	for l := 0; l < 8; l++ {
+		if l == 3 || l == 5 || l == 6 {
+			continue
+		}
+		p := roots[l]
+		for j := 0; j < per; j++ {
+			if j > 0 {
+				v := dl[l*per+j]
+				k := float32(0.1) * invSqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+				p = mgl32.Vec3{p[0] + v[0]*k, p[1] + v[1]*k, p[2] + v[2]*k}
+			}
+			if out[l*per+j] != p {
+				t.Fatalf("lane %d vertex %d at %v, want %v", l, j, out[l*per+j], p)
+			}
+		}
+		want := make([]mgl32.Vec3, per)
+		tangents(out[l*per:(l+1)*per], want)
+		for j, tj := range want {
+			if tan[l*per+j] != tj {
+				t.Fatalf("lane %d tangent %d %v, want %v", l, j, tan[l*per+j], tj)
+			}
+		}
+	}
+}
