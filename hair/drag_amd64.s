@@ -69,6 +69,15 @@
 	VADDPS Y5, Y9, Y9; \
 	PSTORE(AX, Y10, Y12, Y9, X10, X12, X9, Y11, X11, Y13, Y14, Y6)
 
+// NEXT moves on a segment: h = a, v0 = v1.
+#define NEXT \
+	VMOVAPS Y0, Y3; \
+	VMOVAPS Y1, Y4; \
+	VMOVAPS Y2, Y5; \
+	VMOVAPS Y7, Y0; \
+	VMOVAPS Y8, Y1; \
+	VMOVAPS Y15, Y2
+
 // func dragStrands8(a *dragArgs)
 //
 // drag's work (step.go) on the eight strands from a.pos: the velocity v0
@@ -87,12 +96,7 @@ TEXT ·dragStrands8(SB), NOSPLIT, $0-8
 	VELOCITY(Y0, Y1, Y2)
 	// The first segment: its drag is only h for now.
 	SEGMENT
-	VMOVAPS Y0, Y3
-	VMOVAPS Y1, Y4
-	VMOVAPS Y2, Y5
-	VMOVAPS Y7, Y0
-	VMOVAPS Y8, Y1
-	VMOVAPS Y15, Y2
+	NEXT
 	MOVQ D_SEGS(DI), DX // DX's float stride is not used here
 	DECQ DX
 	JLE tip
@@ -100,18 +104,13 @@ TEXT ·dragStrands8(SB), NOSPLIT, $0-8
 
 loop:
 	SEGMENT
-	// Particle j: h + a; then h = a, v0 = v1.
+	// Particle j: h + a; then on.
 	VADDPS Y0, Y3, Y3
 	VADDPS Y1, Y4, Y4
 	VADDPS Y2, Y5, Y5
 	ADDQ $12, AX
 	ADDACC
-	VMOVAPS Y0, Y3
-	VMOVAPS Y1, Y4
-	VMOVAPS Y2, Y5
-	VMOVAPS Y7, Y0
-	VMOVAPS Y8, Y1
-	VMOVAPS Y15, Y2
+	NEXT
 	DECQ D_J(DI)
 	JNZ loop
 
