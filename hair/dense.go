@@ -62,6 +62,7 @@ type Dense struct {
 	// Per-Update state shared with the workers.
 	gp      []mgl32.Vec3 // the guides' particles
 	deltaFn func(lo, hi int)
+	k       denseConsts // the kernel's, set once an Update
 	f       frame
 	minR2   float32
 	minR    float32
@@ -286,6 +287,9 @@ func (d *Dense) Update() {
 	d.gp = h.w.Positions()[first : int(first)+n]
 	if d.perGuide > 1 {
 		h.w.Parallel(h.set.Strands, d.deltaFn)
+	}
+	if d.denseKernel() {
+		d.setConsts()
 	}
 	h.w.Parallel(d.n, d.updFn)
 	d.gp = nil

@@ -1,6 +1,7 @@
 #include "textflag.h"
 #include "../internal/simd/macros_amd64.h"
 #include "strided_amd64.h"
+#include "../internal/simd/contig_amd64.h"
 
 // Offsets in denseArgs (dense_kernel.go; TestDenseArgsLayout).
 #define E_DL 0
@@ -10,17 +11,39 @@
 #define E_STRIDEP 32
 #define E_STRIDEW 40
 #define E_J 48
-#define E_ROOT 64
-#define E_OFF 160
-#define E_W 256
-#define E_G 352
-#define E_L 448
-#define E_C 480
-#define E_MINR2 576
-#define E_EPS 608
-#define E_ONEF 640
-#define E_TINY 672
-#define E_QQ 704
+#define E_K 56
+#define E_ROOTP 64
+#define E_OFFP 72
+#define E_WP 80
+#define E_GP 88
+#define E_SEGP 96
+#define E_ROOT 128
+#define E_OFF 224
+#define E_W 320
+#define E_G 416
+#define E_L 512
+#define E_QQ 544
+
+// Offsets in denseConsts, at CX.
+#define K_M 0
+#define K_C 288
+#define K_MINR2 384
+#define K_EPS 416
+#define K_ONEF 448
+#define K_TINY 480
+#define K_INVSEG 512
+#define K_PER3 544
+
+// APPLY sets OUT to coordinate K of the head frame's apply of X, Y, Z:
+// ((m[K]·x + m[K+3]·y) + m[K+6]·z) + c[K], as frame.apply sums it (T
+// scratch).
+#define APPLY(K, X, Y, Z, OUT, T) \
+	VMULPS K_M+K*32(CX), X, OUT; \
+	VMULPS K_M+(K+3)*32(CX), Y, T; \
+	VADDPS T, OUT, OUT; \
+	VMULPS K_M+(K+6)*32(CX), Z, T; \
+	VADDPS T, OUT, OUT; \
+	VADDPS K_C+K*32(CX), OUT, OUT
 
 // LANEROWLO loads the four floats of a lane's guide from AX, the guide's
 // first float read at OFF(DI), into X (a YMM register's low half);
@@ -68,10 +91,10 @@
 // which tangents handles apart. Y9-Y12 scratch.
 #define TANGENT(X, Y, Z, XX, XY, XZ) \
 	NORM2(X, Y, Z, Y9, Y10); \
-	VCMPPS $0x09, E_TINY(DI), Y9, Y10; \
+	VCMPPS $0x09, K_TINY(CX), Y9, Y10; \
 	VORPS Y10, Y15, Y15; \
 	VSQRTPS Y9, Y9; \
-	VMOVUPS E_ONEF(DI), Y10; \
+	VMOVUPS K_ONEF(CX), Y10; \
 	VDIVPS Y9, Y10, Y10; \
 	VMULPS Y10, X, X; \
 	VMULPS Y10, Y, Y; \
@@ -95,6 +118,52 @@
 TEXT ·denseStrands8(SB), NOSPLIT, $0-16
 	MOVQ a+0(FP), DI
 	STRIDES(E_STRIDEP, E_STRIDEW)
+	MOVQ E_K(DI), CX // CX's float stride is not used here
+
+	// The lanes' roots and offsets, turned with the head (update's
+	// f.apply(root), and (f.apply(offset) - c)·(1/seg)), their weights,
+	// guides (times per·3: their first floats in dl) and segment
+	// lengths, as columns.
+	LOADPERMS
+	MOVQ E_ROOTP(DI), BX
+	COLS8(BX, Y0, Y1, Y2, Y3)
+	APPLY(0, Y0, Y1, Y2, Y4, Y7)
+	APPLY(1, Y0, Y1, Y2, Y5, Y7)
+	APPLY(2, Y0, Y1, Y2, Y6, Y7)
+	VMOVUPS Y4, E_ROOT(DI)
+	VMOVUPS Y5, E_ROOT+32(DI)
+	VMOVUPS Y6, E_ROOT+64(DI)
+	MOVQ E_OFFP(DI), BX
+	COLS8(BX, Y0, Y1, Y2, Y3)
+	APPLY(0, Y0, Y1, Y2, Y4, Y7)
+	APPLY(1, Y0, Y1, Y2, Y5, Y7)
+	APPLY(2, Y0, Y1, Y2, Y6, Y7)
+	VSUBPS K_C(CX), Y4, Y4
+	VSUBPS K_C+32(CX), Y5, Y5
+	VSUBPS K_C+64(CX), Y6, Y6
+	VMULPS K_INVSEG(CX), Y4, Y4
+	VMULPS K_INVSEG(CX), Y5, Y5
+	VMULPS K_INVSEG(CX), Y6, Y6
+	VMOVUPS Y4, E_OFF(DI)
+	VMOVUPS Y5, E_OFF+32(DI)
+	VMOVUPS Y6, E_OFF+64(DI)
+	MOVQ E_WP(DI), BX
+	COLS8(BX, Y0, Y1, Y2, Y3)
+	VMOVUPS Y0, E_W(DI)
+	VMOVUPS Y1, E_W+32(DI)
+	VMOVUPS Y2, E_W+64(DI)
+	MOVQ E_GP(DI), BX
+	COLS8(BX, Y0, Y1, Y2, Y3)
+	VPMULLD K_PER3(CX), Y0, Y0
+	VPMULLD K_PER3(CX), Y1, Y1
+	VPMULLD K_PER3(CX), Y2, Y2
+	VMOVDQU Y0, E_G(DI)
+	VMOVDQU Y1, E_G+32(DI)
+	VMOVDQU Y2, E_G+64(DI)
+	MOVQ E_SEGP(DI), BX
+	VMOVUPS (BX), Y0
+	VMOVUPS Y0, E_L(DI)
+
 	MOVQ E_DL(DI), AX
 	MOVQ E_OUT(DI), SI
 	MOVQ E_TAN(DI), DX // DX's float stride is not used here
@@ -120,10 +189,10 @@ loop:
 	BLEND(E_G+64, E_W+64)
 	// k = l / sqrt(l2), as l·(1/sqrt(l2)).
 	NORM2(Y3, Y4, Y5, Y9, Y10)
-	VCMPPS $0x0A, E_EPS(DI), Y9, Y10 // !(l2 > 1e-20)
+	VCMPPS $0x0A, K_EPS(CX), Y9, Y10 // !(l2 > 1e-20)
 	VORPS Y10, Y15, Y15
 	VSQRTPS Y9, Y9
-	VMOVUPS E_ONEF(DI), Y10
+	VMOVUPS K_ONEF(CX), Y10
 	VDIVPS Y9, Y10, Y10
 	VMULPS E_L(DI), Y10, Y10
 	// q = p + v·k (Y3-Y5; p, Y0-Y2, is still the vertex before).
@@ -146,11 +215,11 @@ loop:
 	VMOVAPS Y5, Y2
 	TANGENT(Y6, Y7, Y8, X6, X7, X8)
 	// Inside the head: |q - c|² < minR².
-	VSUBPS E_C(DI), Y0, Y9
-	VSUBPS E_C+32(DI), Y1, Y10
-	VSUBPS E_C+64(DI), Y2, Y11
+	VSUBPS K_C(CX), Y0, Y9
+	VSUBPS K_C+32(CX), Y1, Y10
+	VSUBPS K_C+64(CX), Y2, Y11
 	NORM2(Y9, Y10, Y11, Y12, Y13)
-	VCMPPS $0x01, E_MINR2(DI), Y12, Y12
+	VCMPPS $0x01, K_MINR2(CX), Y12, Y12
 	VORPS Y12, Y15, Y15
 	STOREQ
 	DECQ E_J(DI)

@@ -10,20 +10,27 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The offsets dense_amd64.s reads denseArgs at.
+// The offsets dense_amd64.s reads denseArgs and denseConsts at.
 func TestDenseArgsLayout(t *testing.T) {
 	var a denseArgs
 	checkOffsets(t, "dense_amd64.s", []offset{
 		{"dl", unsafe.Offsetof(a.dl), 0}, {"out", unsafe.Offsetof(a.out), 8},
 		{"tan", unsafe.Offsetof(a.tan), 16}, {"segs", unsafe.Offsetof(a.segs), 24},
 		{"strideP", unsafe.Offsetof(a.strideP), 32}, {"strideW", unsafe.Offsetof(a.strideW), 40},
-		{"j", unsafe.Offsetof(a.j), 48},
-		{"root", unsafe.Offsetof(a.root), 64}, {"off", unsafe.Offsetof(a.off), 160},
-		{"w", unsafe.Offsetof(a.w), 256}, {"g", unsafe.Offsetof(a.g), 352},
-		{"l", unsafe.Offsetof(a.l), 448}, {"c", unsafe.Offsetof(a.c), 480},
-		{"minR2", unsafe.Offsetof(a.minR2), 576}, {"eps", unsafe.Offsetof(a.eps), 608},
-		{"one", unsafe.Offsetof(a.one), 640}, {"tiny", unsafe.Offsetof(a.tiny), 672},
-		{"qq", unsafe.Offsetof(a.qq), 704},
+		{"j", unsafe.Offsetof(a.j), 48}, {"k", unsafe.Offsetof(a.k), 56},
+		{"root0", unsafe.Offsetof(a.root0), 64}, {"off0", unsafe.Offsetof(a.off0), 72},
+		{"w0", unsafe.Offsetof(a.w0), 80}, {"g0", unsafe.Offsetof(a.g0), 88},
+		{"seg0", unsafe.Offsetof(a.seg0), 96}, {"root", unsafe.Offsetof(a.root), 128},
+		{"off", unsafe.Offsetof(a.off), 224}, {"w", unsafe.Offsetof(a.w), 320},
+		{"g", unsafe.Offsetof(a.g), 416}, {"l", unsafe.Offsetof(a.l), 512},
+		{"qq", unsafe.Offsetof(a.qq), 544},
+	})
+	var k denseConsts
+	checkOffsets(t, "dense_amd64.s", []offset{
+		{"m", unsafe.Offsetof(k.m), 0}, {"c", unsafe.Offsetof(k.c), 288},
+		{"minR2", unsafe.Offsetof(k.minR2), 384}, {"eps", unsafe.Offsetof(k.eps), 416},
+		{"one", unsafe.Offsetof(k.one), 448}, {"tiny", unsafe.Offsetof(k.tiny), 480},
+		{"invSeg", unsafe.Offsetof(k.invSeg), 512}, {"per3", unsafe.Offsetof(k.per3), 544},
 	})
 }
 
@@ -98,17 +105,31 @@ func TestDenseKernelFlags(t *testing.T) {
 	out := make([]mgl32.Vec3, 8*per)
 	tan := make([]mgl32.Vec3, 8*per)
 	c := mgl32.Vec3{0.5, 2, -1}
-	var a denseArgs
-	a.dl, a.out, a.tan = unsafe.Pointer(&dl[0]), unsafe.Pointer(&out[0]), unsafe.Pointer(&tan[0])
-	a.segs, a.strideP, a.strideW = per-1, per*12, per*4
-	a.minR2, a.eps, a.one = simd.Broadcast(0.04), simd.Broadcast(1e-20), simd.Broadcast(1)
-	a.tiny = simd.Broadcast(1e-24)
-	roots := make([]mgl32.Vec3, 8)
+	// The head's frame: no turn, centre c; apply adds c to the roots.
+	var k denseConsts
+	for i, m := range mgl32.Ident3() {
+		k.m[i] = simd.Broadcast(m)
+	}
+	for i := range 3 {
+		k.c[i] = simd.Broadcast(c[i])
+	}
+	k.minR2, k.eps, k.one = simd.Broadcast(0.04), simd.Broadcast(1e-20), simd.Broadcast(1)
+	k.tiny, k.invSeg = simd.Broadcast(1e-24), simd.Broadcast(0.5)
+	for l := range k.per3 {
+		k.per3[l] = per * 3
+	}
+	local := make([]mgl32.Vec3, 8) // roots in the head's frame
+	offs := make([]mgl32.Vec3, 8)
+	weights := make([][3]float32, 8)
+	guides := make([][3]int32, 8)
+	segs := make([]float32, 8)
+	roots := make([]mgl32.Vec3, 8) // in the world
 	for l := 0; l < 8; l++ {
-		roots[l] = mgl32.Vec3{float32(l), 0.5 * float32(l), -float32(l)}
+		local[l] = mgl32.Vec3{float32(l + 1), 0.5 * float32(l), -float32(l)}
 		if l == 5 {
-			roots[l] = c.Add(mgl32.Vec3{0, 0.25, 0}) // its segments end inside
+			local[l] = mgl32.Vec3{0, 0.25, 0} // its segments end inside
 		}
+		roots[l] = mgl32.Vec3{local[l][0] + c[0], local[l][1] + c[1], local[l][2] + c[2]}
 		for j := 1; j < per; j++ {
 			dl[l*per+j] = mgl32.Vec3{0.3, -float32(l + j), 0.1 * float32(j)}
 			if l == 3 {
@@ -117,14 +138,16 @@ func TestDenseKernelFlags(t *testing.T) {
 				dl[l*per+j] = mgl32.Vec3{1e-11, 0, 0}
 			}
 		}
-		for k := 0; k < 3; k++ {
-			a.root[k][l], a.c[k][l] = roots[l][k], c[k]
-			a.g[k][l] = int32(l * per * 3)
-		}
-		a.w[0][l], a.l[l] = 1, 0.1
+		weights[l], guides[l], segs[l] = [3]float32{1, 0, 0}, [3]int32{int32(l), int32(l), int32(l)}, 0.1
 		if l == 6 {
-			a.l[l] = 0
+			segs[l] = 0
 		}
+	}
+	a := denseArgs{
+		dl: unsafe.Pointer(&dl[0]), out: unsafe.Pointer(&out[0]), tan: unsafe.Pointer(&tan[0]),
+		segs: per - 1, strideP: per * 12, strideW: per * 4, k: &k,
+		root0: unsafe.Pointer(&local[0]), off0: unsafe.Pointer(&offs[0]),
+		w0: unsafe.Pointer(&weights[0]), g0: unsafe.Pointer(&guides[0]), seg0: unsafe.Pointer(&segs[0]),
 	}
 	if got, want := denseStrands8(&a), uint64(1<<3|1<<5|1<<6); got != want {
 		t.Fatalf("flags %08b, want %08b", got, want)
