@@ -34,6 +34,12 @@
 #define K_INVSEG 512
 #define K_PER3 544
 
+// COLUMNS3 stores the three columns A, B, C at OFF(DI), 32 bytes apart.
+#define COLUMNS3(A, B, C, OFF) \
+	VMOVUPS A, OFF(DI); \
+	VMOVUPS B, OFF+32(DI); \
+	VMOVUPS C, OFF+64(DI)
+
 // APPLY sets OUT to coordinate K of the head frame's apply of X, Y, Z:
 // ((m[K]·x + m[K+3]·y) + m[K+6]·z) + c[K], as frame.apply sums it (T
 // scratch).
@@ -130,9 +136,7 @@ TEXT ·denseStrands8(SB), NOSPLIT, $0-16
 	APPLY(0, Y0, Y1, Y2, Y4, Y7)
 	APPLY(1, Y0, Y1, Y2, Y5, Y7)
 	APPLY(2, Y0, Y1, Y2, Y6, Y7)
-	VMOVUPS Y4, E_ROOT(DI)
-	VMOVUPS Y5, E_ROOT+32(DI)
-	VMOVUPS Y6, E_ROOT+64(DI)
+	COLUMNS3(Y4, Y5, Y6, E_ROOT)
 	MOVQ E_OFFP(DI), BX
 	COLS8(BX, Y0, Y1, Y2, Y3)
 	APPLY(0, Y0, Y1, Y2, Y4, Y7)
@@ -144,22 +148,16 @@ TEXT ·denseStrands8(SB), NOSPLIT, $0-16
 	VMULPS K_INVSEG(CX), Y4, Y4
 	VMULPS K_INVSEG(CX), Y5, Y5
 	VMULPS K_INVSEG(CX), Y6, Y6
-	VMOVUPS Y4, E_OFF(DI)
-	VMOVUPS Y5, E_OFF+32(DI)
-	VMOVUPS Y6, E_OFF+64(DI)
+	COLUMNS3(Y4, Y5, Y6, E_OFF)
 	MOVQ E_WP(DI), BX
 	COLS8(BX, Y0, Y1, Y2, Y3)
-	VMOVUPS Y0, E_W(DI)
-	VMOVUPS Y1, E_W+32(DI)
-	VMOVUPS Y2, E_W+64(DI)
+	COLUMNS3(Y0, Y1, Y2, E_W)
 	MOVQ E_GP(DI), BX
 	COLS8(BX, Y0, Y1, Y2, Y3)
 	VPMULLD K_PER3(CX), Y0, Y0
 	VPMULLD K_PER3(CX), Y1, Y1
 	VPMULLD K_PER3(CX), Y2, Y2
-	VMOVDQU Y0, E_G(DI)
-	VMOVDQU Y1, E_G+32(DI)
-	VMOVDQU Y2, E_G+64(DI)
+	COLUMNS3(Y0, Y1, Y2, E_G)
 	MOVQ E_SEGP(DI), BX
 	VMOVUPS (BX), Y0
 	VMOVUPS Y0, E_L(DI)
