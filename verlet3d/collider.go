@@ -53,8 +53,12 @@ type colliderEntry struct {
 	lo, hi mgl32.Vec3
 	plane  Plane
 	moving bool
-	// blo, bhi are its bounds in this substep (collide, clampOutside).
+	// blo, bhi are its bounds in this substep (collide, clampOutside),
+	// and near the same box broadcast for pathsNear, with the margin of
+	// the phase that set it (set where blo and bhi are, before the
+	// workers read them).
 	blo, bhi mgl32.Vec3
+	near     nearArgs
 }
 
 // colliderFound is one worker's contacts in collide: the contacts of
@@ -194,6 +198,9 @@ func (w *World) colliderBounds(first bool) {
 			e.seen(lo, hi)
 		}
 		e.blo, e.bhi = lo, hi
+		if w.kernels() {
+			e.near.set(lo, hi, w.cfg.ContactMargin, e.s.Mask)
+		}
 	}
 }
 
@@ -250,17 +257,15 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 	margin := w.cfg.ContactMargin
 	pos, prev := w.pos, w.prev[:len(w.pos)]
 	kernel := w.kernels()
-	var near nearArgs
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		if seg != nil {
 			*seg = append(*seg, int32(len(dst)))
 		}
 		lo3, hi3 := e.blo, e.bhi
-		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
 			if i%blockSize == 0 {
-				if m, whole := w.blockNear(i, hi, e, prev, margin, kernel, &near, &ready); whole {
+				if m, whole := w.blockNear(i, hi, e, prev, kernel); whole {
 					for ; m != 0; m &= m - 1 {
 						dst = w.pathContact(dst, ci, i+bits.TrailingZeros64(m))
 					}
@@ -290,23 +295,19 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 
 // blockNear is what collideParticles and clampRange do at particle i, the
 // first of a block, for collider e, with the paths from q (w.pos: none)
-// grown by margin: whole reports that the block is dealt with at once,
-// and m which of its particles go on (bit k for particle i+k). A block
-// whose box misses e's is whole with none; with the kernel, a block that
-// ends by hi goes through pathsNear (near set on the first, ready then
-// true); otherwise the caller tests particle by particle.
-func (w *World) blockNear(i, hi int, e *colliderEntry, q []mgl32.Vec3, margin float32, kernel bool, near *nearArgs, ready *bool) (m uint64, whole bool) {
+// grown by the margin of e.near: whole reports that the block is dealt
+// with at once, and m which of its particles go on (bit k for particle
+// i+k). A block whose box misses e's is whole with none; with the kernel,
+// a block that ends by hi goes through pathsNear; otherwise the caller
+// tests particle by particle.
+func (w *World) blockNear(i, hi int, e *colliderEntry, q []mgl32.Vec3, kernel bool) (m uint64, whole bool) {
 	if w.blocks[i/blockSize].apart(e.blo, e.bhi, e.s.Mask) {
 		return 0, true
 	}
 	if !kernel || i+blockSize > hi {
 		return 0, false
 	}
-	if !*ready {
-		near.set(e.blo, e.bhi, margin, e.s.Mask)
-		*ready = true
-	}
-	return pathsNear(&w.pos[i], &q[i], &w.radius[i], &w.invMass[i], &w.group[i], near), true
+	return pathsNear(&w.pos[i], &q[i], &w.radius[i], &w.invMass[i], &w.group[i], &e.near), true
 }
 
 // pathContact appends to dst particle i's contact with collider ci, if its
@@ -607,6 +608,9 @@ func (w *World) clampOutside() {
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		e.blo, e.bhi = e.c.Bounds()
+		if w.kernels() {
+			e.near.set(e.blo, e.bhi, 0, e.s.Mask) // no path, no margin
+		}
 	}
 	if w.parallelColliders() {
 		w.particles(w.clampJob)
@@ -623,14 +627,12 @@ func (w *World) clampOutside() {
 // the block's test before them finds the same ones.
 func (w *World) clampRange(_, lo, hi int) {
 	kernel := w.kernels()
-	var near nearArgs
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
 		blo, bhi := e.blo, e.bhi
-		ready := false // near holds this collider's box
 		for i := lo; i < hi; i++ {
 			if i%blockSize == 0 {
-				if m, whole := w.blockNear(i, hi, e, w.pos, 0, kernel, &near, &ready); whole {
+				if m, whole := w.blockNear(i, hi, e, w.pos, kernel); whole {
 					for ; m != 0; m &= m - 1 {
 						w.clampParticle(e, i+bits.TrailingZeros64(m))
 					}
