@@ -65,11 +65,22 @@ const (
 
 // Sleeping reports whether c is asleep. It panics if c is not a cube of
 // the System.
-func (s *System) Sleeping(c Cube) bool { return s.check(c).asleep }
+func (s *System) Sleeping(c Cube) bool {
+	if s.pose != nil {
+		return s.poseBody(c).group >= 0
+	}
+	return s.check(c).asleep
+}
 
 // Wake wakes c, and the cubes that fell asleep with it, at once. It panics
 // if c is not a cube of the System.
 func (s *System) Wake(c Cube) {
+	if s.pose != nil {
+		s.poseBody(c)
+		s.pose.wakeCube(int(c))
+		s.w.Wake()
+		return
+	}
 	cb := s.check(c)
 	if cb.asleep {
 		s.wakeGroup(cb.group)

@@ -45,6 +45,10 @@ type Settings struct {
 	// ones 0.7% (1.2% with 12 passes, 2.0% with 8; the tests allow 2%); a
 	// hollow twisted stack of five 0.95%, 1.6% and 3.2% in 10 s.
 	Passes int
+	// Engine chooses how rigid cubes are solved: ParticleEngine (the
+	// default) or PoseEngine. It is fixed when the System is made:
+	// SetSettings refuses another.
+	Engine Engine
 }
 
 // DefaultSettings returns settings for wooden crates.
@@ -63,6 +67,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
 	case !finite(s.Margin) || s.Margin < 0:
 		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
+	case s.Engine != ParticleEngine && s.Engine != PoseEngine:
+		return fmt.Errorf("bodies: Settings.Engine = %v, want ParticleEngine or PoseEngine", s.Engine)
 	case s.Passes < 1 || s.Passes > 100:
 		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	}
@@ -95,6 +101,8 @@ type System struct {
 	maxWidth  float32   // widest cube bounds along x, m
 	margin    float32
 	stats     Stats
+	pose      *poseEngine // the PoseEngine's cubes; nil for ParticleEngine
+	poseHooks poseHooks
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
@@ -202,6 +210,9 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Engine == PoseEngine {
+		return newPoseSystem(w, s), nil
+	}
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslandShares
@@ -219,6 +230,11 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // (their links, which the World skipped while the System held them, hold
 // them together again).
 func (s *System) Remove() {
+	if s.pose != nil {
+		s.w.RemoveConstraintSet(s.poseHooks)
+		s.pose.wakeAll()
+		return
+	}
 	s.w.RemoveConstraintSet(s.hooks)
 	s.alone, s.linksKey = false, linksKey{}
 	s.wakeAll()
@@ -246,17 +262,35 @@ func (s *System) SetSettings(set Settings) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}
+	if set.Engine != s.set.Engine {
+		return fmt.Errorf("bodies: Settings.Engine = %v: the System was made with %v, which it keeps", set.Engine, s.set.Engine)
+	}
 	s.set = set
+	if s.pose != nil {
+		s.pose.wakeAll()
+		s.w.Wake()
+		return nil
+	}
 	s.epoch++
 	s.wakeAll() // asleep cubes rest by the old friction
 	return nil
 }
 
 // Stats returns the contact counts of the last substep.
-func (s *System) Stats() Stats { return s.stats }
+func (s *System) Stats() Stats {
+	if s.pose != nil {
+		return s.pose.stats
+	}
+	return s.stats
+}
 
 // Len returns the number of cubes.
-func (s *System) NumCubes() int { return len(s.cubes) }
+func (s *System) NumCubes() int {
+	if s.pose != nil {
+		return len(s.pose.bodies)
+	}
+	return len(s.cubes)
+}
 
 // AddCollider adds c to the World (every particle but the cubes', cloth
 // included, then collides with it: cs.Mask less ParticleGroup) and to the
@@ -273,6 +307,11 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	if err := s.w.AddCollider(c, cs); err != nil {
 		return err
 	}
+	if s.pose != nil {
+		s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
+		s.pose.wakeAll()
+		return nil
+	}
 	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
 	s.epoch++
 	return nil
@@ -282,6 +321,9 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 // Hollow) joined by links between every pair, 36 (28 if Hollow). It
 // returns an error naming the field if the settings are invalid.
 func (s *System) AddCube(cs CubeSettings) (Cube, error) {
+	if s.pose != nil {
+		return s.addPoseCube(cs)
+	}
 	c, err := bridge.Build(s.w, func() (Cube, error) { return s.addCube(cs) })
 	if err != nil {
 		return -1, err // a refused cube leaves the World as it was
@@ -386,20 +428,39 @@ func (s *System) check(c Cube) *cube {
 // free rigid cube, the one its momentum turned them to, within 1e-6 rad of
 // the particles' own).
 func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
+	if s.pose != nil {
+		b := s.poseBody(c)
+		return b.x, b.q
+	}
 	cb := s.check(c)
 	return cb.pos, cb.quat
 }
 
 // Position returns the centre of c in metres.
-func (s *System) Position(c Cube) mgl32.Vec3 { return s.check(c).pos }
+func (s *System) Position(c Cube) mgl32.Vec3 {
+	if s.pose != nil {
+		return s.poseBody(c).x
+	}
+	return s.check(c).pos
+}
 
 // Rotation returns the rotation of c from its own frame to the world.
-func (s *System) Rotation(c Cube) mgl32.Quat { return s.check(c).quat }
+func (s *System) Rotation(c Cube) mgl32.Quat {
+	if s.pose != nil {
+		return s.poseBody(c).q
+	}
+	return s.check(c).quat
+}
 
 // TransformIn recovers the transform of c from another set of positions
 // indexed by particle, such as World.Interpolated for smooth rendering
 // between steps. It does not change the System.
+//
+// A PoseEngine cube has no particles: it returns Transform.
 func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.Quat) {
+	if s.pose != nil {
+		return s.Transform(c)
+	}
 	cb := s.check(c)
 	a, ctr := moment(positions, &cb.p)
 	q := rotationNear(a, toQuatd(cb.quat), 8)
@@ -407,15 +468,29 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 }
 
 // Size returns the edge length of c in metres.
-func (s *System) Size(c Cube) float32 { return 2 * s.check(c).half }
+func (s *System) Size(c Cube) float32 {
+	if s.pose != nil {
+		return 2 * s.poseBody(c).half
+	}
+	return 2 * s.check(c).half
+}
 
 // Mass returns the mass of c in kg.
-func (s *System) Mass(c Cube) float32 { return s.check(c).mass }
+func (s *System) Mass(c Cube) float32 {
+	if s.pose != nil {
+		return s.poseBody(c).mass
+	}
+	return s.check(c).mass
+}
 
 // Corners returns the corner particles of c. Corner i sits at
 // (±1, ±1, ±1)·Size/2 in the cube's frame: bit 0 of i selects +x, bit 1 +y,
-// bit 2 +z.
+// bit 2 +z. A PoseEngine cube has no particles: Corners panics.
 func (s *System) Corners(c Cube) [8]verlet3d.Particle {
+	if s.pose != nil {
+		s.poseBody(c)
+		panic(fmt.Sprintf("bodies: Corners(%d): a PoseEngine cube has no particles", c))
+	}
 	cb := s.check(c)
 	var out [8]verlet3d.Particle
 	for i, p := range cb.p {
@@ -427,6 +502,10 @@ func (s *System) Corners(c Cube) [8]verlet3d.Particle {
 // CentreParticle returns the centre particle of c; ok is false if the cube
 // was made without one.
 func (s *System) CenterParticle(c Cube) (p verlet3d.Particle, ok bool) {
+	if s.pose != nil {
+		s.poseBody(c)
+		return -1, false
+	}
 	cb := s.check(c)
 	return verlet3d.Particle(cb.centre), cb.centre >= 0
 }
@@ -448,6 +527,9 @@ func (cb *cube) particles(f func(p verlet3d.Particle)) {
 
 // Velocity returns the mass-weighted mean velocity of c in m/s.
 func (s *System) Velocity(c Cube) mgl32.Vec3 {
+	if s.pose != nil {
+		return s.poseBody(c).v
+	}
 	cb := s.check(c)
 	var v mgl32.Vec3
 	var m float32
@@ -464,6 +546,9 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 // error naming the values for non-finite ones, or ones that would move a
 // corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
+	if s.pose != nil {
+		return s.throwPose(c, v, omega)
+	}
 	cb := s.check(c)
 	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): want finite velocities", c, v, omega)
@@ -518,6 +603,9 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 // returns an error naming the values for a non-finite at or impulse, or one
 // that would move a corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
+	if s.pose != nil {
+		return s.impulsePose(c, at, impulse)
+	}
 	cb := s.check(c)
 	if !vecmath.Finite(at) || !vecmath.Finite(impulse) {
 		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): want finite vectors", c, at, impulse)
