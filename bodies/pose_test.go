@@ -362,3 +362,29 @@ func TestPoseErrors(t *testing.T) {
 	}()
 	_ = sys.Throw(0, mgl32.Vec3{}, mgl32.Vec3{})
 }
+
+// BenchmarkPoseBoxes100 times a frame of the boxes scene, landed and
+// resting with sleeping off (frames 60-179 of make bench's boxes100).
+func BenchmarkPoseBoxes100(b *testing.B) {
+	w, sys := boxes100(b, 1)
+	w = noSleep(b, w)
+	sys, _ = bodies.NewSystem(w, sys.Settings())
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	_ = sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.2})
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 50; i++ {
+		x, z := float32(i%10)*0.75-3.375, float32(i/10)*0.75-1.5
+		y := 1 + 4*r.Float32()
+		for k := 0; k < 2; k++ {
+			mustCube(b, sys, bodies.CubeSettings{Size: 0.5, Mass: 125, Position: mgl32.Vec3{x, y + float32(k)*0.6, z}})
+		}
+	}
+	poseRun(w, 3)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Step()
+	}
+	st := sys.Stats()
+	b.ReportMetric(float64(st.CubeContacts+st.ColliderContacts), "contacts")
+}

@@ -43,11 +43,17 @@ func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep)
 	if s.First() {
 		e.findContacts(sys, cfg)
 	}
-	e.h, e.damp, e.g, e.passes = s.H, cfg.Damping, cfg.Gravity, max(1, s.Iterations)
-	if e.numIslands > 0 {
-		w.Parallel(e.numIslands, e.job)
+	// The cubes' own substeps: the one that ends in World substep s, if
+	// any (Settings.Substeps spread over Config.Substeps).
+	m := min(sys.set.Substeps, s.Count)
+	if (s.Index+1)*m/s.Count > s.Index*m/s.Count {
+		e.h, e.damp, e.g, e.passes = cfg.TimeStep/float32(m), cfg.Damping, cfg.Gravity, max(1, s.Iterations)
+		if e.numIslands > 0 {
+			w.Parallel(e.numIslands, e.job)
+		}
 	}
 	if s.Last() {
+		e.slid()
 		e.updateSleep(cfg)
 	}
 	e.stats.Sleeping = e.asleep
@@ -64,6 +70,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 	for i := range e.bodies {
 		b := &e.bodies[i]
 		b.xs, b.qs = b.x, b.q
+		b.dp, b.dth = mgl32.Vec3{}, mgl32.Vec3{}
 		if b.wake {
 			b.group, b.wake, b.still = -1, false, 0
 			e.asleep--
@@ -74,7 +81,10 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 			reach += (length(b.v)+length(b.w)*r)*dt + fall
 		}
 		b.reach = reach
-		r += b.half // collider contacts reach further: other cubes may push
+		// Against colliders a moving cube looks further ahead: other cubes
+		// may push it on.
+		b.push = min(b.half, 2*(reach-base))
+		r += b.push
 		ext := mgl32.Vec3{r + reach, r + reach, r + reach}
 		e.lo, e.hi = append(e.lo, b.x.Sub(ext)), append(e.hi, b.x.Add(ext))
 		e.maxExt = max(e.maxExt, 2*(r+reach))
@@ -93,6 +103,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 	}
 	e.keepAnchors()
 	e.contacts = e.contacts[:0]
+	e.margin = base
 	e.stats = Stats{Sleeping: e.asleep}
 	var pts [8]manifoldPoint
 	mu, rest := sys.set.Friction, sys.set.Restitution
@@ -144,6 +155,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 					lb: unrotate(B.q, p.pb.Sub(B.x)),
 				}
 				e.anchor(&c, 0.1*B.half)
+				e.setup(&c)
 				e.contacts = append(e.contacts, c)
 			}
 			e.stats.CubeContacts += m
@@ -172,7 +184,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 			for k, p := range corners {
 				surf, nrm := cr.c.Closest(p)
 				sep := dot(p.Sub(surf), nrm)
-				if sep > b.reach+b.half {
+				if sep > b.reach+b.push {
 					continue
 				}
 				c := poseContact{
@@ -180,6 +192,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 					la: surf, lb: cornerOffset(k, b.half),
 				}
 				e.anchor(&c, 0)
+				e.setup(&c)
 				e.contacts = append(e.contacts, c)
 				e.stats.ColliderContacts++
 			}
@@ -322,6 +335,84 @@ func (e *poseEngine) buildIslands() {
 		}
 	}
 	e.fill = fill
+	e.orderByLevel()
+}
+
+// noLevel is the level of a cube that rests on nothing.
+const noLevel = 1 << 20
+
+// orderByLevel sorts each island's contacts from the ground up: a cube's
+// level is how many cubes lie between it and what holds it (a collider or
+// a sleeping cube), through contacts that touch, and a contact's the lower
+// of its cubes'. Solving the ground's contacts first carries a correction
+// up a stack within one pass, and the last pass holds the lower cube of
+// each contact still (see solveNormal), so a stack's weight does not
+// squeeze it.
+func (e *poseEngine) orderByLevel() {
+	n := len(e.bodies)
+	e.level = resize(e.level, n)
+	for i := range e.level {
+		e.level[i] = noLevel
+		if e.bodies[i].group >= 0 {
+			e.level[i] = 0
+		}
+	}
+	touch := e.margin
+	for k := range e.sorted {
+		if c := &e.sorted[k]; c.a < 0 && c.sep0 < touch {
+			e.level[c.b] = 0
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := range e.sorted {
+			c := &e.sorted[k]
+			if c.a < 0 || c.sep0 >= touch {
+				continue
+			}
+			la, lb := e.level[c.a], e.level[c.b]
+			if la+1 < lb {
+				e.level[c.b], changed = la+1, true
+			} else if lb+1 < la {
+				e.level[c.a], changed = lb+1, true
+			}
+		}
+	}
+	for k := range e.sorted {
+		c := &e.sorted[k]
+		c.fix = 0
+		if c.a < 0 {
+			c.rank = -1
+			continue
+		}
+		la, lb := e.level[c.a], e.level[c.b]
+		c.rank = min(la, lb)
+		switch {
+		case la < lb && c.wb > 0:
+			c.fix, c.ks = 1, mass(c.wb+c.ib*dot(c.bn, c.bn))
+		case lb < la && c.wa > 0:
+			c.fix, c.ks = 2, mass(c.wa+c.ia*dot(c.an, c.an))
+		}
+	}
+	for isl := 0; isl < e.numIslands; isl++ {
+		cs := e.sorted[e.contStart[isl]:e.contStart[isl+1]]
+		for i := 1; i < len(cs); i++ {
+			for j := i; j > 0 && cs[j-1].rank > cs[j].rank; j-- {
+				cs[j-1], cs[j] = cs[j], cs[j-1]
+			}
+		}
+		// Manifolds: runs of contacts with the same cubes and normal.
+		for i := 0; i < len(cs); {
+			j := i + 1
+			for j < len(cs) && cs[j].a == cs[i].a && cs[j].b == cs[i].b && cs[j].n == cs[i].n {
+				cs[j].span = 0
+				j++
+			}
+			cs[i].span = int32(j - i)
+			e.patch(cs[i:j])
+			i = j
+		}
+	}
 }
 
 func (e *poseEngine) find(i int32) int32 {
@@ -346,6 +437,59 @@ func resizeContacts(s []poseContact, n int) []poseContact {
 	return s[:n]
 }
 
+// setup prepares contact c, just found at the step's start, for the
+// substeps: its arms, tangents, effective masses and separations in world
+// axes.
+func (e *poseEngine) setup(c *poseContact) {
+	B := &e.bodies[c.b]
+	c.wb, c.ib = e.weights(c.b)
+	c.rb = rotate(B.q, c.lb)
+	pb := B.x.Add(c.rb)
+	fb := B.x.Add(rotate(B.q, c.fb))
+	var pa, fa mgl32.Vec3
+	c.wa, c.ia, c.ra = 0, 0, mgl32.Vec3{}
+	if c.a >= 0 {
+		A := &e.bodies[c.a]
+		c.wa, c.ia = e.weights(c.a)
+		c.ra = rotate(A.q, c.la)
+		pa = A.x.Add(c.ra)
+		fa = A.x.Add(rotate(A.q, c.fa))
+	} else {
+		pa, fa = c.la, c.fa
+	}
+	n := c.n
+	// Tangents: t1 along the axis least like n, made square to it.
+	t1 := mgl32.Vec3{1, 0, 0}
+	if abs32(n[0]) > 0.57 {
+		t1 = mgl32.Vec3{0, 1, 0}
+		if abs32(n[1]) > 0.57 {
+			t1 = mgl32.Vec3{0, 0, 1}
+		}
+	}
+	t1 = t1.Sub(n.Mul(dot(t1, n)))
+	t1 = t1.Mul(1 / length(t1))
+	t2 := cross(n, t1)
+	c.t1, c.t2 = t1, t2
+	c.an, c.bn = cross(c.ra, n), cross(c.rb, n)
+	c.at1, c.bt1 = cross(c.ra, t1), cross(c.rb, t1)
+	c.at2, c.bt2 = cross(c.ra, t2), cross(c.rb, t2)
+	c.kn = mass(c.wa + c.ia*dot(c.an, c.an) + c.wb + c.ib*dot(c.bn, c.bn))
+	c.k1 = mass(c.wa + c.ia*dot(c.at1, c.at1) + c.wb + c.ib*dot(c.bt1, c.bt1))
+	c.k2 = mass(c.wa + c.ia*dot(c.at2, c.at2) + c.wb + c.ib*dot(c.bt2, c.bt2))
+	c.sep0 = dot(pb.Sub(pa), n)
+	d := fb.Sub(fa)
+	c.d1, c.d2 = dot(d, t1), dot(d, t2)
+	c.s1, c.s2 = 0, 0
+}
+
+// mass returns 1/w, or 0 for a contact nothing can move.
+func mass(w float32) float32 {
+	if !(w > 0) {
+		return 0
+	}
+	return 1 / w
+}
+
 // solveIslands runs the substep on islands [lo, hi).
 func (e *poseEngine) solveIslands(lo, hi int) {
 	h, damp, g := e.h, e.damp, e.g
@@ -358,7 +502,7 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 		bounce := false
 		for c := range cons {
 			ct := &cons[c]
-			ct.ln, ct.lt = 0, 0
+			ct.ln, ct.lt, ct.ltw = 0, 0, 0
 			if ct.depth < 0 {
 				// Depth the step began in goes at pushOut, not at once.
 				ct.depth = min(ct.depth+pushOut*h, 0)
@@ -369,21 +513,15 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 			}
 		}
 		for p := 0; p < e.passes; p++ {
-			for c := range cons {
-				e.solveNormal(&cons[c])
+			for c := 0; c < len(cons); c += int(cons[c].span) {
+				e.solveNormals(cons[c:c+int(cons[c].span)], false)
 			}
 		}
-		for c := range cons {
-			e.solveFriction(&cons[c])
+		for c := 0; c < len(cons); c += int(cons[c].span) {
+			e.solveFrictions(cons[c : c+int(cons[c].span)])
 		}
 		for _, i := range cubes {
 			e.bodies[i].velocities(h)
-		}
-		// What the passes left of a penetration goes without becoming
-		// speed: the velocities are already taken, and the next substep
-		// starts from here.
-		for c := range cons {
-			e.solveNormal(&cons[c])
 		}
 		if bounce {
 			thresh := 2 * length(g) * h
@@ -393,149 +531,164 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 				}
 			}
 		}
+		// What the passes left of a penetration goes without becoming
+		// speed: the velocities are already taken, and the next substep
+		// starts from here.
+		for c := 0; c < len(cons); c += int(cons[c].span) {
+			e.solveNormals(cons[c:c+int(cons[c].span)], true)
+		}
+		for _, i := range cubes {
+			e.bodies[i].place()
+		}
 	}
 }
 
 // weights returns the inverse mass and inertia body i has in contacts
 // this step: none while it is asleep.
-func (e *poseEngine) weights(i int32) (*poseBody, float32, float32) {
+func (e *poseEngine) weights(i int32) (float32, float32) {
 	b := &e.bodies[i]
 	if b.group >= 0 {
-		return b, 0, 0
+		return 0, 0
 	}
-	return b, b.invM, b.invI
+	return b.invM, b.invI
 }
 
-// solveNormal runs one pass of contact c's normal constraint.
-func (e *poseEngine) solveNormal(c *poseContact) {
+// solveNormals runs one pass of the normal constraints of manifold m
+// (contacts that share their cubes and normal): the points' separation,
+// the step's start's plus what the cubes' moves and turns since add along
+// the normal, must not be below the depth allowed. Every point's
+// correction is found from the same poses and the sum applied at once
+// (Jacobi within the manifold): four corners resting on a face correct
+// their cube exactly, where one after another (Gauss-Seidel) would tilt it
+// one way and then the other, leaving it turned a little every pass. With
+// hold, the lower cube of a contact between levels (orderByLevel) stays
+// where it is.
+func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
+	c0 := &m[0]
+	B := &e.bodies[c0.b]
+	nb := dot(c0.n, B.dp)
 	var A *poseBody
-	var ra, pa mgl32.Vec3
-	var wa, ia float32
-	if c.a >= 0 {
-		A, wa, ia = e.weights(c.a)
-		ra = rotate(A.q, c.la)
-		pa = A.x.Add(ra)
-	} else {
-		pa = c.la
+	var na float32
+	if c0.a >= 0 {
+		A = &e.bodies[c0.a]
+		na = dot(c0.n, A.dp)
 	}
-	B, wb, ib := e.weights(c.b)
-	rb := rotate(B.q, c.lb)
-	pb := B.x.Add(rb)
-	n := c.n
-	sep := dot(pb.Sub(pa), n) - c.depth
-	if sep >= 0 {
-		return
-	}
-	an, bn := cross(ra, n), cross(rb, n)
-	sum := wa + ia*dot(an, an) + wb + ib*dot(bn, bn)
-	if !(sum > 0) {
-		return
-	}
-	dl := -sep / sum
-	c.ln += dl
-	if wb > 0 || ib > 0 {
-		B.x = B.x.Add(n.Mul(dl * wb))
-		turn(&B.q, bn.Mul(dl*ib))
-	}
-	if wa > 0 || ia > 0 {
-		A.x = A.x.Add(n.Mul(-dl * wa))
-		turn(&A.q, an.Mul(-dl*ia))
-	}
-}
-
-// solveFriction runs one pass of contact c's friction: it holds fb on fa
-// within the cone of the normal correction so far this substep; a slip
-// moves fa along.
-func (e *poseEngine) solveFriction(c *poseContact) {
-	if c.ln <= 0 {
-		return
-	}
-	var A *poseBody
-	var ra, fa mgl32.Vec3
-	var wa, ia float32
-	if c.a >= 0 {
-		A, wa, ia = e.weights(c.a)
-		ra = rotate(A.q, c.fa)
-		fa = A.x.Add(ra)
-	} else {
-		fa = c.fa
-	}
-	B, wb, ib := e.weights(c.b)
-	rb := rotate(B.q, c.fb)
-	fb := B.x.Add(rb)
-	n := c.n
-	d := fb.Sub(fa)
-	d = d.Sub(n.Mul(dot(d, n)))
-	l := length(d)
-	if !(l > 1e-9) {
-		return
-	}
-	t := d.Mul(1 / l)
-	at, bt := cross(ra, t), cross(rb, t)
-	sum := wa + ia*dot(at, at) + wb + ib*dot(bt, bt)
-	need := l / sum
-	if lim := c.mu*c.ln - c.lt; need > lim {
-		// Beyond the cone the contact slides: friction takes what the
-		// cone allows, and the anchor on a follows the rest.
-		need = max(lim, 0)
-		rest := t.Mul(l - need*sum)
+	held := hold && c0.fix != 0
+	var sum float32
+	var tb, ta mgl32.Vec3
+	for i := range m {
+		c := &m[i]
+		sep := c.sep0 - c.depth + nb + dot(c.bn, B.dth)
 		if A != nil {
-			c.fa = c.fa.Add(unrotate(A.q, rest))
+			sep -= na + dot(c.an, A.dth)
+		}
+		if sep >= 0 {
+			continue
+		}
+		var dl float32
+		if held {
+			dl = -sep * c.ks
 		} else {
-			c.fa = c.fa.Add(rest)
+			dl = -sep * c.kn
+			c.ln += dl
 		}
-		if need == 0 {
-			return
-		}
+		sum += dl
+		tb = tb.Add(c.bn.Mul(dl))
+		ta = ta.Add(c.an.Mul(dl))
 	}
-	c.lt += need
-	if wb > 0 || ib > 0 {
-		B.x = B.x.Add(t.Mul(-need * wb))
-		turn(&B.q, bt.Mul(-need*ib))
+	if sum == 0 {
+		return
 	}
-	if wa > 0 || ia > 0 {
-		A.x = A.x.Add(t.Mul(need * wa))
-		turn(&A.q, at.Mul(need*ia))
+	if c0.wb > 0 && !(held && c0.fix == 2) {
+		B.dp = B.dp.Add(c0.n.Mul(sum * c0.wb))
+		B.dth = B.dth.Add(tb.Mul(c0.ib))
+	}
+	if c0.wa > 0 && !(held && c0.fix == 1) {
+		A.dp = A.dp.Sub(c0.n.Mul(sum * c0.wa))
+		A.dth = A.dth.Sub(ta.Mul(c0.ia))
 	}
 }
 
-// slide gives a sliding contact c kinetic friction at the velocity level:
-// its tangential speed falls by what friction times the substep's normal
-// correction allows (Coulomb), at most to 0.
-func (e *poseEngine) slide(c *poseContact, h float32) {
+// patch sets up the friction of manifold m, its contacts found this
+// step: one anchor at the manifold's center, where its contacts' anchors
+// are on average, and a twist about the normal.
+func (e *poseEngine) patch(m []poseContact) {
+	c0 := &m[0]
+	var ra, rb mgl32.Vec3
+	var d1, d2 float32
+	for i := range m {
+		ra, rb = ra.Add(m[i].ra), rb.Add(m[i].rb)
+		d1 += m[i].d1
+		d2 += m[i].d2
+	}
+	inv := 1 / float32(len(m))
+	ra, rb = ra.Mul(inv), rb.Mul(inv)
+	c0.pd1, c0.pd2 = d1*inv, d2*inv
+	var r float32
+	for i := range m {
+		x := m[i].rb.Sub(rb)
+		x = x.Sub(c0.n.Mul(dot(x, c0.n)))
+		r += length(x)
+	}
+	c0.pr = r * inv
+	c0.pat1, c0.pbt1 = cross(ra, c0.t1), cross(rb, c0.t1)
+	c0.pat2, c0.pbt2 = cross(ra, c0.t2), cross(rb, c0.t2)
+	c0.pk1 = mass(c0.wa + c0.ia*dot(c0.pat1, c0.pat1) + c0.wb + c0.ib*dot(c0.pbt1, c0.pbt1))
+	c0.pk2 = mass(c0.wa + c0.ia*dot(c0.pat2, c0.pat2) + c0.wb + c0.ib*dot(c0.pbt2, c0.pbt2))
+	c0.pkt = mass(c0.ia + c0.ib)
+}
+
+// solveFrictions runs the friction of manifold m as one patch: its center
+// must not slide from its anchor, nor the cubes twist about the normal,
+// within one cone, Friction times the manifold's normal correction this
+// substep (position-level Coulomb over the face: where the weight lies
+// among its corners does not decide whether it slides, and a twist is held
+// by the face's size). Beyond the cone the patch slides: friction takes
+// what the cone allows, and the anchor follows the rest.
+func (e *poseEngine) solveFrictions(m []poseContact) {
+	c0 := &m[0]
+	var ln float32
+	for i := range m {
+		ln += m[i].ln
+	}
+	if ln <= 0 {
+		return
+	}
+	B := &e.bodies[c0.b]
+	o1 := c0.pd1 + dot(c0.t1, B.dp) + dot(c0.pbt1, B.dth)
+	o2 := c0.pd2 + dot(c0.t2, B.dp) + dot(c0.pbt2, B.dth)
+	tw := dot(c0.n, B.dth)
 	var A *poseBody
-	var ra mgl32.Vec3
-	var wa, ia float32
-	if c.a >= 0 {
-		A, wa, ia = e.weights(c.a)
-		ra = rotate(A.q, c.la)
+	if c0.a >= 0 {
+		A = &e.bodies[c0.a]
+		o1 -= dot(c0.t1, A.dp) + dot(c0.pat1, A.dth)
+		o2 -= dot(c0.t2, A.dp) + dot(c0.pat2, A.dth)
+		tw -= dot(c0.n, A.dth)
 	}
-	B, wb, ib := e.weights(c.b)
-	rb := rotate(B.q, c.lb)
-	v := B.pointVelocity(rb)
-	if A != nil {
-		v = v.Sub(A.pointVelocity(ra))
+	l1, l2 := -o1*c0.pk1, -o2*c0.pk2
+	need := float32(math.Sqrt(float64(l1*l1 + l2*l2)))
+	if lim := c0.mu*ln - c0.lt; need > lim {
+		f := max(lim, 0) / need
+		c0.pd1 -= o1 * (1 - f)
+		c0.pd2 -= o2 * (1 - f)
+		c0.s1 += o1 * (1 - f)
+		c0.s2 += o2 * (1 - f)
+		l1, l2, need = l1*f, l2*f, need*f
 	}
-	n := c.n
-	v = v.Sub(n.Mul(dot(v, n)))
-	l := length(v)
-	if !(l > 1e-9) {
-		return
+	c0.lt += need
+	lt := -tw * c0.pkt
+	if lim := c0.mu*ln*c0.pr - c0.ltw; abs32(lt) > lim {
+		lt = math.Float32frombits(math.Float32bits(max(lim, 0)) | math.Float32bits(lt)&(1<<31))
 	}
-	t := v.Mul(1 / l)
-	at, bt := cross(ra, t), cross(rb, t)
-	sum := wa + ia*dot(at, at) + wb + ib*dot(bt, bt)
-	if !(sum > 0) {
-		return
+	c0.ltw += abs32(lt)
+	t := c0.t1.Mul(l1).Add(c0.t2.Mul(l2))
+	if c0.wb > 0 {
+		B.dp = B.dp.Add(t.Mul(c0.wb))
+		B.dth = B.dth.Add(c0.pbt1.Mul(l1 * c0.ib)).Add(c0.pbt2.Mul(l2 * c0.ib)).Add(c0.n.Mul(lt * c0.ib))
 	}
-	j := min(c.mu*c.ln/h, l/sum) // N·s
-	if wb > 0 || ib > 0 {
-		B.v = B.v.Sub(t.Mul(j * wb))
-		B.w = B.w.Sub(bt.Mul(j * ib))
-	}
-	if wa > 0 || ia > 0 {
-		A.v = A.v.Add(t.Mul(j * wa))
-		A.w = A.w.Add(at.Mul(j * ia))
+	if c0.wa > 0 {
+		A.dp = A.dp.Sub(t.Mul(c0.wa))
+		A.dth = A.dth.Sub(c0.pat1.Mul(l1 * c0.ia)).Sub(c0.pat2.Mul(l2 * c0.ia)).Sub(c0.n.Mul(lt * c0.ia))
 	}
 }
 
@@ -543,44 +696,49 @@ func (e *poseEngine) slide(c *poseContact, h float32) {
 // normal, m/s (negative: closing).
 func (e *poseEngine) normalSpeed(c *poseContact) float32 {
 	B := &e.bodies[c.b]
-	v := B.pointVelocity(rotate(B.q, c.lb))
+	v := dot(c.n, B.v) + dot(c.bn, B.w)
 	if c.a >= 0 {
 		A := &e.bodies[c.a]
-		v = v.Sub(A.pointVelocity(rotate(A.q, c.la)))
+		v -= dot(c.n, A.v) + dot(c.an, A.w)
 	}
-	return dot(v, c.n)
+	return v
 }
 
 // restitute sets contact c's normal speed to its restitution times the
 // speed it closed with.
 func (e *poseEngine) restitute(c *poseContact) {
-	var A *poseBody
-	var ra mgl32.Vec3
-	var wa, ia float32
-	if c.a >= 0 {
-		A, wa, ia = e.weights(c.a)
-		ra = rotate(A.q, c.la)
-	}
-	B, wb, ib := e.weights(c.b)
-	rb := rotate(B.q, c.lb)
-	n := c.n
-	an, bn := cross(ra, n), cross(rb, n)
-	sum := wa + ia*dot(an, an) + wb + ib*dot(bn, bn)
-	if !(sum > 0) {
-		return
-	}
-	vn := e.normalSpeed(c)
-	j := (-c.e*c.vn0 - vn) / sum
+	j := (-c.e*c.vn0 - e.normalSpeed(c)) * c.kn
 	if j <= 0 {
 		return
 	}
-	if wb > 0 || ib > 0 {
-		B.v = B.v.Add(n.Mul(j * wb))
-		B.w = B.w.Add(bn.Mul(j * ib))
+	if c.wb > 0 {
+		B := &e.bodies[c.b]
+		B.v = B.v.Add(c.n.Mul(j * c.wb))
+		B.w = B.w.Add(c.bn.Mul(j * c.ib))
 	}
-	if wa > 0 || ia > 0 {
-		A.v = A.v.Sub(n.Mul(j * wa))
-		A.w = A.w.Sub(an.Mul(j * ia))
+	if c.wa > 0 {
+		A := &e.bodies[c.a]
+		A.v = A.v.Sub(c.n.Mul(j * c.wa))
+		A.w = A.w.Sub(c.an.Mul(j * c.ia))
+	}
+}
+
+// slid moves the friction anchors of the contacts that slid this step by
+// how far they slid, in a's frame, so that the contact found again next
+// step holds from where it is.
+func (e *poseEngine) slid() {
+	for k := 0; k < len(e.sorted); k += int(e.sorted[k].span) {
+		c0 := &e.sorted[k]
+		if c0.s1 == 0 && c0.s2 == 0 {
+			continue
+		}
+		d := c0.t1.Mul(c0.s1).Add(c0.t2.Mul(c0.s2))
+		if c0.a >= 0 {
+			d = unrotate(e.bodies[c0.a].qs, d)
+		}
+		for i := k; i < k+int(c0.span); i++ {
+			e.sorted[i].fa = e.sorted[i].fa.Add(d)
+		}
 	}
 }
 
@@ -602,14 +760,8 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 		}
 		// Slow over the whole step: what a substep's jitter does is not
 		// motion.
-		q, p := b.q, b.qs
-		dv := mgl32.Vec3{
-			-q.W*p.V[0] + p.W*q.V[0] - (q.V[1]*p.V[2] - q.V[2]*p.V[1]),
-			-q.W*p.V[1] + p.W*q.V[1] - (q.V[2]*p.V[0] - q.V[0]*p.V[2]),
-			-q.W*p.V[2] + p.W*q.V[2] - (q.V[0]*p.V[1] - q.V[1]*p.V[0]),
-		}
 		limit := cfg.SleepSpeed * dt
-		if length(b.x.Sub(b.xs)) < limit && 2*length(dv)*b.half*sqrt3 < limit {
+		if length(b.dp) < limit && length(b.dth)*b.half*sqrt3 < limit {
 			b.still += dt
 		} else {
 			b.still = 0
@@ -630,7 +782,6 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 			}
 			b.group = e.nextGroup
 			b.v, b.w = mgl32.Vec3{}, mgl32.Vec3{}
-			b.x0, b.q0 = b.x, b.q
 			e.asleep++
 		}
 	}

@@ -54,7 +54,7 @@ func (s *System) addPoseCube(cs CubeSettings) (Cube, error) {
 	}
 	e := s.pose
 	e.bodies = append(e.bodies, poseBody{
-		x: cs.Position, x0: cs.Position, q: q, q0: q,
+		x: cs.Position, xs: cs.Position, q: q, qs: q,
 		v: cs.Velocity, w: cs.AngularVelocity,
 		invM: 1 / cs.Mass, invI: 1 / inert, mass: cs.Mass, inert: inert, half: half,
 		group: -1,
