@@ -53,7 +53,8 @@ type Settings struct {
 	// cubes and solves their contacts, spread evenly over the World's
 	// substeps (at most Config.Substeps). Rigid contacts need fewer, and
 	// shorter, substeps than cloth: each costs a pass over every contact.
-	// 1 to 100; default 5. ParticleEngine moves cubes every substep.
+	// 1 to 100 for PoseEngine; default 5. ParticleEngine moves cubes every
+	// substep and ignores it.
 	Substeps int
 }
 
@@ -75,8 +76,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
 	case s.Engine != ParticleEngine && s.Engine != PoseEngine:
 		return fmt.Errorf("bodies: Settings.Engine = %v, want ParticleEngine or PoseEngine", s.Engine)
-	case s.Substeps < 1 || s.Substeps > 100:
-		return fmt.Errorf("bodies: Settings.Substeps = %d, want 1 to 100", s.Substeps)
+	case s.Engine == PoseEngine && (s.Substeps < 1 || s.Substeps > 100):
+		return fmt.Errorf("bodies: Settings.Substeps = %d, want 1 to 100 (PoseEngine)", s.Substeps)
 	case s.Passes < 1 || s.Passes > 100:
 		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	}
