@@ -93,6 +93,8 @@ type poseBody struct {
 	still float32 // seconds the cube has been slower than the World's SleepSpeed
 	group int32   // the island it fell asleep with, -1 while awake
 	wake  bool    // woken during the step: moves from the next step on
+	rest  bool    // moved under restDrift since its contacts were found: keeps them
+	drift float32 // how far it moved since its contacts were found, m
 }
 
 // poseContact is a contact of the pose engine, found once a step and
@@ -135,6 +137,9 @@ type poseContact struct {
 	pd1, pd2   float32    // the center's offset from its anchor along t1, t2, m
 	pr         float32    // the contacts' mean distance from the center, m
 	ltw        float32    // twist friction this substep, kg m²
+	sepEnd     float32    // separation at the step's end, m (endStep)
+	d1End      float32    // offsets from the anchors at the step's end, m
+	d2End      float32
 
 	rank   int32   // the lower level of its cubes, -1 for a collider (orderByLevel)
 	span   int32   // the first of a manifold: how many contacts it has; else 0
@@ -152,7 +157,6 @@ type poseEngine struct {
 	sorted   []poseContact // contacts by island
 	order    []int32       // cubes sorted by lower x bound (sweep)
 	lo, hi   []mgl32.Vec3  // swept bounds by cube
-	maxExt   float32       // the widest swept bounds along x, m
 
 	parent      []int32 // union-find over cubes
 	islandOf    []int32 // island of each cube this step

@@ -53,7 +53,7 @@ func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep)
 		}
 	}
 	if s.Last() {
-		e.slid()
+		e.endStep()
 		e.updateSleep(cfg)
 	}
 	e.stats.Sleeping = e.asleep
@@ -66,13 +66,13 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 	fall := 0.5 * length(cfg.Gravity) * dt * dt
 	n := len(e.bodies)
 	e.lo, e.hi = e.lo[:0], e.hi[:0]
-	e.maxExt = 0
 	for i := range e.bodies {
 		b := &e.bodies[i]
 		b.xs, b.qs = b.x, b.q
 		b.dp, b.dth = mgl32.Vec3{}, mgl32.Vec3{}
 		if b.wake {
 			b.group, b.wake, b.still = -1, false, 0
+			b.rest, b.drift = false, 0
 			e.asleep--
 		}
 		r := b.half * sqrt3
@@ -84,10 +84,8 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 		// Against colliders a moving cube looks further ahead: other cubes
 		// may push it on.
 		b.push = min(b.half, 2*(reach-base))
-		r += b.push
-		ext := mgl32.Vec3{r + reach, r + reach, r + reach}
+		ext := boxExtent(b.q, b.half).Add(mgl32.Vec3{reach, reach, reach})
 		e.lo, e.hi = append(e.lo, b.x.Sub(ext)), append(e.hi, b.x.Add(ext))
-		e.maxExt = max(e.maxExt, 2*(r+reach))
 	}
 	// Sort-and-sweep along x; the order changes little from step to step.
 	if len(e.order) != n {
@@ -126,6 +124,12 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 				continue
 			}
 			e.stats.Pairs++
+			if a.rest && b.rest {
+				// Neither moved since their contacts were found: they hold.
+				i, j := min(ia, ib), max(ia, ib)
+				e.stats.CubeContacts += e.reuse(i, j)
+				continue
+			}
 			if !framed {
 				fa, framed = frameOf(a), true
 			}
@@ -167,12 +171,18 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 		if b.group >= 0 {
 			continue
 		}
+		if b.rest {
+			e.stats.ColliderContacts += e.reuse(-1, int32(i))
+			continue
+		}
 		var corners [8]mgl32.Vec3
 		cornered := false
+		push := mgl32.Vec3{b.push, b.push, b.push}
+		lo, hi := e.lo[i].Sub(push), e.hi[i].Add(push)
 		for ci, cr := range sys.colliders {
 			cmin, cmax := cr.c.Bounds()
-			if cmin[0] > e.hi[i][0] || cmin[1] > e.hi[i][1] || cmin[2] > e.hi[i][2] ||
-				cmax[0] < e.lo[i][0] || cmax[1] < e.lo[i][1] || cmax[2] < e.lo[i][2] {
+			if cmin[0] > hi[0] || cmin[1] > hi[1] || cmin[2] > hi[2] ||
+				cmax[0] < lo[0] || cmax[1] < lo[1] || cmax[2] < lo[2] {
 				continue
 			}
 			if !cornered {
@@ -199,6 +209,76 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 		}
 	}
 	e.buildIslands()
+}
+
+// restDrift is how far, m, a cube may move after its contacts were found
+// before it finds them again: a cube that moves less over a step keeps the
+// last step's contacts, only their separations and friction offsets
+// brought up to date.
+const restDrift = 1e-4
+
+// reuse copies the last step's contacts between a (-1: the colliders) and
+// b into this step's, from where the last step left them; it returns how
+// many.
+func (e *poseEngine) reuse(a, b int32) int {
+	n := 0
+	for k := e.prevFirst[b]; k >= 0; k = e.prevNext[k] {
+		p := &e.prev[k]
+		if p.a != a {
+			continue
+		}
+		c := *p
+		c.sep0, c.d1, c.d2 = c.sepEnd, c.d1End, c.d2End
+		c.depth = min(c.sepEnd, 0)
+		c.s1, c.s2 = 0, 0
+		e.contacts = append(e.contacts, c)
+		n++
+	}
+	return n
+}
+
+// endStep runs after a step's last substep: each contact's separation and
+// friction offsets where the step leaves them (for reuse), friction
+// anchors moved by how far their manifolds slid (in a's frame, so that the
+// contact found again next step holds from where it is), and which cubes
+// moved so little that they keep their contacts.
+func (e *poseEngine) endStep() {
+	for k := 0; k < len(e.sorted); k += int(e.sorted[k].span) {
+		c0 := &e.sorted[k]
+		d := c0.t1.Mul(c0.s1).Add(c0.t2.Mul(c0.s2))
+		if c0.a >= 0 {
+			d = unrotate(e.bodies[c0.a].qs, d)
+		}
+		for i := k; i < k+int(c0.span); i++ {
+			c := &e.sorted[i]
+			if c0.s1 != 0 || c0.s2 != 0 {
+				c.fa = c.fa.Add(d)
+			}
+			B := &e.bodies[c.b]
+			sep := c.sep0 + dot(c.n, B.dp) + dot(c.bn, B.dth)
+			d1 := c.d1 + dot(c.t1, B.dp) + dot(c.bt1, B.dth) - c0.s1
+			d2 := c.d2 + dot(c.t2, B.dp) + dot(c.bt2, B.dth) - c0.s2
+			if c.a >= 0 {
+				A := &e.bodies[c.a]
+				sep -= dot(c.n, A.dp) + dot(c.an, A.dth)
+				d1 -= dot(c.t1, A.dp) + dot(c.at1, A.dth)
+				d2 -= dot(c.t2, A.dp) + dot(c.at2, A.dth)
+			}
+			c.sepEnd, c.d1End, c.d2End = sep, d1, d2
+		}
+	}
+	for i := range e.bodies {
+		b := &e.bodies[i]
+		if b.group >= 0 {
+			b.rest, b.drift = false, 0
+			continue
+		}
+		b.drift += length(b.dp) + length(b.dth)*b.half*sqrt3
+		b.rest = b.drift < restDrift
+		if !b.rest {
+			b.drift = 0
+		}
+	}
 }
 
 // keepAnchors keeps the last step's contacts, listed by cube b, for
@@ -236,6 +316,21 @@ func (e *poseEngine) anchor(c *poseContact, tol float32) {
 			best = d
 			c.fa, c.fb = p.fa, p.fb
 		}
+	}
+}
+
+// boxExtent returns the half size, along the world axes, of the box
+// around a cube of half edge h turned by q.
+func boxExtent(q mgl32.Quat, h float32) mgl32.Vec3 {
+	x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
+	// The rotation matrix's rows, summed in absolute value.
+	r00, r01, r02 := 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
+	r10, r11, r12 := 2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)
+	r20, r21, r22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
+	return mgl32.Vec3{
+		h * (abs32(r00) + abs32(r01) + abs32(r02)),
+		h * (abs32(r10) + abs32(r11) + abs32(r12)),
+		h * (abs32(r20) + abs32(r21) + abs32(r22)),
 	}
 }
 
@@ -723,25 +818,6 @@ func (e *poseEngine) restitute(c *poseContact) {
 	}
 }
 
-// slid moves the friction anchors of the contacts that slid this step by
-// how far they slid, in a's frame, so that the contact found again next
-// step holds from where it is.
-func (e *poseEngine) slid() {
-	for k := 0; k < len(e.sorted); k += int(e.sorted[k].span) {
-		c0 := &e.sorted[k]
-		if c0.s1 == 0 && c0.s2 == 0 {
-			continue
-		}
-		d := c0.t1.Mul(c0.s1).Add(c0.t2.Mul(c0.s2))
-		if c0.a >= 0 {
-			d = unrotate(e.bodies[c0.a].qs, d)
-		}
-		for i := k; i < k+int(c0.span); i++ {
-			e.sorted[i].fa = e.sorted[i].fa.Add(d)
-		}
-	}
-}
-
 // updateSleep runs after a step's last substep: an island whose cubes have
 // all been slower than SleepSpeed for SleepDelay falls asleep.
 func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
@@ -790,25 +866,26 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 // wakeAll wakes every cube now.
 func (e *poseEngine) wakeAll() {
 	for i := range e.bodies {
-		if b := &e.bodies[i]; b.group >= 0 {
-			b.group, b.wake, b.still = -1, false, 0
+		b := &e.bodies[i]
+		if b.group >= 0 {
 			e.asleep--
-		} else {
-			b.still = 0
 		}
+		b.group, b.wake, b.still, b.rest, b.drift = -1, false, 0, false, 0
 	}
 }
 
-// wakeCube wakes cube i and the cubes asleep with it, now.
+// wakeCube wakes cube i and the cubes asleep with it, now; it finds its
+// contacts afresh.
 func (e *poseEngine) wakeCube(i int) {
 	g := e.bodies[i].group
 	if g < 0 {
-		e.bodies[i].still = 0
+		b := &e.bodies[i]
+		b.still, b.rest, b.drift = 0, false, 0
 		return
 	}
 	for k := range e.bodies {
 		if b := &e.bodies[k]; b.group == g {
-			b.group, b.wake, b.still = -1, false, 0
+			b.group, b.wake, b.still, b.rest, b.drift = -1, false, 0, false, 0
 			e.asleep--
 		}
 	}
