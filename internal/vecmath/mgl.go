@@ -160,11 +160,11 @@ func QuatBetweenVectors(start, dest mgl32.Vec3) mgl32.Quat {
 		if Dot(axis, axis) < epsilon {
 			axis = Cross(mgl32.Vec3{0, 1, 0}, start)
 		}
-		return mgl32.QuatRotate(math.Pi, Normalize(axis))
+		return QuatAxisAngle(math.Pi, Normalize(axis))
 	}
 	axis := Cross(start, dest)
 	s := float32(math.Sqrt(float64(float64(1.0+cosTheta) * 2.0)))
-	return mgl32.Quat{W: float32(s * 0.5), V: axis.Mul(1.0 / s)}
+	return mgl32.Quat{W: float32(s * 0.5), V: Scale(axis, 1.0/s)}
 }
 
 // Mat3Mul3 is mgl32.Mat3.Mul3: the matrix product a·b (column-major).
@@ -176,4 +176,49 @@ func Mat3Mul3(a, b mgl32.Mat3) mgl32.Mat3 {
 		}
 	}
 	return m
+}
+
+// Scale is mgl32.Vec3.Mul: v·s. Its products are rounded where they are
+// made, so one that is later added cannot fuse with the addition (a
+// compiler fuses across statements and inlined calls).
+func Scale(v mgl32.Vec3, s float32) mgl32.Vec3 {
+	return mgl32.Vec3{float32(v[0] * s), float32(v[1] * s), float32(v[2] * s)}
+}
+
+// QuatScale is mgl32.Quat.Scale: every component times c.
+func QuatScale(q mgl32.Quat, c float32) mgl32.Quat {
+	return mgl32.Quat{W: float32(q.W * c), V: mgl32.Vec3{float32(q.V[0] * c), float32(q.V[1] * c), float32(q.V[2] * c)}}
+}
+
+// QuatConjugate is mgl32.Quat.Conjugate: the vector part times -1.
+func QuatConjugate(q mgl32.Quat) mgl32.Quat {
+	return mgl32.Quat{W: q.W, V: mgl32.Vec3{float32(q.V[0] * -1), float32(q.V[1] * -1), float32(q.V[2] * -1)}}
+}
+
+// QuatAxisAngle is mgl32.QuatRotate: the turn by angle radians about the
+// unit axis.
+func QuatAxisAngle(angle float32, axis mgl32.Vec3) mgl32.Quat {
+	sn, cs := math.Sincos(float64(angle / 2))
+	s, c := float32(sn), float32(cs)
+	return mgl32.Quat{W: c, V: mgl32.Vec3{float32(axis[0] * s), float32(axis[1] * s), float32(axis[2] * s)}}
+}
+
+// Mat4ToQuat is mgl32.Mat4ToQuat: the unit quaternion of the rotation
+// matrix m, from the trace when it is positive, else from the largest
+// diagonal entry.
+func Mat4ToQuat(m mgl32.Mat4) mgl32.Quat {
+	if tr := m[0] + m[5] + m[10]; tr > 0 {
+		s := float32(0.5 / math.Sqrt(float64(tr+1.0)))
+		return mgl32.Quat{W: 0.25 / s, V: mgl32.Vec3{float32((m[6] - m[9]) * s), float32((m[8] - m[2]) * s), float32((m[1] - m[4]) * s)}}
+	}
+	if m[0] > m[5] && m[0] > m[10] {
+		s := float32(2.0 * math.Sqrt(float64(1.0+m[0]-m[5]-m[10])))
+		return mgl32.Quat{W: (m[6] - m[9]) / s, V: mgl32.Vec3{float32(0.25 * s), (m[4] + m[1]) / s, (m[8] + m[2]) / s}}
+	}
+	if m[5] > m[10] {
+		s := float32(2.0 * math.Sqrt(float64(1.0+m[5]-m[0]-m[10])))
+		return mgl32.Quat{W: (m[8] - m[2]) / s, V: mgl32.Vec3{(m[4] + m[1]) / s, float32(0.25 * s), (m[9] + m[6]) / s}}
+	}
+	s := float32(2.0 * math.Sqrt(float64(1.0+m[10]-m[0]-m[5])))
+	return mgl32.Quat{W: (m[1] - m[4]) / s, V: mgl32.Vec3{(m[8] + m[2]) / s, (m[9] + m[6]) / s, float32(0.25 * s)}}
 }

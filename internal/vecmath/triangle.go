@@ -20,7 +20,7 @@ func ClosestOnTriangle(x, a, b, c mgl32.Vec3) mgl32.Vec3 {
 	}
 	vc := float32(d1*d4) - float32(d3*d2)
 	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return a.Add(ab.Mul(d1 / (d1 - d3)))
+		return a.Add(Scale(ab, d1/(d1-d3)))
 	}
 	cx := x.Sub(c)
 	d5, d6 := Dot(ab, cx), Dot(ac, cx)
@@ -29,12 +29,12 @@ func ClosestOnTriangle(x, a, b, c mgl32.Vec3) mgl32.Vec3 {
 	}
 	vb := float32(d5*d2) - float32(d1*d6)
 	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return a.Add(ac.Mul(d2 / (d2 - d6)))
+		return a.Add(Scale(ac, d2/(d2-d6)))
 	}
 	va := float32(d3*d6) - float32(d5*d4)
 	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return b.Add(c.Sub(b).Mul((d4 - d3) / ((d4 - d3) + (d5 - d6))))
+		return b.Add(Scale(c.Sub(b), (d4-d3)/((d4-d3)+(d5-d6))))
 	}
 	den := 1 / (va + vb + vc)
-	return a.Add(ab.Mul(float32(vb * den))).Add(ac.Mul(float32(vc * den)))
+	return a.Add(Scale(ab, float32(vb*den))).Add(Scale(ac, float32(vc*den)))
 }

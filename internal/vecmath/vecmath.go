@@ -85,7 +85,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 	tol := SweepTolerance(margin)
 	t := float32(0)
 	for range 32 {
-		q := a.Add(path.Mul(t / l))
+		q := a.Add(Scale(path, t/l))
 		s, n := closest(q)
 		d := Dot(q.Sub(s), n) - r
 		if d < -tol && t == 0 {

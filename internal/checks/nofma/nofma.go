@@ -14,7 +14,9 @@
 //
 // Check reports two kinds of finding:
 //
-//   - a product: a float multiplication (x*y, or x *= y) whose value is not
+//   - a product: a float multiplication (x*y, or x *= y, or x/c for a
+//     constant c that is a power of two, which the compiler turns into
+//     x*(1/c)) whose value is not
 //     rounded by an explicit conversion before it can reach an addition.
 //     A product is safe where it is converted (float32(x*y)), where it is an
 //     operand of another multiplication or of a division (the outer
@@ -24,10 +26,11 @@
 //     addition, an assignment, a return, an argument, a composite literal)
 //     it must be converted.
 //   - a call of a function or method of github.com/go-gl/mathgl/mgl32 whose
-//     body adds or subtracts a product (Vec3.Dot, Cross, Len, Normalize,
-//     Quat.Mul, Rotate, the matrix products, ...), found by reading mgl32's
-//     own source: compiled into drape's code, they fuse there. Add, Sub and
-//     Mul by a scalar do not. Calls with a helper in
+//     body holds a product the first rule reports (Vec3.Dot, Cross, Len,
+//     Normalize, Quat.Mul, Rotate, the matrix products, and Vec3.Mul too:
+//     its products, returned, fuse with the addition that reads them), found
+//     by reading mgl32's own source: compiled into drape's code, they fuse
+//     there. Add and Sub do not. Calls with a helper in
 //     github.com/drape3d/drape/internal/vecmath (Helpers) are rewritten to
 //     it; the helper computes mgl32's operations in mgl32's order, each
 //     product rounded, so the bits on amd64 stay the same.
@@ -44,11 +47,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/constant"
 	"go/format"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -78,6 +83,11 @@ var Helpers = map[string]string{
 	"Quat.Inverse":       "QuatInverse",
 	"Quat.Dot":           "QuatDot",
 	"Quat.Mat4":          "QuatMat4",
+	"Vec3.Mul":           "Scale",
+	"Quat.Scale":         "QuatScale",
+	"Quat.Conjugate":     "QuatConjugate",
+	"QuatRotate":         "QuatAxisAngle",
+	"Mat4ToQuat":         "Mat4ToQuat",
 	"Mat3.Mul3":          "Mat3Mul3",
 	"QuatSlerp":          "QuatSlerp",
 	"QuatBetweenVectors": "QuatBetweenVectors",
@@ -354,7 +364,7 @@ func (c *Checker) checkFile(p pkgFiles, f *ast.File) ([]Finding, []edit) {
 		stack = append(stack, n)
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
-			if n.Op != token.MUL {
+			if n.Op != token.MUL && !(n.Op == token.QUO && exactReciprocal(p.info.Types[n.Y])) {
 				break
 			}
 			tv, ok := p.info.Types[n]
@@ -416,6 +426,21 @@ func (c *Checker) checkFile(p pkgFiles, f *ast.File) ([]Finding, []edit) {
 		return true
 	})
 	return finds, edits
+}
+
+// exactReciprocal reports whether tv is a constant whose reciprocal is
+// exact (a power of two): the compiler turns x/c into x*(1/c), a product
+// that fuses like any other.
+func exactReciprocal(tv types.TypeAndValue) bool {
+	if tv.Value == nil || tv.Value.Kind() == constant.Unknown {
+		return false
+	}
+	c, _ := constant.Float64Val(constant.ToFloat(tv.Value))
+	if c == 0 || math.IsInf(c, 0) {
+		return false
+	}
+	m, e := math.Frexp(math.Abs(c))
+	return m == 0.5 && e > -125 && e < 126
 }
 
 func typeName(t types.Type) string {
@@ -531,19 +556,24 @@ func (m *mglSource) fusing(key string) bool {
 		m.verdict[key] = true
 		return true
 	}
-	product := func(e ast.Expr) bool {
-		tv := m.info.Types[e]
-		return isFloat(tv.Type) && tv.Value == nil && isProduct(e)
-	}
 	fuse := false
+	var stack []ast.Node
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
-			if (n.Op == token.ADD || n.Op == token.SUB) && (product(n.X) || product(n.Y)) {
-				fuse = true
+			if n.Op == token.MUL || (n.Op == token.QUO && exactReciprocal(m.info.Types[n.Y])) {
+				tv := m.info.Types[n]
+				if isFloat(tv.Type) && tv.Value == nil && !safeProduct(m.info, stack) {
+					fuse = true
+				}
 			}
 		case *ast.AssignStmt:
-			if (n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN) && product(n.Rhs[0]) {
+			if n.Tok == token.MUL_ASSIGN && isFloat(m.info.Types[n.Lhs[0]].Type) {
 				fuse = true
 			}
 		case *ast.CallExpr:
@@ -560,7 +590,7 @@ func (m *mglSource) fusing(key string) bool {
 				}
 			}
 		}
-		return !fuse
+		return true
 	})
 	m.verdict[key] = fuse
 	return fuse
