@@ -109,10 +109,13 @@ func (f Finding) String() string {
 	return s
 }
 
-// edit replaces src[start:end] with text.
+// edit replaces src[start:end] with text, or, for a wrap, puts text
+// before and close after it.
 type edit struct {
 	start, end int
 	text       string
+	wrap       bool
+	close      string
 	file       string
 	import_    bool // the file needs the vecmath import
 }
@@ -374,9 +377,7 @@ func (c *Checker) checkFile(p pkgFiles, f *ast.File) ([]Finding, []edit) {
 			fd := Finding{Pos: c.fset.Position(n.OpPos), Kind: "product", Text: text(n)}
 			if t := floatName(tv.Type, p.pkg); t != "" {
 				fd.Fix = t + "(" + fd.Text + ")"
-				edits = append(edits,
-					edit{start: off(n.Pos()), end: off(n.Pos()), text: t + "(", file: name},
-					edit{start: off(n.End()), end: off(n.End()), text: ")", file: name})
+				edits = append(edits, edit{start: off(n.Pos()), end: off(n.End()), text: t + "(", wrap: true, close: ")", file: name})
 			}
 			finds = append(finds, fd)
 		case *ast.AssignStmt:
@@ -669,18 +670,15 @@ func apply(edits []edit) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Insertions (wrapping a product) nest; replacements may not
-		// overlap anything. Wider spans first where two start together.
+		// Wraps nest; a replacement may touch nothing else. What is
+		// left waits for the next pass.
 		sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
 		var keep []edit
 		needImport := false
 		for _, e := range es {
 			ok := true
 			for _, k := range keep {
-				if e.start == e.end && k.start == k.end {
-					continue // two insertions never conflict
-				}
-				if overlaps(e, k) {
+				if (!e.wrap || !k.wrap) && e.start <= k.end && k.start <= e.end {
 					ok = false
 					break
 				}
@@ -690,13 +688,36 @@ func apply(edits []edit) ([]string, error) {
 				needImport = needImport || e.import_
 			}
 		}
-		// Apply from the end; at one offset, closing text before opening
-		// text of a later expression is kept by applying insertions in
-		// their order of discovery reversed.
-		sort.SliceStable(keep, func(i, j int) bool { return keep[i].start > keep[j].start })
-		out := src
+		// Insertions from the end of the file back; at one offset the
+		// narrower wrap's first, so that the wider one's text ends up
+		// outside it.
+		type ins struct {
+			at, span int
+			text     string
+			repl     edit
+		}
+		var all []ins
 		for _, e := range keep {
-			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+			if e.wrap {
+				all = append(all, ins{e.start, e.end - e.start, e.text, edit{}}, ins{e.end, -(e.end - e.start), e.close, edit{}})
+			} else {
+				all = append(all, ins{at: e.start, repl: e, span: -1 << 30})
+			}
+		}
+		sort.SliceStable(all, func(i, j int) bool {
+			if all[i].at != all[j].at {
+				return all[i].at > all[j].at
+			}
+			return all[i].span < all[j].span
+		})
+		out := src
+		for _, x := range all {
+			if x.span == -1<<30 {
+				e := x.repl
+				out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+				continue
+			}
+			out = append(out[:x.at:x.at], append([]byte(x.text), out[x.at:]...)...)
 		}
 		if needImport && !bytes.Contains(out, []byte(`"`+VecmathPath+`"`)) {
 			out = addImport(out, VecmathPath)
@@ -712,18 +733,6 @@ func apply(edits []edit) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
-}
-
-// overlaps reports whether a replacement and another edit touch the same
-// text (an insertion at a replacement's edge does).
-func overlaps(a, b edit) bool {
-	if a.start == a.end {
-		a, b = b, a
-	}
-	if b.start == b.end {
-		return b.start >= a.start && b.start <= a.end
-	}
-	return a.start < b.end && b.start < a.end
 }
 
 // addImport adds path to the first import declaration of src, or after
