@@ -93,6 +93,14 @@ var Helpers = map[string]string{
 	"QuatBetweenVectors": "QuatBetweenVectors",
 }
 
+// PhysicsDirs are the directories, relative to the module's root, whose
+// code steps a World: the physics packages and the internal helpers they
+// and their goldens use. The checker test holds them to no finding.
+var PhysicsDirs = []string{
+	"verlet3d", "cloth", "hair", "bodies",
+	"internal/vecmath", "internal/simd", "internal/bridge", "internal/checks", "internal/draped",
+}
+
 // Finding is one expression that may fuse.
 type Finding struct {
 	Pos  token.Position
