@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -190,13 +191,13 @@ const maxContactsPerPair = 4
 func rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 	// v + 2w (u × v) + 2 u × (u × v), u = q.V
 	ux, uy, uz, qw := q.V[0], q.V[1], q.V[2], q.W
-	tx := 2 * (uy*v[2] - uz*v[1])
-	ty := 2 * (uz*v[0] - ux*v[2])
-	tz := 2 * (ux*v[1] - uy*v[0])
+	tx := float32(2 * (float32(uy*v[2]) - float32(uz*v[1])))
+	ty := float32(2 * (float32(uz*v[0]) - float32(ux*v[2])))
+	tz := float32(2 * (float32(ux*v[1]) - float32(uy*v[0])))
 	return mgl32.Vec3{
-		v[0] + qw*tx + (uy*tz - uz*ty),
-		v[1] + qw*ty + (uz*tx - ux*tz),
-		v[2] + qw*tz + (ux*ty - uy*tx),
+		v[0] + float32(qw*tx) + (float32(uy*tz) - float32(uz*ty)),
+		v[1] + float32(qw*ty) + (float32(uz*tx) - float32(ux*tz)),
+		v[2] + float32(qw*tz) + (float32(ux*ty) - float32(uy*tx)),
 	}
 }
 
@@ -209,26 +210,28 @@ func unrotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 // q += ½ (0, dw) q.
 func turn(q *mgl32.Quat, dw mgl32.Vec3) {
 	x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
-	q.W += 0.5 * (-dw[0]*x - dw[1]*y - dw[2]*z)
-	q.V[0] += 0.5 * (dw[0]*w + dw[1]*z - dw[2]*y)
-	q.V[1] += 0.5 * (dw[1]*w + dw[2]*x - dw[0]*z)
-	q.V[2] += 0.5 * (dw[2]*w + dw[0]*y - dw[1]*x)
+	q.W += float32(0.5 * (float32(-dw[0]*x) - float32(dw[1]*y) - float32(dw[2]*z)))
+	q.V[0] += float32(0.5 * (float32(dw[0]*w) + float32(dw[1]*z) - float32(dw[2]*y)))
+	q.V[1] += float32(0.5 * (float32(dw[1]*w) + float32(dw[2]*x) - float32(dw[0]*z)))
+	q.V[2] += float32(0.5 * (float32(dw[2]*w) + float32(dw[0]*y) - float32(dw[1]*x)))
 }
 
 func normalize(q mgl32.Quat) mgl32.Quat {
-	l := q.W*q.W + q.V[0]*q.V[0] + q.V[1]*q.V[1] + q.V[2]*q.V[2]
+	l := float32(q.W*q.W) + float32(q.V[0]*q.V[0]) + float32(q.V[1]*q.V[1]) + float32(q.V[2]*q.V[2])
 	if !(l > 0) || l == 1 {
 		return q
 	}
 	s := 1 / float32(math.Sqrt(float64(l)))
-	return mgl32.Quat{W: q.W * s, V: mgl32.Vec3{q.V[0] * s, q.V[1] * s, q.V[2] * s}}
+	return mgl32.Quat{W: float32(q.W * s), V: mgl32.Vec3{float32(q.V[0] * s), float32(q.V[1] * s), float32(q.V[2] * s)}}
 }
 
 func cross(a, b mgl32.Vec3) mgl32.Vec3 {
-	return mgl32.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	return mgl32.Vec3{float32(a[1]*b[2]) - float32(a[2]*b[1]), float32(a[2]*b[0]) - float32(a[0]*b[2]), float32(a[0]*b[1]) - float32(a[1]*b[0])}
 }
 
-func dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func dot(a, b mgl32.Vec3) float32 {
+	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+}
 
 func length(a mgl32.Vec3) float32 { return float32(math.Sqrt(float64(dot(a, a)))) }
 
@@ -236,37 +239,37 @@ func length(a mgl32.Vec3) float32 { return float32(math.Sqrt(float64(dot(a, a)))
 // substep's start and moves on by its velocity, gravity and damping.
 func (b *poseBody) integrate(h, damp float32, g mgl32.Vec3) {
 	b.dp0, b.dth0 = b.dp, b.dth
-	k := 1 - damp*h
-	v := b.v.Add(g.Mul(h)).Mul(k)
-	w := b.w.Mul(k)
+	k := 1 - float32(damp*h)
+	v := vecmath.Scale(b.v.Add(vecmath.Scale(g, h)), k)
+	w := vecmath.Scale(b.w, k)
 	b.v, b.w = v, w
-	b.dp = b.dp.Add(v.Mul(h))
-	b.dth = b.dth.Add(w.Mul(h))
+	b.dp = b.dp.Add(vecmath.Scale(v, h))
+	b.dth = b.dth.Add(vecmath.Scale(w, h))
 }
 
 // velocities ends substep h of body b: its velocity and spin become its
 // move and turn over the substep.
 func (b *poseBody) velocities(h float32) {
 	inv := 1 / h
-	b.v = b.dp.Sub(b.dp0).Mul(inv)
-	b.w = b.dth.Sub(b.dth0).Mul(inv)
+	b.v = vecmath.Scale(b.dp.Sub(b.dp0), inv)
+	b.w = vecmath.Scale(b.dth.Sub(b.dth0), inv)
 }
 
 // place sets the pose of body b from its move and turn since the step's
 // start.
 func (b *poseBody) place() {
 	b.x = b.xs.Add(b.dp)
-	b.q = normalize(expMap(b.dth).Mul(b.qs))
+	b.q = normalize(vecmath.QuatMul(expMap(b.dth), b.qs))
 }
 
 // expMap returns the rotation by the rotation vector th (rad, world axes).
 func expMap(th mgl32.Vec3) mgl32.Quat {
 	a := length(th)
 	if a < 1e-6 {
-		return normalize(mgl32.Quat{W: 1, V: th.Mul(0.5)})
+		return normalize(mgl32.Quat{W: 1, V: vecmath.Scale(th, 0.5)})
 	}
 	s := float32(math.Sin(float64(a/2))) / a
-	return mgl32.Quat{W: float32(math.Cos(float64(a / 2))), V: th.Mul(s)}
+	return mgl32.Quat{W: float32(math.Cos(float64(a / 2))), V: vecmath.Scale(th, s)}
 }
 
 // pointVelocity returns the velocity of the body point at r from its

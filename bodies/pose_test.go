@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -50,11 +51,11 @@ func boxes100(t testing.TB, workers int) (*verlet3d.World, *bodies.System) {
 	w, sys := poseWorld(t, workers, 0.2)
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 50; i++ {
-		x, z := float32(i%10)*0.75-3.375, float32(i/10)*0.75-1.5
-		y := 1 + 4*r.Float32()
+		x, z := float32(float32(i%10)*0.75)-3.375, float32(float32(i/10)*0.75)-1.5
+		y := 1 + float32(4*r.Float32())
 		for k := 0; k < 2; k++ {
 			mustCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 125,
-				Position: mgl32.Vec3{x, y + float32(k)*0.6, z}})
+				Position: mgl32.Vec3{x, y + float32(float32(k)*0.6), z}})
 		}
 	}
 	return w, sys
@@ -128,11 +129,11 @@ func TestPoseStackStands(t *testing.T) {
 		var top bodies.Cube
 		for i := 0; i < 10; i++ {
 			top = mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 10,
-				Position: mgl32.Vec3{0, size/2 + float32(i)*size, 0}})
+				Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0}})
 		}
 		start := sys.Position(top)
 		poseRun(w, 20)
-		moved := sys.Position(top).Sub(start).Len()
+		moved := vecmath.Len(sys.Position(top).Sub(start))
 		if moved > 0.01*size {
 			t.Errorf("sleep %v: the top of a stack of 10 moved %.4f m in 20 s, want under 1%% of its size (%.4f m)", sleep, moved, 0.01*size)
 		}
@@ -152,15 +153,15 @@ func TestPosePyramidStands(t *testing.T) {
 	var start []mgl32.Vec3
 	for level := 0; level < 4; level++ {
 		for k := 0; k < 4-level; k++ {
-			x := (float32(k) - float32(3-level)/2) * size * 1.02
-			p := mgl32.Vec3{x, size/2 + float32(level)*size, 0}
+			x := float32((float32(k) - float32(float32(3-level)/2)) * size * 1.02)
+			p := mgl32.Vec3{x, size/2 + float32(float32(level)*size), 0}
 			cubes = append(cubes, mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 5, Position: p}))
 			start = append(start, p)
 		}
 	}
 	poseRun(w, 10)
 	for i, c := range cubes {
-		if d := sys.Position(c).Sub(start[i]).Len(); d > 0.01*size {
+		if d := vecmath.Len(sys.Position(c).Sub(start[i])); d > 0.01*size {
 			t.Errorf("pyramid cube %d moved %.4f m in 10 s, want under 1%% of its size", i, d)
 		}
 	}
@@ -188,8 +189,8 @@ func slope(t *testing.T, deg, mu float32) (*verlet3d.World, *bodies.System, bodi
 	if err := sys.AddCollider(pl, verlet3d.ContactSettings{Friction: mu}); err != nil {
 		t.Fatal(err)
 	}
-	q := mgl32.QuatRotate(float32(-a), mgl32.Vec3{0, 0, 1})
-	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: n.Mul(0.2), Rotation: q})
+	q := vecmath.QuatAxisAngle(float32(-a), mgl32.Vec3{0, 0, 1})
+	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: vecmath.Scale(n, 0.2), Rotation: q})
 	down := mgl32.Vec3{float32(math.Cos(a)), -float32(math.Sin(a)), 0} // down the slope
 	return w, sys, c, down
 }
@@ -202,7 +203,7 @@ func TestPoseSlope(t *testing.T) {
 		poseRun(w, 0.5) // settle on the slope
 		start := sys.Position(c)
 		poseRun(w, 5)
-		if d := sys.Position(c).Sub(start).Len(); d > 0.0005 {
+		if d := vecmath.Len(sys.Position(c).Sub(start)); d > 0.0005 {
 			t.Errorf("a crate on a slope 3° below its friction angle moved %.5f m in 5 s, want under 0.5 mm", d)
 		}
 	})
@@ -214,15 +215,15 @@ func TestPoseSlope(t *testing.T) {
 		poseRun(w, secs)
 		got := dot3(sys.Position(c).Sub(start), down)
 		a := float64(deg) * math.Pi / 180
-		acc := 9.81 * (math.Sin(a) - mu*math.Cos(a))
-		want := 0.5 * acc * secs * secs
+		acc := float64(9.81 * (math.Sin(a) - float64(mu*math.Cos(a))))
+		want := float64(0.5 * acc * secs * secs)
 		if math.Abs(float64(got)-want) > 0.05*want {
 			t.Errorf("a crate on a slope 5° above its friction angle slid %.4f m in %v s, want %.4f (g(sin θ - μ cos θ) t²/2) within 5%%", got, secs, want)
 		}
 	})
 }
 
-func dot3(a, b mgl32.Vec3) float32 { return a.Dot(b) }
+func dot3(a, b mgl32.Vec3) float32 { return vecmath.Dot(a, b) }
 
 func TestPoseSpinKept(t *testing.T) {
 	cfg := verlet3d.DefaultConfig()
@@ -235,20 +236,20 @@ func TestPoseSpinKept(t *testing.T) {
 	set := bodies.DefaultSettings()
 	set.Engine = bodies.PoseEngine
 	sys, _ := bodies.NewSystem(w, set)
-	omega := mgl32.Vec3{1, 2, 3}.Normalize().Mul(6)
+	omega := vecmath.Scale(vecmath.Normalize(mgl32.Vec3{1, 2, 3}), 6)
 	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 3, 0},
-		Rotation: mgl32.QuatRotate(0.7, mgl32.Vec3{1, 0, 1}.Normalize()), AngularVelocity: omega})
+		Rotation: vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 0, 1})), AngularVelocity: omega})
 	poseRun(w, 2)
 	// The spin is the change of rotation over one more step.
 	before := sys.Rotation(c)
 	w.Step()
 	after := sys.Rotation(c)
-	dq := after.Mul(before.Conjugate())
+	dq := vecmath.QuatMul(after, vecmath.QuatConjugate(before))
 	if dq.W < 0 {
-		dq = dq.Scale(-1)
+		dq = vecmath.QuatScale(dq, -1)
 	}
-	got := dq.V.Mul(2 / w.Config().TimeStep)
-	if d := got.Sub(omega).Len(); d > 0.02*omega.Len() {
+	got := vecmath.Scale(dq.V, 2/w.Config().TimeStep)
+	if d := vecmath.Len(got.Sub(omega)); d > 0.02*vecmath.Len(omega) {
 		t.Errorf("spin after 2 s at Damping 0 is %v, want %v within 2%%", got, omega)
 	}
 }
@@ -271,12 +272,12 @@ func TestPoseThrownIntoPile(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	const size = 0.3
 	for i := 0; i < 50; i++ {
-		p := mgl32.Vec3{float32(i%5)*0.7 - 1.4, 0.3 + float32(i/5)*0.45, float32(i%3)*0.9 - 0.9}
-		dir := mgl32.Vec3{r.Float32() - 0.5, -0.2, r.Float32() - 0.5}.Normalize()
-		speed := 20 + 20*r.Float32()
+		p := mgl32.Vec3{float32(float32(i%5)*0.7) - 1.4, 0.3 + float32(float32(i/5)*0.45), float32(float32(i%3)*0.9) - 0.9}
+		dir := vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, -0.2, r.Float32() - 0.5})
+		speed := 20 + float32(20*r.Float32())
 		mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 2, Position: p,
-			Velocity:        dir.Mul(speed),
-			AngularVelocity: mgl32.Vec3{r.Float32(), r.Float32(), r.Float32()}.Mul(10)})
+			Velocity:        vecmath.Scale(dir, speed),
+			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32(), r.Float32(), r.Float32()}, 10)})
 	}
 	for step := 0; step < 300; step++ {
 		w.Step()
@@ -292,7 +293,7 @@ func TestPoseThrownIntoPile(t *testing.T) {
 	// spheres, which must not overlap by more than 1 cm.
 	for a := 0; a < sys.NumCubes(); a++ {
 		for b := a + 1; b < sys.NumCubes(); b++ {
-			d := sys.Position(bodies.Cube(a)).Sub(sys.Position(bodies.Cube(b))).Len()
+			d := vecmath.Len(sys.Position(bodies.Cube(a)).Sub(sys.Position(bodies.Cube(b))))
 			if d < size-0.01 {
 				t.Errorf("cubes %d and %d are %.3f m apart, inside each other (size %.2f)", a, b, d, size)
 			}
@@ -373,10 +374,10 @@ func BenchmarkPoseBoxes100(b *testing.B) {
 	_ = sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.2})
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 50; i++ {
-		x, z := float32(i%10)*0.75-3.375, float32(i/10)*0.75-1.5
-		y := 1 + 4*r.Float32()
+		x, z := float32(float32(i%10)*0.75)-3.375, float32(float32(i/10)*0.75)-1.5
+		y := 1 + float32(4*r.Float32())
 		for k := 0; k < 2; k++ {
-			mustCube(b, sys, bodies.CubeSettings{Size: 0.5, Mass: 125, Position: mgl32.Vec3{x, y + float32(k)*0.6, z}})
+			mustCube(b, sys, bodies.CubeSettings{Size: 0.5, Mass: 125, Position: mgl32.Vec3{x, y + float32(float32(k)*0.6), z}})
 		}
 	}
 	poseRun(w, 3)

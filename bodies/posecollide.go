@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,7 +29,7 @@ func frameOf(b *poseBody) boxFrame {
 
 // radius returns the half-width of box f projected on the unit axis l.
 func (f *boxFrame) radius(l mgl32.Vec3) float32 {
-	return f.half * (abs32(dot(l, f.ax[0])) + abs32(dot(l, f.ax[1])) + abs32(dot(l, f.ax[2])))
+	return float32(f.half * (abs32(dot(l, f.ax[0])) + abs32(dot(l, f.ax[1])) + abs32(dot(l, f.ax[2]))))
 }
 
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
@@ -76,7 +77,7 @@ func boxManifold(a, b *boxFrame, margin float32, out *[8]manifoldPoint) (normal 
 			if ll < 1e-4 {
 				continue // parallel edges: a face axis covers them
 			}
-			l = l.Mul(1 / ll)
+			l = vecmath.Scale(l, 1/ll)
 			s := abs32(dot(d, l)) - a.radius(l) - b.radius(l)
 			if s > margin {
 				return mgl32.Vec3{}, 0
@@ -86,20 +87,20 @@ func boxManifold(a, b *boxFrame, margin float32, out *[8]manifoldPoint) (normal 
 			}
 		}
 	}
-	if edgeI >= 0 && edgeSep > faceSep+edgeBias*min(a.half, b.half) {
+	if edgeI >= 0 && edgeSep > faceSep+float32(edgeBias*min(a.half, b.half)) {
 		if dot(d, edgeAxis) < 0 {
-			edgeAxis = edgeAxis.Mul(-1)
+			edgeAxis = vecmath.Scale(edgeAxis, -1)
 		}
 		return edgeAxis, edgeContact(a, b, edgeI, edgeJ, edgeAxis, margin, out)
 	}
 	if dot(d, faceAxis) < 0 {
-		faceAxis = faceAxis.Mul(-1)
+		faceAxis = vecmath.Scale(faceAxis, -1)
 	}
 	if bestFace < 3 {
 		return faceAxis, faceContact(a, b, faceAxis, margin, out, false)
 	}
 	// B's face is the reference: clip A's face against it, then swap sides.
-	return faceAxis, faceContact(b, a, faceAxis.Mul(-1), margin, out, true)
+	return faceAxis, faceContact(b, a, vecmath.Scale(faceAxis, -1), margin, out, true)
 }
 
 // faceContact clips the face of inc most opposed to n against the face of
@@ -117,7 +118,7 @@ func faceContact(ref, inc *boxFrame, n mgl32.Vec3, margin float32, out *[8]manif
 		}
 	}
 	u, v = ref.ax[(k+1)%3], ref.ax[(k+2)%3]
-	fc := ref.c.Add(n.Mul(ref.half))
+	fc := ref.c.Add(vecmath.Scale(n, ref.half))
 	// The incident face: the face of inc whose normal is most against n.
 	j, best := 0, float32(-1)
 	for i := 0; i < 3; i++ {
@@ -127,11 +128,11 @@ func faceContact(ref, inc *boxFrame, n mgl32.Vec3, margin float32, out *[8]manif
 	}
 	nj := inc.ax[j]
 	if dot(nj, n) > 0 {
-		nj = nj.Mul(-1)
+		nj = vecmath.Scale(nj, -1)
 	}
-	ic := inc.c.Add(nj.Mul(inc.half))
-	e1 := inc.ax[(j+1)%3].Mul(inc.half)
-	e2 := inc.ax[(j+2)%3].Mul(inc.half)
+	ic := inc.c.Add(vecmath.Scale(nj, inc.half))
+	e1 := vecmath.Scale(inc.ax[(j+1)%3], inc.half)
+	e2 := vecmath.Scale(inc.ax[(j+2)%3], inc.half)
 	var poly, tmp [8]mgl32.Vec3
 	poly[0] = ic.Add(e1).Add(e2)
 	poly[1] = ic.Sub(e1).Add(e2)
@@ -152,7 +153,7 @@ func faceContact(ref, inc *boxFrame, n mgl32.Vec3, margin float32, out *[8]manif
 		if s > margin {
 			continue
 		}
-		onRef := p.Sub(n.Mul(s))
+		onRef := p.Sub(vecmath.Scale(n, s))
 		if swapped {
 			pts[m] = manifoldPoint{pa: p, pb: onRef, sep: s}
 		} else {
@@ -171,12 +172,12 @@ func clipPlane(in, out []mgl32.Vec3, l mgl32.Vec3, off, sign float32) int {
 	}
 	m := 0
 	prev := in[len(in)-1]
-	dp := sign * (dot(prev, l) - off)
+	dp := float32(sign * (dot(prev, l) - off))
 	for _, p := range in {
-		dc := sign * (dot(p, l) - off)
+		dc := float32(sign * (dot(p, l) - off))
 		if (dp <= 0) != (dc <= 0) && m < len(out) {
 			t := dp / (dp - dc)
-			out[m] = prev.Add(p.Sub(prev).Mul(t))
+			out[m] = prev.Add(vecmath.Scale(p.Sub(prev), t))
 			m++
 		}
 		if dc <= 0 && m < len(out) {
@@ -205,7 +206,7 @@ func reduce(pts []manifoldPoint, n mgl32.Vec3, out *[8]manifoldPoint) int {
 	p0 := pts[i0].pb
 	i1, far := -1, float32(-1)
 	for i := range pts {
-		if d := pts[i].pb.Sub(p0).LenSqr(); i != i0 && d > far {
+		if d := vecmath.LenSqr(pts[i].pb.Sub(p0)); i != i0 && d > far {
 			i1, far = i, d
 		}
 	}
@@ -242,9 +243,9 @@ func edgeContact(a, b *boxFrame, i, j int, n mgl32.Vec3, margin float32, out *[8
 	for k := 0; k < 3; k++ {
 		if k != i {
 			if dot(n, a.ax[k]) > 0 {
-				ca = ca.Add(a.ax[k].Mul(a.half))
+				ca = ca.Add(vecmath.Scale(a.ax[k], a.half))
 			} else {
-				ca = ca.Sub(a.ax[k].Mul(a.half))
+				ca = ca.Sub(vecmath.Scale(a.ax[k], a.half))
 			}
 		}
 	}
@@ -252,9 +253,9 @@ func edgeContact(a, b *boxFrame, i, j int, n mgl32.Vec3, margin float32, out *[8
 	for k := 0; k < 3; k++ {
 		if k != j {
 			if dot(n, b.ax[k]) < 0 {
-				cb = cb.Add(b.ax[k].Mul(b.half))
+				cb = cb.Add(vecmath.Scale(b.ax[k], b.half))
 			} else {
-				cb = cb.Sub(b.ax[k].Mul(b.half))
+				cb = cb.Sub(vecmath.Scale(b.ax[k], b.half))
 			}
 		}
 	}
@@ -262,16 +263,16 @@ func edgeContact(a, b *boxFrame, i, j int, n mgl32.Vec3, margin float32, out *[8
 	da, db := a.ax[i], b.ax[j]
 	r := ca.Sub(cb)
 	e := dot(da, db)
-	den := 1 - e*e
+	den := 1 - float32(e*e)
 	var s, t float32
 	if den > 1e-6 {
-		s = (e*dot(db, r) - dot(da, r)) / den
+		s = (float32(e*dot(db, r)) - dot(da, r)) / den
 	}
 	s = clamp(s, -a.half, a.half)
-	t = clamp(dot(db, r)+e*s, -b.half, b.half)
-	s = clamp(e*t-dot(da, r), -a.half, a.half)
-	pa := ca.Add(da.Mul(s))
-	pb := cb.Add(db.Mul(t))
+	t = clamp(dot(db, r)+float32(e*s), -b.half, b.half)
+	s = clamp(float32(e*t)-dot(da, r), -a.half, a.half)
+	pa := ca.Add(vecmath.Scale(da, s))
+	pb := cb.Add(vecmath.Scale(db, t))
 	sep := dot(pb.Sub(pa), n)
 	if sep > margin {
 		return 0

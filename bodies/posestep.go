@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"slices"
 
@@ -63,7 +64,7 @@ func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep)
 func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 	dt := cfg.TimeStep
 	base := sys.set.Margin
-	fall := 0.5 * length(cfg.Gravity) * dt * dt
+	fall := float32(0.5 * length(cfg.Gravity) * dt * dt)
 	n := len(e.bodies)
 	e.lo, e.hi = e.lo[:0], e.hi[:0]
 	for i := range e.bodies {
@@ -75,15 +76,15 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 			b.rest, b.drift = false, 0
 			e.asleep--
 		}
-		r := b.half * sqrt3
+		r := float32(b.half * sqrt3)
 		reach := base
 		if b.group < 0 {
-			reach += (length(b.v)+length(b.w)*r)*dt + fall
+			reach += float32((length(b.v)+float32(length(b.w)*r))*dt) + fall
 		}
 		b.reach = reach
 		// Against colliders a moving cube looks further ahead: other cubes
 		// may push it on.
-		b.push = min(b.half, 2*(reach-base))
+		b.push = min(b.half, float32(2*(reach-base)))
 		ext := boxExtent(b.q, b.half).Add(mgl32.Vec3{reach, reach, reach})
 		e.lo, e.hi = append(e.lo, b.x.Sub(ext)), append(e.hi, b.x.Add(ext))
 	}
@@ -158,7 +159,7 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 					la: unrotate(A.q, p.pa.Sub(A.x)),
 					lb: unrotate(B.q, p.pb.Sub(B.x)),
 				}
-				e.anchor(&c, 0.1*B.half)
+				e.anchor(&c, float32(0.1*B.half))
 				e.setup(&c)
 				e.contacts = append(e.contacts, c)
 			}
@@ -245,7 +246,7 @@ func (e *poseEngine) reuse(a, b int32) int {
 func (e *poseEngine) endStep() {
 	for k := 0; k < len(e.sorted); k += int(e.sorted[k].span) {
 		c0 := &e.sorted[k]
-		d := c0.t1.Mul(c0.s1).Add(c0.t2.Mul(c0.s2))
+		d := vecmath.Scale(c0.t1, c0.s1).Add(vecmath.Scale(c0.t2, c0.s2))
 		if c0.a >= 0 {
 			d = unrotate(e.bodies[c0.a].qs, d)
 		}
@@ -273,7 +274,7 @@ func (e *poseEngine) endStep() {
 			b.rest, b.drift = false, 0
 			continue
 		}
-		b.drift += length(b.dp) + length(b.dth)*b.half*sqrt3
+		b.drift += length(b.dp) + float32(length(b.dth)*b.half*sqrt3)
 		b.rest = b.drift < restDrift
 		if !b.rest {
 			b.drift = 0
@@ -302,7 +303,7 @@ func (e *poseEngine) keepAnchors() {
 // cube pair with its point on b within tol), else its own points.
 func (e *poseEngine) anchor(c *poseContact, tol float32) {
 	c.fa, c.fb = c.la, c.lb
-	best := tol * tol
+	best := float32(tol * tol)
 	for k := e.prevFirst[c.b]; k >= 0; k = e.prevNext[k] {
 		p := &e.prev[k]
 		if p.a != c.a || p.key != c.key {
@@ -312,7 +313,7 @@ func (e *poseEngine) anchor(c *poseContact, tol float32) {
 			c.fa, c.fb = p.fa, p.fb
 			return
 		}
-		if d := p.fb.Sub(c.lb).LenSqr(); d <= best {
+		if d := vecmath.LenSqr(p.fb.Sub(c.lb)); d <= best {
 			best = d
 			c.fa, c.fb = p.fa, p.fb
 		}
@@ -324,20 +325,20 @@ func (e *poseEngine) anchor(c *poseContact, tol float32) {
 func boxExtent(q mgl32.Quat, h float32) mgl32.Vec3 {
 	x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
 	// The rotation matrix's rows, summed in absolute value.
-	r00, r01, r02 := 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
-	r10, r11, r12 := 2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)
-	r20, r21, r22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
+	r00, r01, r02 := 1-float32(2*(float32(y*y)+float32(z*z))), float32(2*(float32(x*y)-float32(w*z))), float32(2*(float32(x*z)+float32(w*y)))
+	r10, r11, r12 := float32(2*(float32(x*y)+float32(w*z))), 1-float32(2*(float32(x*x)+float32(z*z))), float32(2*(float32(y*z)-float32(w*x)))
+	r20, r21, r22 := float32(2*(float32(x*z)-float32(w*y))), float32(2*(float32(y*z)+float32(w*x))), 1-float32(2*(float32(x*x)+float32(y*y)))
 	return mgl32.Vec3{
-		h * (abs32(r00) + abs32(r01) + abs32(r02)),
-		h * (abs32(r10) + abs32(r11) + abs32(r12)),
-		h * (abs32(r20) + abs32(r21) + abs32(r22)),
+		float32(h * (abs32(r00) + abs32(r01) + abs32(r02))),
+		float32(h * (abs32(r10) + abs32(r11) + abs32(r12))),
+		float32(h * (abs32(r20) + abs32(r21) + abs32(r22))),
 	}
 }
 
 // cornerOffset returns corner k of a cube of half edge h in its own frame:
 // bit 0 of k selects +x, bit 1 +y, bit 2 +z.
 func cornerOffset(k int, h float32) mgl32.Vec3 {
-	return mgl32.Vec3{cornerSign(k, 0) * h, cornerSign(k, 1) * h, cornerSign(k, 2) * h}
+	return mgl32.Vec3{float32(cornerSign(k, 0) * h), float32(cornerSign(k, 1) * h), float32(cornerSign(k, 2) * h)}
 }
 
 // wakeGroup wakes, from the next step on, every cube that fell asleep in
@@ -484,9 +485,9 @@ func (e *poseEngine) orderByLevel() {
 		c.rank = min(la, lb)
 		switch {
 		case la < lb && c.wb > 0:
-			c.fix, c.ks = 1, mass(c.wb+c.ib*dot(c.bn, c.bn))
+			c.fix, c.ks = 1, mass(c.wb+float32(c.ib*dot(c.bn, c.bn)))
 		case lb < la && c.wa > 0:
-			c.fix, c.ks = 2, mass(c.wa+c.ia*dot(c.an, c.an))
+			c.fix, c.ks = 2, mass(c.wa+float32(c.ia*dot(c.an, c.an)))
 		}
 	}
 	for isl := 0; isl < e.numIslands; isl++ {
@@ -561,16 +562,16 @@ func (e *poseEngine) setup(c *poseContact) {
 			t1 = mgl32.Vec3{0, 0, 1}
 		}
 	}
-	t1 = t1.Sub(n.Mul(dot(t1, n)))
-	t1 = t1.Mul(1 / length(t1))
+	t1 = t1.Sub(vecmath.Scale(n, dot(t1, n)))
+	t1 = vecmath.Scale(t1, 1/length(t1))
 	t2 := cross(n, t1)
 	c.t1, c.t2 = t1, t2
 	c.an, c.bn = cross(c.ra, n), cross(c.rb, n)
 	c.at1, c.bt1 = cross(c.ra, t1), cross(c.rb, t1)
 	c.at2, c.bt2 = cross(c.ra, t2), cross(c.rb, t2)
-	c.kn = mass(c.wa + c.ia*dot(c.an, c.an) + c.wb + c.ib*dot(c.bn, c.bn))
-	c.k1 = mass(c.wa + c.ia*dot(c.at1, c.at1) + c.wb + c.ib*dot(c.bt1, c.bt1))
-	c.k2 = mass(c.wa + c.ia*dot(c.at2, c.at2) + c.wb + c.ib*dot(c.bt2, c.bt2))
+	c.kn = mass(c.wa + float32(c.ia*dot(c.an, c.an)) + c.wb + float32(c.ib*dot(c.bn, c.bn)))
+	c.k1 = mass(c.wa + float32(c.ia*dot(c.at1, c.at1)) + c.wb + float32(c.ib*dot(c.bt1, c.bt1)))
+	c.k2 = mass(c.wa + float32(c.ia*dot(c.at2, c.at2)) + c.wb + float32(c.ib*dot(c.bt2, c.bt2)))
 	c.sep0 = dot(pb.Sub(pa), n)
 	d := fb.Sub(fa)
 	c.d1, c.d2 = dot(d, t1), dot(d, t2)
@@ -600,7 +601,7 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 			ct.ln, ct.lt, ct.ltw = 0, 0, 0
 			if ct.depth < 0 {
 				// Depth the step began in goes at pushOut, not at once.
-				ct.depth = min(ct.depth+pushOut*h, 0)
+				ct.depth = min(ct.depth+float32(pushOut*h), 0)
 			}
 			if ct.e > 0 {
 				ct.vn0 = e.normalSpeed(ct)
@@ -619,7 +620,7 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 			e.bodies[i].velocities(h)
 		}
 		if bounce {
-			thresh := 2 * length(g) * h
+			thresh := float32(2 * length(g) * h)
 			for c := range cons {
 				if ct := &cons[c]; ct.e > 0 && ct.ln > 0 && ct.vn0 < -thresh {
 					e.restitute(ct)
@@ -682,25 +683,25 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 		}
 		var dl float32
 		if held {
-			dl = -sep * c.ks
+			dl = float32(-sep * c.ks)
 		} else {
-			dl = -sep * c.kn
+			dl = float32(-sep * c.kn)
 			c.ln += dl
 		}
 		sum += dl
-		tb = tb.Add(c.bn.Mul(dl))
-		ta = ta.Add(c.an.Mul(dl))
+		tb = tb.Add(vecmath.Scale(c.bn, dl))
+		ta = ta.Add(vecmath.Scale(c.an, dl))
 	}
 	if sum == 0 {
 		return
 	}
 	if c0.wb > 0 && !(held && c0.fix == 2) {
-		B.dp = B.dp.Add(c0.n.Mul(sum * c0.wb))
-		B.dth = B.dth.Add(tb.Mul(c0.ib))
+		B.dp = B.dp.Add(vecmath.Scale(c0.n, float32(sum*c0.wb)))
+		B.dth = B.dth.Add(vecmath.Scale(tb, c0.ib))
 	}
 	if c0.wa > 0 && !(held && c0.fix == 1) {
-		A.dp = A.dp.Sub(c0.n.Mul(sum * c0.wa))
-		A.dth = A.dth.Sub(ta.Mul(c0.ia))
+		A.dp = A.dp.Sub(vecmath.Scale(c0.n, float32(sum*c0.wa)))
+		A.dth = A.dth.Sub(vecmath.Scale(ta, c0.ia))
 	}
 }
 
@@ -717,19 +718,19 @@ func (e *poseEngine) patch(m []poseContact) {
 		d2 += m[i].d2
 	}
 	inv := 1 / float32(len(m))
-	ra, rb = ra.Mul(inv), rb.Mul(inv)
-	c0.pd1, c0.pd2 = d1*inv, d2*inv
+	ra, rb = vecmath.Scale(ra, inv), vecmath.Scale(rb, inv)
+	c0.pd1, c0.pd2 = float32(d1*inv), float32(d2*inv)
 	var r float32
 	for i := range m {
 		x := m[i].rb.Sub(rb)
-		x = x.Sub(c0.n.Mul(dot(x, c0.n)))
+		x = x.Sub(vecmath.Scale(c0.n, dot(x, c0.n)))
 		r += length(x)
 	}
-	c0.pr = r * inv
+	c0.pr = float32(r * inv)
 	c0.pat1, c0.pbt1 = cross(ra, c0.t1), cross(rb, c0.t1)
 	c0.pat2, c0.pbt2 = cross(ra, c0.t2), cross(rb, c0.t2)
-	c0.pk1 = mass(c0.wa + c0.ia*dot(c0.pat1, c0.pat1) + c0.wb + c0.ib*dot(c0.pbt1, c0.pbt1))
-	c0.pk2 = mass(c0.wa + c0.ia*dot(c0.pat2, c0.pat2) + c0.wb + c0.ib*dot(c0.pbt2, c0.pbt2))
+	c0.pk1 = mass(c0.wa + float32(c0.ia*dot(c0.pat1, c0.pat1)) + c0.wb + float32(c0.ib*dot(c0.pbt1, c0.pbt1)))
+	c0.pk2 = mass(c0.wa + float32(c0.ia*dot(c0.pat2, c0.pat2)) + c0.wb + float32(c0.ib*dot(c0.pbt2, c0.pbt2)))
 	c0.pkt = mass(c0.ia + c0.ib)
 }
 
@@ -760,30 +761,30 @@ func (e *poseEngine) solveFrictions(m []poseContact) {
 		o2 -= dot(c0.t2, A.dp) + dot(c0.pat2, A.dth)
 		tw -= dot(c0.n, A.dth)
 	}
-	l1, l2 := -o1*c0.pk1, -o2*c0.pk2
-	need := float32(math.Sqrt(float64(l1*l1 + l2*l2)))
-	if lim := c0.mu*ln - c0.lt; need > lim {
+	l1, l2 := float32(-o1*c0.pk1), float32(-o2*c0.pk2)
+	need := float32(math.Sqrt(float64(float32(l1*l1) + float32(l2*l2))))
+	if lim := float32(c0.mu*ln) - c0.lt; need > lim {
 		f := max(lim, 0) / need
-		c0.pd1 -= o1 * (1 - f)
-		c0.pd2 -= o2 * (1 - f)
-		c0.s1 += o1 * (1 - f)
-		c0.s2 += o2 * (1 - f)
-		l1, l2, need = l1*f, l2*f, need*f
+		c0.pd1 -= float32(o1 * (1 - f))
+		c0.pd2 -= float32(o2 * (1 - f))
+		c0.s1 += float32(o1 * (1 - f))
+		c0.s2 += float32(o2 * (1 - f))
+		l1, l2, need = float32(l1*f), float32(l2*f), float32(need*f)
 	}
 	c0.lt += need
-	lt := -tw * c0.pkt
-	if lim := c0.mu*ln*c0.pr - c0.ltw; abs32(lt) > lim {
+	lt := float32(-tw * c0.pkt)
+	if lim := float32(c0.mu*ln*c0.pr) - c0.ltw; abs32(lt) > lim {
 		lt = math.Float32frombits(math.Float32bits(max(lim, 0)) | math.Float32bits(lt)&(1<<31))
 	}
 	c0.ltw += abs32(lt)
-	t := c0.t1.Mul(l1).Add(c0.t2.Mul(l2))
+	t := vecmath.Scale(c0.t1, l1).Add(vecmath.Scale(c0.t2, l2))
 	if c0.wb > 0 {
-		B.dp = B.dp.Add(t.Mul(c0.wb))
-		B.dth = B.dth.Add(c0.pbt1.Mul(l1 * c0.ib)).Add(c0.pbt2.Mul(l2 * c0.ib)).Add(c0.n.Mul(lt * c0.ib))
+		B.dp = B.dp.Add(vecmath.Scale(t, c0.wb))
+		B.dth = B.dth.Add(vecmath.Scale(c0.pbt1, float32(l1*c0.ib))).Add(vecmath.Scale(c0.pbt2, float32(l2*c0.ib))).Add(vecmath.Scale(c0.n, float32(lt*c0.ib)))
 	}
 	if c0.wa > 0 {
-		A.dp = A.dp.Sub(t.Mul(c0.wa))
-		A.dth = A.dth.Sub(c0.pat1.Mul(l1 * c0.ia)).Sub(c0.pat2.Mul(l2 * c0.ia)).Sub(c0.n.Mul(lt * c0.ia))
+		A.dp = A.dp.Sub(vecmath.Scale(t, c0.wa))
+		A.dth = A.dth.Sub(vecmath.Scale(c0.pat1, float32(l1*c0.ia))).Sub(vecmath.Scale(c0.pat2, float32(l2*c0.ia))).Sub(vecmath.Scale(c0.n, float32(lt*c0.ia)))
 	}
 }
 
@@ -802,19 +803,19 @@ func (e *poseEngine) normalSpeed(c *poseContact) float32 {
 // restitute sets contact c's normal speed to its restitution times the
 // speed it closed with.
 func (e *poseEngine) restitute(c *poseContact) {
-	j := (-c.e*c.vn0 - e.normalSpeed(c)) * c.kn
+	j := float32((float32(-c.e*c.vn0) - e.normalSpeed(c)) * c.kn)
 	if j <= 0 {
 		return
 	}
 	if c.wb > 0 {
 		B := &e.bodies[c.b]
-		B.v = B.v.Add(c.n.Mul(j * c.wb))
-		B.w = B.w.Add(c.bn.Mul(j * c.ib))
+		B.v = B.v.Add(vecmath.Scale(c.n, float32(j*c.wb)))
+		B.w = B.w.Add(vecmath.Scale(c.bn, float32(j*c.ib)))
 	}
 	if c.wa > 0 {
 		A := &e.bodies[c.a]
-		A.v = A.v.Sub(c.n.Mul(j * c.wa))
-		A.w = A.w.Sub(c.an.Mul(j * c.ia))
+		A.v = A.v.Sub(vecmath.Scale(c.n, float32(j*c.wa)))
+		A.w = A.w.Sub(vecmath.Scale(c.an, float32(j*c.ia)))
 	}
 }
 
@@ -836,7 +837,7 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 		}
 		// Slow over the whole step: what a substep's jitter does is not
 		// motion.
-		limit := cfg.SleepSpeed * dt
+		limit := float32(cfg.SleepSpeed * dt)
 		if length(b.dp) < limit && length(b.dth)*b.half*sqrt3 < limit {
 			b.still += dt
 		} else {

@@ -35,19 +35,19 @@ func (s *System) addPoseCube(cs CubeSettings) (Cube, error) {
 	if cs.Compliance != 0 {
 		return -1, fmt.Errorf("bodies: CubeSettings.Compliance = %v: a PoseEngine System's cubes are rigid (Compliance 0); jelly cubes need ParticleEngine", cs.Compliance)
 	}
-	if !vecmath.Finite(cs.Position) || math.Abs(float64(cs.Position.Len())) > verlet3d.MaxCoordinate {
+	if !vecmath.Finite(cs.Position) || math.Abs(float64(vecmath.Len(cs.Position))) > verlet3d.MaxCoordinate {
 		return -1, fmt.Errorf("bodies: CubeSettings.Position = %v, want finite coordinates within %g m (verlet3d.MaxCoordinate)", cs.Position, float64(verlet3d.MaxCoordinate))
 	}
 	q := mgl32.QuatIdent()
 	if cs.Rotation != (mgl32.Quat{}) {
-		q = cs.Rotation.Normalize()
+		q = vecmath.QuatNormalize(cs.Rotation)
 	}
-	half := cs.Size / 2
+	half := float32(cs.Size / 2)
 	// A solid cube's inertia about any axis through its center is
 	// m s²/6; a hollow one's, its mass in the eight corners, m s²/2.
 	inert := cs.Mass * cs.Size * cs.Size / 6
 	if cs.Hollow {
-		inert = cs.Mass * cs.Size * cs.Size / 2
+		inert = float32(cs.Mass * cs.Size * cs.Size / 2)
 	}
 	if err := checkPoseSpeeds(half, cs.Velocity, cs.AngularVelocity); err != nil {
 		return -1, fmt.Errorf("bodies: CubeSettings.Velocity = %v, AngularVelocity = %v: %w", cs.Velocity, cs.AngularVelocity, err)
@@ -69,7 +69,7 @@ func checkPoseSpeeds(half float32, v, omega mgl32.Vec3) error {
 	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
 		return fmt.Errorf("want finite velocities")
 	}
-	sp := math.Sqrt(float64(v.Dot(v))) + math.Sqrt(float64(omega.Dot(omega)))*float64(half)*sqrt3
+	sp := math.Sqrt(float64(vecmath.Dot(v, v))) + float64(math.Sqrt(float64(vecmath.Dot(omega, omega)))*float64(half)*sqrt3)
 	if !(sp <= verlet3d.MaxSpeedLimit) {
 		return fmt.Errorf("a corner would move at up to %g m/s, want at most %g (verlet3d.MaxSpeedLimit)", sp, float64(verlet3d.MaxSpeedLimit))
 	}
@@ -107,7 +107,7 @@ func (s *System) impulsePose(c Cube, at, impulse mgl32.Vec3) error {
 	var v, w mgl32.Vec3
 	for i := 0; i < 3; i++ {
 		j, k := (i+1)%3, (i+2)%3
-		tq := float64(r[j])*float64(impulse[k]) - float64(r[k])*float64(impulse[j])
+		tq := float64(float64(r[j])*float64(impulse[k])) - float64(float64(r[k])*float64(impulse[j]))
 		dw := tq / float64(b.inert)
 		dv := float64(impulse[i]) / float64(b.mass)
 		if !(math.Abs(dw) <= 1e30 && math.Abs(dv) <= verlet3d.MaxSpeedLimit) {

@@ -348,12 +348,12 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	}
 	q := mgl32.QuatIdent()
 	if cs.Rotation != (mgl32.Quat{}) {
-		q = cs.Rotation.Normalize()
+		q = vecmath.QuatNormalize(cs.Rotation)
 	}
-	half := cs.Size / 2
+	half := float32(cs.Size / 2)
 	cornerMass := cs.Mass / 24
 	if cs.Hollow {
-		cornerMass = cs.Mass / 8
+		cornerMass = float32(cs.Mass / 8)
 	}
 	w := s.w
 	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
@@ -365,8 +365,8 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	var parts [9]verlet3d.Particle
 	n := 8
 	for i := 0; i < 8; i++ {
-		r := mgl32.Vec3{cornerSign(i, 0) * half, cornerSign(i, 1) * half, cornerSign(i, 2) * half}
-		p, err := w.AddParticle(cs.Position.Add(q.Rotate(r)), cornerMass)
+		r := mgl32.Vec3{float32(cornerSign(i, 0) * half), float32(cornerSign(i, 1) * half), float32(cornerSign(i, 2) * half)}
+		p, err := w.AddParticle(cs.Position.Add(vecmath.QuatRotate(q, r)), cornerMass)
 		if err != nil {
 			return -1, fmt.Errorf("bodies: AddCube: %w", err)
 		}
@@ -398,7 +398,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	}
 	for i := 0; i < n; i++ {
 		r := w.Position(parts[i]).Sub(cs.Position)
-		w.SetVelocity(parts[i], cs.Velocity.Add(cs.AngularVelocity.Cross(r)))
+		w.SetVelocity(parts[i], cs.Velocity.Add(vecmath.Cross(cs.AngularVelocity, r)))
 	}
 	cb.q = toQuatd(q)
 	cb.pos, cb.quat = cs.Position, cb.q.quat()
@@ -479,9 +479,9 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 // Size returns the edge length of c in metres.
 func (s *System) Size(c Cube) float32 {
 	if s.pose != nil {
-		return 2 * s.poseBody(c).half
+		return float32(2 * s.poseBody(c).half)
 	}
-	return 2 * s.check(c).half
+	return float32(2 * s.check(c).half)
 }
 
 // Mass returns the mass of c in kg.
@@ -544,10 +544,10 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 	var m float32
 	cb.particles(func(p verlet3d.Particle) {
 		mp := s.w.Mass(p)
-		v = v.Add(s.w.Velocity(p).Mul(mp))
+		v = v.Add(vecmath.Scale(s.w.Velocity(p), mp))
 		m += mp
 	})
-	return v.Mul(1 / m)
+	return vecmath.Scale(v, 1/m)
 }
 
 // Throw sets the velocity of c: its centre moves at v (m/s) and it spins
@@ -567,7 +567,7 @@ func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): %w", c, v, omega, err)
 	}
 	cb.particles(func(p verlet3d.Particle) {
-		s.w.SetVelocity(p, v.Add(omega.Cross(s.w.Position(p).Sub(ctr))))
+		s.w.SetVelocity(p, v.Add(vecmath.Cross(omega, s.w.Position(p).Sub(ctr))))
 	})
 	return nil
 }
@@ -583,9 +583,9 @@ func (s *System) checkSpeeds(cb *cube, ctr, v, omega mgl32.Vec3) error {
 		var u [3]float64
 		for i := 0; i < 3; i++ {
 			j, k := (i+1)%3, (i+2)%3
-			u[i] = float64(v[i]) + float64(omega[j])*float64(r[k]) - float64(omega[k])*float64(r[j])
+			u[i] = float64(v[i]) + float64(float64(omega[j])*float64(r[k])) - float64(float64(omega[k])*float64(r[j]))
 		}
-		sp := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+		sp := math.Sqrt(float64(u[0]*u[0]) + float64(u[1]*u[1]) + float64(u[2]*u[2]))
 		if !(sp <= verlet3d.MaxSpeedLimit) {
 			bad = true
 		}
@@ -603,7 +603,7 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 	for _, p := range cb.p {
 		c = c.Add(pos[p])
 	}
-	return c.Mul(1.0 / 8)
+	return vecmath.Scale(c, 1.0/8)
 }
 
 // ApplyImpulse hits c with impulse (N·s) at the world point at: the centre
@@ -626,14 +626,14 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	cb.particles(func(p verlet3d.Particle) {
 		mp := float64(s.w.Mass(p))
 		r := s.w.Position(p).Sub(ctr)
-		rr := float64(r.Dot(r))
+		rr := float64(vecmath.Dot(r, r))
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
-				v := -float64(r[i]) * float64(r[j])
+				v := float64(-float64(r[i]) * float64(r[j]))
 				if i == j {
 					v += rr
 				}
-				in[i][j] += mp * v
+				in[i][j] += float64(mp * v)
 			}
 		}
 		m += mp
@@ -641,9 +641,9 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	// The torque in float64: a 1e30 arm times a 1e30 impulse is finite.
 	ra := at.Sub(ctr)
 	tq := [3]float64{
-		float64(ra[1])*float64(impulse[2]) - float64(ra[2])*float64(impulse[1]),
-		float64(ra[2])*float64(impulse[0]) - float64(ra[0])*float64(impulse[2]),
-		float64(ra[0])*float64(impulse[1]) - float64(ra[1])*float64(impulse[0]),
+		float64(float64(ra[1])*float64(impulse[2])) - float64(float64(ra[2])*float64(impulse[1])),
+		float64(float64(ra[2])*float64(impulse[0])) - float64(float64(ra[0])*float64(impulse[2])),
+		float64(float64(ra[0])*float64(impulse[1])) - float64(float64(ra[1])*float64(impulse[0])),
 	}
 	omega64 := solve3d(in, tq)
 	dv64 := [3]float64{float64(impulse[0]) / m, float64(impulse[1]) / m, float64(impulse[2]) / m}
@@ -660,7 +660,7 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	}
 	cb.particles(func(p verlet3d.Particle) {
 		r := s.w.Position(p).Sub(ctr)
-		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(omega.Cross(r)))
+		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(vecmath.Cross(omega, r)))
 	})
 	return nil
 }

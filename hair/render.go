@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -55,7 +56,7 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 			// internal/vecmath).
 			p, q := &s[b], &s[a]
 			dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
-			l2 := dx*dx + dy*dy + dz*dz
+			l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 			if l2 < 1e-24 {
 				if j > 0 {
 					t[j] = t[j-1]
@@ -66,7 +67,7 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 			}
 			k := invSqrt(l2)
 			tj := &t[j]
-			tj[0], tj[1], tj[2] = dx*k, dy*k, dz*k
+			tj[0], tj[1], tj[2] = float32(dx*k), float32(dy*k), float32(dz*k)
 		}
 	}
 	return dst
@@ -85,10 +86,10 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 	for i := 0; i < h.set.Strands; i++ {
 		// Darker strands are more common than lighter ones.
 		u := h.shade[i]
-		k := 1 - v + 1.5*v*u
+		k := 1 - v + float32(1.5*v*u)
 		for j := 0; j < h.per; j++ {
 			t := float32(j) / float32(h.set.Segments)
-			c := p.Root.Add(p.Tip.Sub(p.Root).Mul(t)).Mul(k)
+			c := vecmath.Scale(p.Root.Add(vecmath.Scale(p.Tip.Sub(p.Root), t)), k)
 			for a := range c {
 				c[a] = clamp01(c[a])
 			}
