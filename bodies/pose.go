@@ -96,6 +96,8 @@ type poseBody struct {
 	wake  bool    // woken during the step: moves from the next step on
 	rest  bool    // moved under restDrift since its contacts were found: keeps them
 	drift float32 // how far it moved since its contacts were found, m
+
+	ax [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
 }
 
 // poseContact is a contact of the pose engine, found once a step and
@@ -174,6 +176,18 @@ type poseEngine struct {
 	prev        []poseContact // the last step's contacts, for their anchors
 	prevFirst   []int32       // by cube b: its first contact in prev, -1 for none
 	prevNext    []int32       // by contact of prev: the next of the same b
+
+	// The World's particles near the cubes (poseparticle.go).
+	pairs         []particlePair
+	porder        []int32      // particles sorted along x
+	held          []mgl32.Vec3 // by particle: the normal of the World collider holding it, or 0
+	heldList      []int32      // the particles held
+	worldContacts []verlet3d.Contact
+	pushes        []cubePush // by cube, during a pass of solveParticles
+	pushed        []int32    // the cubes pushed in that pass
+	touch         []particleTouch
+
+	open bool // a substep of the cubes has begun and not ended
 
 	// per substep, read by the island job
 	h, damp float32

@@ -10,19 +10,23 @@ import (
 )
 
 // The pose engine's step. In the first substep of a step the System finds
-// the step's contacts and islands (findContacts); in every substep each
-// island, on one of the World's workers, then
+// the step's contacts and islands (findContacts) and the World's particles
+// near each cube (findParticles). The cubes move Settings.Substeps times a
+// step, each of their substeps spanning one or more of the World's: when
+// one begins, in Prepare, every awake cube keeps its move so far as the
+// substep's start and moves on by its velocity, gravity and damping; in
+// every solver iteration of the World substeps it spans, the particles are
+// pushed out of the cubes, which the particles push back (solveParticles);
+// when it ends, in Finish, each island, on one of the World's workers,
 //
-//  1. integrates its cubes: each keeps its pose as the substep's start and
-//     moves by its velocity, gravity and damping;
-//  2. runs Config.Iterations passes over its contacts in the order they
+//  1. runs Config.Iterations passes over its contacts in the order they
 //     were found, each a positional constraint (the two points must not
 //     come closer than 0 along the normal) solved with the cubes'
 //     generalized inverse masses, followed by position-level Coulomb
 //     friction that cancels the points' sliding since the substep's start
 //     up to the friction coefficient times the normal correction;
-//  3. takes each cube's velocity and spin from its change of pose;
-//  4. gives contacts that came together faster than two substeps of
+//  2. takes each cube's velocity and spin from its change of pose;
+//  3. gives contacts that came together faster than two substeps of
 //     gravity the restitution of their surfaces.
 //
 // After the last substep every island whose cubes all stayed slower than
@@ -43,19 +47,44 @@ func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep)
 	cfg := w.Config()
 	if s.First() {
 		e.findContacts(sys, cfg)
+		e.findParticles(w, s)
 	}
-	// The cubes' own substeps: the one that ends in World substep s, if
-	// any (Settings.Substeps spread over Config.Substeps).
+	m := min(sys.set.Substeps, s.Count)
+	e.h, e.damp, e.g, e.passes = cfg.TimeStep/float32(m), cfg.Damping, cfg.Gravity, max(1, s.Iterations)
+	if !e.open {
+		// A substep of the cubes begins: they move on by their velocities.
+		for _, i := range e.islandBody {
+			e.bodies[i].integrate(e.h, e.damp, e.g)
+		}
+		e.open = true
+	}
+	if len(e.pairs) > 0 {
+		e.markHeld(w)
+	}
+}
+
+// solve runs in every iteration of World substep s: the World's particles
+// against the cubes.
+func (e *poseEngine) solve(sys *System, w *verlet3d.World, s verlet3d.Substep) {
+	if len(e.pairs) > 0 {
+		e.solveParticles(sys, w, s)
+	}
+}
+
+// finish ends World substep s: the cubes' substep, if it ends here
+// (Settings.Substeps spread over Config.Substeps), and after the step's
+// last, its bookkeeping and sleep.
+func (e *poseEngine) finish(sys *System, w *verlet3d.World, s verlet3d.Substep) {
 	m := min(sys.set.Substeps, s.Count)
 	if (s.Index+1)*m/s.Count > s.Index*m/s.Count {
-		e.h, e.damp, e.g, e.passes = cfg.TimeStep/float32(m), cfg.Damping, cfg.Gravity, max(1, s.Iterations)
 		if e.numIslands > 0 {
 			w.Parallel(e.numIslands, e.job)
 		}
+		e.open = false
 	}
 	if s.Last() {
 		e.endStep()
-		e.updateSleep(cfg)
+		e.updateSleep(w.Config())
 	}
 	e.stats.Sleeping = e.asleep
 }
@@ -588,13 +617,10 @@ func mass(w float32) float32 {
 
 // solveIslands runs the substep on islands [lo, hi).
 func (e *poseEngine) solveIslands(lo, hi int) {
-	h, damp, g := e.h, e.damp, e.g
+	h, g := e.h, e.g
 	for k := lo; k < hi; k++ {
 		cubes := e.islandBody[e.bodyStart[k]:e.bodyStart[k+1]]
 		cons := e.sorted[e.contStart[k]:e.contStart[k+1]]
-		for _, i := range cubes {
-			e.bodies[i].integrate(h, damp, g)
-		}
 		bounce := false
 		for c := range cons {
 			ct := &cons[c]

@@ -13,7 +13,8 @@ import (
 type poseHooks struct{ s *System }
 
 func (k poseHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.pose.prepare(k.s, w, s) }
-func (k poseHooks) Solve(*verlet3d.World, verlet3d.Substep)       {}
+func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.pose.solve(k.s, w, s) }
+func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.finish(k.s, w, s) }
 
 // BlocksSleep keeps the World awake while a cube is.
 func (k poseHooks) BlocksSleep() bool { return k.s.pose.asleep < len(k.s.pose.bodies) }
