@@ -89,9 +89,11 @@ type poseBody struct {
 	inert float32    // kg m²
 	half  float32    // half the edge, m
 
-	reach float32 // how far a corner may move this step, m (speculative margin)
-	push  float32 // how much further it looks for colliders, m
-	still float32 // seconds the cube has been slower than the World's SleepSpeed
+	reach float32    // how far a corner may move this step, m (speculative margin)
+	push  float32    // how much further it looks for colliders, m
+	still float32    // seconds the cube has stayed near xa, qa (updateSleep)
+	xa    mgl32.Vec3 // where its count toward sleep began
+	qa    mgl32.Quat
 	group int32   // the island it fell asleep with, -1 while awake
 	wake  bool    // woken during the step: moves from the next step on
 	rest  bool    // moved under restDrift since its contacts were found: keeps them

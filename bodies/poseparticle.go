@@ -24,9 +24,11 @@ type particlePair struct {
 	cube, p int32
 }
 
-// wakeDepth is how deep a particle must be in an asleep cube to wake it,
-// m: cloth settling on a sleeping crate does not.
-const wakeDepth = 0.002
+// wakeDepth is how far, m, a particle must be about to push an asleep
+// cube to wake it (its depth in the cube times the cube's share of their
+// inverse masses): light cloth settling on a sleeping crate does not, a
+// heavy particle thrown at it does.
+const wakeDepth = 0.001
 
 // findParticles lists, at the step's start, the World's particles that may
 // touch each cube during the step: within the cube's box grown by its
@@ -152,7 +154,7 @@ type particleTouch struct {
 
 // touching lists the particles inside the cubes now, counting them by cube.
 func (e *poseEngine) touching(w *verlet3d.World) {
-	pos, radii := w.Positions(), w.Radii()
+	pos, inv, radii := w.Positions(), w.InvMasses(), w.Radii()
 	e.touch = e.touch[:0]
 	for _, pr := range e.pairs {
 		b := &e.bodies[pr.cube]
@@ -182,7 +184,7 @@ func (e *poseEngine) touching(w *verlet3d.World) {
 		}
 		nrm = nrm.Add(cross(b.dth, nrm))
 		if b.group >= 0 {
-			if depth > wakeDepth {
+			if wp := inv[pr.p]; depth*b.invM > wakeDepth*(b.invM+wp) {
 				e.wakeGroup(b.group)
 			}
 		} else {
@@ -237,6 +239,14 @@ func (e *poseEngine) solveTouch(t *particleTouch, pos, prev []mgl32.Vec3, inv []
 				push.dth = push.dth.Add(vecmath.Scale(dt, float32(need*ic)))
 			}
 		}
+	}
+	// Inelastic: what the push gave the particle along the normal, beyond
+	// the surface's own motion, is not kept as speed (its previous
+	// position moves along), so a pushed-out particle does not fly off
+	// and get pulled back in by its links next substep.
+	sn := float32(dot(b.v.Add(cross(b.w, d)), nrm) * h)
+	if dn := dot(x.Sub(prev[p]), nrm); dn > sn {
+		prev[p] = prev[p].Add(vecmath.Scale(nrm, dn-sn))
 	}
 	pos[p] = x
 }

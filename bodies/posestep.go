@@ -852,6 +852,7 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 		return
 	}
 	dt := cfg.TimeStep
+	radius := float32(cfg.SleepSpeed * cfg.SleepDelay / 2)
 	e.islandStill = slices.Grow(e.islandStill[:0], e.numIslands)[:e.numIslands]
 	for k := range e.islandStill {
 		e.islandStill[k] = math.MaxFloat32
@@ -861,14 +862,20 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 		if b.group >= 0 {
 			continue
 		}
-		// Slow over the whole step: what a substep's jitter does is not
-		// motion.
-		limit := float32(cfg.SleepSpeed * dt)
-		if length(b.dp) < limit && length(b.dth)*b.half*sqrt3 < limit {
-			b.still += dt
-		} else {
-			b.still = 0
+		// Still: within a ball around where it was when its count began,
+		// of half what SleepSpeed allows over SleepDelay, so that jitter
+		// that goes nowhere (a crate under settling cloth) is still, and
+		// a slow slide is not.
+		if b.still > 0 {
+			dq := vecmath.QuatMul(b.q, vecmath.QuatConjugate(b.qa))
+			if length(b.x.Sub(b.xa)) > radius || 2*length(dq.V)*b.half*sqrt3 > radius {
+				b.still = 0
+			}
 		}
+		if b.still == 0 {
+			b.xa, b.qa = b.x, b.q
+		}
+		b.still += dt
 		if k := e.islandOf[i]; k >= 0 {
 			e.islandStill[k] = min(e.islandStill[k], b.still)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/draped"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -55,6 +56,8 @@ func tableSpecs() []spec {
 		{"cubes100", 120, 0, cubesScene},
 		{"boxes100", 120, 60, func(t testing.TB, w int) scene { return boxesScene(t, w, false) }},
 		{"boxes100sleep", 120, 60, func(t testing.TB, w int) scene { return boxesScene(t, w, true) }},
+		{"crates_cloth", 120, 300, cratesClothScene},
+		{"crates_cloth_rest", 120, 900, cratesClothScene},
 		{"cape", 240, 60, capeScene},
 		{"resting", 120, 3000, restingScene},
 	}
@@ -423,6 +426,19 @@ func boxesScene(t testing.TB, workers int, sleep bool) scene {
 		}
 	}
 	return scene{w: w, frame: w.Step, constraints: 400, cubes: sys}
+}
+
+// cratesClothScene is the demo's crates and tablecloth (internal/draped,
+// its default rain of 30) with PoseEngine crates at DefaultConfig: the
+// table times it at 5-7 s (crates_cloth: the cloth settling over the
+// pyramid) and at 15-17 s (crates_cloth_rest: asleep).
+func cratesClothScene(t testing.TB, workers int) scene {
+	w := newWorld(t, workers, 0, 0)
+	sc, err := draped.BuildPose(w, 30, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scene{w: w, frame: w.Step, constraints: w.NumLinks(), cubes: sc.System}
 }
 
 // capeScene is the default cape (cloth.DefaultCapeSettings, 1 m long) on

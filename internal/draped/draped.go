@@ -32,7 +32,12 @@ type Scene struct {
 // Floor returns a System for w whose crates rest on a static box 12 m
 // square, 0.5 m thick, its top at y = 0 (friction 0.6).
 func Floor(w *verlet3d.World) (*bodies.System, error) {
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	return FloorWith(w, bodies.DefaultSettings())
+}
+
+// FloorWith is Floor with the System's settings set.
+func FloorWith(w *verlet3d.World, set bodies.Settings) (*bodies.System, error) {
+	sys, err := bodies.NewSystem(w, set)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +105,7 @@ func Tablecloth(sys *bodies.System, surface bool) (*cloth.Grid, *cloth.SurfaceCo
 		return nil, nil, nil, err
 	}
 	var corners []verlet3d.Particle
-	for c := 0; c < sys.NumCubes(); c++ {
+	for c := 0; c < sys.NumCubes() && sys.Settings().Engine == bodies.ParticleEngine; c++ {
 		cc := sys.Corners(bodies.Cube(c))
 		corners = append(corners, cc[:]...)
 	}
@@ -124,4 +129,21 @@ func Build(w *verlet3d.World, rain int, seed int64, surface bool) (Scene, error)
 	}
 	g, sc, corners, err := Tablecloth(sys, surface)
 	return Scene{System: sys, Cloth: g, Surface: sc, Corners: corners}, err
+}
+
+// BuildPose makes the scene with the crates as PoseEngine cubes: the cloth
+// meets them through the System's particle contacts, with no
+// SurfaceCollision and no corner particles.
+func BuildPose(w *verlet3d.World, rain int, seed int64) (Scene, error) {
+	set := bodies.DefaultSettings()
+	set.Engine = bodies.PoseEngine
+	sys, err := FloorWith(w, set)
+	if err == nil {
+		err = Crates(sys, rain, seed)
+	}
+	if err != nil {
+		return Scene{}, err
+	}
+	g, _, _, err := Tablecloth(sys, false)
+	return Scene{System: sys, Cloth: g}, err
 }
