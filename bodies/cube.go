@@ -82,14 +82,16 @@ type hitSum struct {
 }
 
 type cube struct {
-	p      [8]int32 // corner particles; corner i at sign(bit k of i) along axis k
-	centre int32    // centre particle, -1 if none
-	half   float32  // half the edge length, m
-	mass   float32  // kg
-	mc, m0 float32  // mass of one corner and of the centre particle, kg
-	invM   float32  // 1/mass, 1/kg
-	invI   float32  // 1/inertia about any axis through the centre, 1/(kg·m²)
-	held   bool     // a particle is pinned or dragged (or the cube sleeps)
+	p       [8]int32          // corner particles; corner i at sign(bit k of i) along axis k
+	centre  int32             // centre particle, -1 if none
+	grip    verlet3d.Particle // the corner held by Grab
+	gripped bool
+	half    float32 // half the edge length, m
+	mass    float32 // kg
+	mc, m0  float32 // mass of one corner and of the centre particle, kg
+	invM    float32 // 1/mass, 1/kg
+	invI    float32 // 1/inertia about any axis through the centre, 1/(kg·m²)
+	held    bool    // a particle is pinned or dragged (or the cube sleeps)
 	// pivot: exactly one particle, pin, is held (a crate dragged by a
 	// corner): contacts with other cubes turn it about that particle
 	// instead of meeting it as immovable.

@@ -100,6 +100,12 @@ type poseBody struct {
 	drift float32 // how far it moved since its contacts were found, m
 
 	ax [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
+
+	held            bool       // held by Grab
+	grip            mgl32.Vec3 // the held point in the cube's frame, m
+	harm            mgl32.Vec3 // the held point's arm at the step's start (world axes), m
+	target, target0 mgl32.Vec3 // where DragTo wants it, and wanted it at the step's start
+	reachOut        float32    // the radius of its sphere grown by how far it may go this step, m
 }
 
 // poseContact is a contact of the pose engine, found once a step and
@@ -189,7 +195,9 @@ type poseEngine struct {
 	pushed        []int32    // the cubes pushed in that pass
 	touch         []particleTouch
 
-	open bool // a substep of the cubes has begun and not ended
+	open bool    // a substep of the cubes has begun and not ended
+	sub  int     // the cubes' substeps ended so far this step
+	frac float32 // how far through the step the cubes' current substep ends
 
 	// per substep, read by the island job
 	h, damp float32

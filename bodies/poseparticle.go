@@ -71,6 +71,7 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 		b.ax[0] = rotate(b.qs, mgl32.Vec3{1, 0, 0})
 		b.ax[1] = rotate(b.qs, mgl32.Vec3{0, 1, 0})
 		b.ax[2] = rotate(b.qs, mgl32.Vec3{0, 0, 1})
+		b.reachOut = float32(b.half*sqrt3) + b.reach + b.push
 		g := mgl32.Vec3{grow + b.push, grow + b.push, grow + b.push}
 		lo, hi := e.lo[i].Sub(g), e.hi[i].Add(g)
 		// The first particle at or past lo along x.
@@ -159,11 +160,18 @@ func (e *poseEngine) touching(w *verlet3d.World) {
 	for _, pr := range e.pairs {
 		b := &e.bodies[pr.cube]
 		d := pos[pr.p].Sub(b.xs.Add(b.dp))
+		r := radii[pr.p]
+		if far := b.reachOut + r; dot(d, d) > far*far {
+			continue // outside the cube's sphere
+		}
 		// Into the cube's frame at the step's start, its turn since undone
 		// to first order.
-		u := d.Sub(cross(b.dth, d))
+		u := d
+		if b.group < 0 {
+			u = d.Sub(cross(b.dth, d))
+		}
 		l := mgl32.Vec3{dot(b.ax[0], u), dot(b.ax[1], u), dot(b.ax[2], u)}
-		ext := b.half + radii[pr.p]
+		ext := b.half + r
 		k, depth := -1, ext
 		for a := 0; a < 3; a++ {
 			m := abs32(l[a])

@@ -77,12 +77,15 @@ func (e *poseEngine) solve(sys *System, w *verlet3d.World, s verlet3d.Substep) {
 func (e *poseEngine) finish(sys *System, w *verlet3d.World, s verlet3d.Substep) {
 	m := min(sys.set.Substeps, s.Count)
 	if (s.Index+1)*m/s.Count > s.Index*m/s.Count {
+		e.frac = float32(e.sub+1) / float32(m)
 		if e.numIslands > 0 {
 			w.Parallel(e.numIslands, e.job)
 		}
 		e.open = false
+		e.sub++
 	}
 	if s.Last() {
+		e.sub = 0
 		e.endStep()
 		e.updateSleep(w.Config())
 	}
@@ -100,6 +103,9 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 		b := &e.bodies[i]
 		b.xs, b.qs = b.x, b.q
 		b.dp, b.dth = mgl32.Vec3{}, mgl32.Vec3{}
+		if b.held {
+			b.harm = rotate(b.q, b.grip)
+		}
 		if b.wake {
 			b.group, b.wake, b.still = -1, false, 0
 			b.rest, b.drift = false, 0
@@ -299,7 +305,12 @@ func (e *poseEngine) endStep() {
 	}
 	for i := range e.bodies {
 		b := &e.bodies[i]
+		b.target0 = b.target
 		if b.group >= 0 {
+			b.rest, b.drift = false, 0
+			continue
+		}
+		if b.held {
 			b.rest, b.drift = false, 0
 			continue
 		}
@@ -635,6 +646,11 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 			}
 		}
 		for p := 0; p < e.passes; p++ {
+			for _, i := range cubes {
+				if b := &e.bodies[i]; b.held {
+					e.solveHold(b, e.frac)
+				}
+			}
 			for c := 0; c < len(cons); c += int(cons[c].span) {
 				e.solveNormals(cons[c:c+int(cons[c].span)], false)
 			}
@@ -871,6 +887,9 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 			if length(b.x.Sub(b.xa)) > radius || 2*length(dq.V)*b.half*sqrt3 > radius {
 				b.still = 0
 			}
+		}
+		if b.held {
+			b.still = 0
 		}
 		if b.still == 0 {
 			b.xa, b.qa = b.x, b.q
