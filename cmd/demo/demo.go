@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/internal/vecmath"
 	"image"
 	"image/color"
 	"image/png"
@@ -66,6 +68,7 @@ type Demo struct {
 	app      *app.Application
 	sh       *shell // nil in tests that build a scene without a window
 	driver   *scene.Driver
+	cubes    *bodies.System // the scene's cubes, for the grab tool
 	updates  []func(dt float32)
 	steps    []func(h float64)
 	clock    stepClock // with OnStep: the Driver's steps, counted ahead
@@ -107,6 +110,10 @@ func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
 // Cloth registers a cloth grid of the scene: the knife cuts it and the
 // strain view colours it.
 func (d *Demo) Cloth(g *cloth.Grid) { d.grids = append(d.grids, g) }
+
+// Cubes registers the scene's cubes: the grab tool (Shift+drag) holds a
+// cube it points at.
+func (d *Demo) Cubes(sys *bodies.System) { d.cubes = sys }
 
 // OnKey binds a key; help is shown on screen.
 func (d *Demo) OnKey(key window.Key, help string, f func()) {
@@ -263,12 +270,12 @@ func (d *Demo) ray(x, y float32) (origin, dir mgl32.Vec3) {
 	near := d.Camera.Unproject(&math32.Vector3{X: nx, Y: ny, Z: -1})
 	far := d.Camera.Unproject(&math32.Vector3{X: nx, Y: ny, Z: 1})
 	o := mgl32.Vec3{near.X, near.Y, near.Z}
-	return o, mgl32.Vec3{far.X, far.Y, far.Z}.Sub(o).Normalize()
+	return o, vecmath.Normalize(mgl32.Vec3{far.X, far.Y, far.Z}.Sub(o))
 }
 
 // colorOf converts an image colour for tests and tools.
 func colorOf(c math32.Color) color.NRGBA {
-	return color.NRGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), 255}
+	return color.NRGBA{uint8(float32(c.R*255) + 0.5), uint8(float32(c.G*255) + 0.5), uint8(float32(c.B*255) + 0.5), 255}
 }
 
 // AddFloor adds a textured floor of the given size (m) at height y and returns
@@ -277,7 +284,7 @@ func (d *Demo) AddFloor(y, size float32) *graphic.Mesh {
 	geom := geometry.NewPlane(size, size)
 	mat := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
 	tex := d.Texture("floor")
-	tex.SetRepeat(size/2, size/2)
+	tex.SetRepeat(float32(size/2), float32(size/2))
 	mat.AddTexture(tex)
 	m := graphic.NewMesh(geom, mat)
 	if d.Orbit != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/drape3d/drape/bodies"
 	"math"
 
 	"github.com/drape3d/drape/internal/vecmath"
@@ -98,7 +99,7 @@ func (o *orbit) Rotate(dyaw, dpitch float32) {
 
 // Zoom scales the distance to the target by f.
 func (o *orbit) Zoom(f float32) {
-	o.dist = min(max(o.dist*f, minDist), maxDist)
+	o.dist = min(max(float32(o.dist*f), minDist), maxDist)
 	o.userMovedN++
 	o.apply()
 }
@@ -118,7 +119,7 @@ func (o *orbit) axes() (right, up math32.Vector3) {
 	s, c := math32.Sin(o.yaw), math32.Cos(o.yaw)
 	right = math32.Vector3{X: c, Z: -s}
 	sp, cp := math32.Sin(o.pitch), math32.Cos(o.pitch)
-	up = math32.Vector3{X: -sp * s, Y: cp, Z: -sp * c}
+	up = math32.Vector3{X: float32(-sp * s), Y: cp, Z: float32(-sp * c)}
 	return right, up
 }
 
@@ -131,14 +132,14 @@ func (o *orbit) apply() {
 	if o.target.Y < low {
 		o.target.Y = low
 	}
-	if y := o.target.Y + o.dist*math32.Sin(o.pitch); y < low {
+	if y := o.target.Y + float32(o.dist*math32.Sin(o.pitch)); y < low {
 		o.pitch = float32(math.Asin(float64((low - o.target.Y) / o.dist)))
 	}
 	cp := math32.Cos(o.pitch)
 	eye := math32.Vector3{
-		X: o.target.X + o.dist*cp*math32.Sin(o.yaw),
-		Y: o.target.Y + o.dist*math32.Sin(o.pitch),
-		Z: o.target.Z + o.dist*cp*math32.Cos(o.yaw),
+		X: o.target.X + float32(o.dist*cp*math32.Sin(o.yaw)),
+		Y: o.target.Y + float32(o.dist*math32.Sin(o.pitch)),
+		Z: o.target.Z + float32(o.dist*cp*math32.Cos(o.yaw)),
 	}
 	o.cam.SetPositionVec(&eye)
 	t := o.target
@@ -238,11 +239,11 @@ func (r *router) onCursor(_ string, ev interface{}) {
 	switch r.owner {
 	case ownOrbit:
 		k := -2 * math32.Pi / float32(h)
-		o.Rotate(k*dx, -k*dy)
+		o.Rotate(float32(k*dx), float32(-k*dy))
 	case ownPan:
 		// Metres per pixel at the target's distance.
 		k := 2 * o.dist * math32.Tan(r.sh.cam.Fov()/2*math32.Pi/180) / float32(h)
-		o.Pan(k*dx, k*dy)
+		o.Pan(float32(k*dx), float32(k*dy))
 	case ownGrab:
 		r.sh.grab.moveTo(d, cev.Xpos, cev.Ypos)
 	case ownCut:
@@ -284,7 +285,10 @@ const pickRadius = 0.2
 type grabber struct {
 	w      *verlet3d.World
 	p      verlet3d.Particle
-	depth  float32 // distance along the pick ray, m
+	sys    *bodies.System // the cube held instead of a particle, if any
+	cube   bodies.Cube
+	grip   mgl32.Vec3 // the held point in the cube's frame, m
+	depth  float32    // distance along the pick ray, m
 	on     bool
 	target mgl32.Vec3 // where the cursor holds it
 	last   verlet3d.Particle
@@ -312,7 +316,33 @@ func (g *grabber) beginAt(d *Demo, x, y float32) bool {
 		return false
 	}
 	o, dir := d.ray(x, y)
+	if d.cubes != nil && g.beginCube(d.driver.World, d.cubes, o, dir) {
+		return true
+	}
 	return g.begin(d.driver.World, o, dir)
+}
+
+// beginCube holds the cube of sys that the ray meets, unless a particle of
+// w lies nearer along it; it reports whether it took one.
+func (g *grabber) beginCube(w *verlet3d.World, sys *bodies.System, origin, dir mgl32.Vec3) bool {
+	c, at, ok := sys.Pick(origin, dir)
+	if !ok {
+		return false
+	}
+	dir = vecmath.Normalize(dir)
+	depth := vecmath.Dot(at.Sub(origin), dir)
+	if p, ok := w.Pick(origin, dir, pickRadius); ok && vecmath.Dot(w.Position(p).Sub(origin), dir) < depth-0.05 {
+		return false
+	}
+	g.end()
+	if sys.Grab(c, at) != nil {
+		return false
+	}
+	pos, q := sys.Transform(c)
+	g.w, g.sys, g.cube, g.on = w, sys, c, true
+	g.grip = vecmath.QuatRotate(vecmath.QuatConjugate(q), at.Sub(pos))
+	g.depth, g.target = depth, at
+	return true
 }
 
 // moveTo drags the held particle under the window point x, y.
@@ -332,7 +362,7 @@ func (g *grabber) begin(w *verlet3d.World, origin, dir mgl32.Vec3) bool {
 	}
 	g.w, g.p, g.on = w, p, true
 	g.last, g.hasLst = p, true
-	g.depth = w.Position(p).Sub(origin).Dot(dir)
+	g.depth = vecmath.Dot(w.Position(p).Sub(origin), dir)
 	g.target = w.Position(p)
 	w.DragTo(p, g.target)
 	return true
@@ -343,20 +373,29 @@ func (g *grabber) move(origin, dir mgl32.Vec3) {
 	if !g.on {
 		return
 	}
-	t := origin.Add(dir.Mul(g.depth))
+	t := origin.Add(vecmath.Scale(dir, g.depth))
 	if !vecmath.Finite(t) {
 		return
 	}
 	g.target = t
+	if g.sys != nil {
+		g.sys.DragTo(g.cube, t)
+		return
+	}
 	g.w.DragTo(g.p, t)
 }
 
 // end lets go of the held particle, if any.
 func (g *grabber) end() {
 	if g.on {
-		g.w.Release(g.p)
+		if g.sys != nil {
+			g.sys.Release(g.cube)
+		} else {
+			g.w.Release(g.p)
+		}
 		g.on = false
 	}
+	g.sys = nil
 	if g.marker != nil {
 		g.marker.SetVisible(false)
 		g.line.hide()
@@ -366,9 +405,18 @@ func (g *grabber) end() {
 // forget drops the held particle without touching its World (the World is
 // gone: a scene switch or rebuild).
 func (g *grabber) forget() {
-	g.on, g.hasLst = false, false
+	g.on, g.hasLst, g.sys = false, false, nil
 	g.marker.SetVisible(false)
 	g.line.hide()
+}
+
+// heldAt returns where the held particle or cube point is.
+func (g *grabber) heldAt() mgl32.Vec3 {
+	if g.sys != nil {
+		pos, q := g.sys.Transform(g.cube)
+		return pos.Add(vecmath.QuatRotate(q, g.grip))
+	}
+	return g.w.Position(g.p)
 }
 
 // sync places the marker and the spring line; called every frame.
@@ -376,7 +424,7 @@ func (g *grabber) sync() {
 	if !g.on {
 		return
 	}
-	p := g.w.Position(g.p)
+	p := g.heldAt()
 	g.marker.SetPosition(p[0], p[1], p[2])
 	g.marker.SetVisible(true)
 	g.line.begin()
@@ -420,10 +468,10 @@ func (k *knife) move(d *Demo, x, y float32) {
 		return
 	}
 	dx, dy := x-k.x, y-k.y
-	n := int(math32.Sqrt(dx*dx+dy*dy)/knifeStepPx) + 1
+	n := int(math32.Sqrt(float32(dx*dx)+float32(dy*dy))/knifeStepPx) + 1
 	for i := 1; i <= n; i++ {
 		t := float32(i) / float32(n)
-		k.sample(d, k.x+dx*t, k.y+dy*t)
+		k.sample(d, k.x+float32(dx*t), k.y+float32(dy*t))
 	}
 	k.x, k.y = x, y
 }
@@ -443,9 +491,9 @@ func (k *knife) sample(d *Demo, x, y float32) {
 		return
 	}
 	g := d.grids[gi]
-	pt := origin.Add(dir.Mul(w.Position(p).Sub(origin).Dot(dir)))
+	pt := origin.Add(vecmath.Scale(dir, vecmath.Dot(w.Position(p).Sub(origin), dir)))
 	if k.prevG == gi {
-		n, err := g.Cut(k.prev, pt, 0.2*g.Settings().Spacing)
+		n, err := g.Cut(k.prev, pt, float32(0.2*g.Settings().Spacing))
 		if err == nil && n > 0 {
 			k.broken += n
 			k.index(d) // tears add vertices
@@ -476,7 +524,7 @@ func (b *brush) begin(d *Demo, x, y float32) {
 	}
 	origin, dir := d.ray(x, y)
 	if p, ok := d.driver.World.Pick(origin, dir, 0.3); ok {
-		b.depth = d.driver.World.Position(p).Sub(origin).Dot(dir)
+		b.depth = vecmath.Dot(d.driver.World.Position(p).Sub(origin), dir)
 		b.hasDepth = true
 	}
 }
@@ -491,22 +539,22 @@ func (b *brush) move(d *Demo, x, y float32) {
 	b.x, b.y = x, y
 	if !b.hasDepth {
 		if p, ok := w.Pick(o1, d1, 0.3); ok {
-			b.depth = w.Position(p).Sub(o1).Dot(d1)
+			b.depth = vecmath.Dot(w.Position(p).Sub(o1), d1)
 			b.hasDepth = true
 		}
 		return
 	}
-	a := o0.Add(d0.Mul(b.depth))
-	c := o1.Add(d1.Mul(b.depth))
+	a := o0.Add(vecmath.Scale(d0, b.depth))
+	c := o1.Add(vecmath.Scale(d1, b.depth))
 	move := c.Sub(a)
-	if move.Len() == 0 || !vecmath.Finite(move) {
+	if vecmath.Len(move) == 0 || !vecmath.Finite(move) {
 		return
 	}
 	// The sweep lasts about a frame: give the particles the cursor's
 	// speed, capped, so a flick throws and a slow sweep nudges.
-	v := move.Mul(60)
-	if l := v.Len(); l > 15 {
-		v = v.Mul(15 / l)
+	v := vecmath.Scale(move, 60)
+	if l := vecmath.Len(v); l > 15 {
+		v = vecmath.Scale(v, 15/l)
 	}
 	pos := w.Positions()
 	inv := w.InvMasses()
@@ -515,12 +563,12 @@ func (b *brush) move(d *Demo, x, y float32) {
 			continue
 		}
 		rel := x.Sub(o1)
-		t := rel.Dot(d1)
-		if t <= 0 || rel.Sub(d1.Mul(t)).Len() > brushRadius {
+		t := vecmath.Dot(rel, d1)
+		if t <= 0 || vecmath.Len(rel.Sub(vecmath.Scale(d1, t))) > brushRadius {
 			continue
 		}
 		p := verlet3d.Particle(i)
-		w.SetVelocity(p, w.Velocity(p).Add(v.Sub(w.Velocity(p)).Mul(0.5)))
+		w.SetVelocity(p, w.Velocity(p).Add(vecmath.Scale(v.Sub(w.Velocity(p)), 0.5)))
 		b.pushed++
 	}
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
+	"github.com/drape3d/drape/internal/draped"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math/rand"
 
 	"github.com/drape3d/drape/bodies"
-	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/geometry"
@@ -19,10 +19,11 @@ import (
 )
 
 var (
-	cubesRain  = flag.Int("cubes-rain", 30, "cubes scene: cubes raining down (0..300)")
-	cubesCloth = flag.Bool("cubes-cloth", true, "cubes scene: drop a cloth over the cubes")
-	cubesSize  = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in metres (0.1..1)")
-	cubesKeep  = flag.Bool("cubes-surface", true, "cubes scene: keep the crates' corners out of the cloth's triangles (cloth.SurfaceCollision)")
+	cubesRain   = flag.Int("cubes-rain", 30, "cubes scene: cubes raining down (0..300)")
+	cubesCloth  = flag.Bool("cubes-cloth", true, "cubes scene: drop a cloth over the cubes")
+	cubesSize   = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in metres (0.1..1)")
+	cubesKeep   = flag.Bool("cubes-surface", true, "cubes scene: with -cubes-engine particle, keep the crates' corners out of the cloth's triangles (cloth.SurfaceCollision)")
+	cubesEngine = flag.String("cubes-engine", "pose", "cubes scene: how crates are solved: pose (bodies.PoseEngine) or particle (bodies.ParticleEngine)")
 )
 
 func init() {
@@ -38,6 +39,9 @@ func checkCubes() error {
 	if *cubesRain < 0 || *cubesRain > 300 {
 		return fmt.Errorf("-cubes-rain = %d, want 0..300", *cubesRain)
 	}
+	if *cubesEngine != "pose" && *cubesEngine != "particle" {
+		return fmt.Errorf("-cubes-engine = %q, want pose or particle", *cubesEngine)
+	}
 	if !(*cubesSize >= 0.1 && *cubesSize <= 1) {
 		return fmt.Errorf("-cubes-size = %v, want metres in 0.1..1", *cubesSize)
 	}
@@ -51,55 +55,22 @@ func buildCubes(d *Demo) error {
 	if err != nil {
 		return err
 	}
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	// The scene is internal/draped's, which the tests and benchmarks
+	// measure: a floor box 12 m square, a stack of five, a 3 x 3 + 2 x 2 + 1
+	// pyramid, a rain of smaller crates, and a tablecloth over them.
+	set := bodies.DefaultSettings()
+	if *cubesEngine == "pose" {
+		set.Engine = bodies.PoseEngine
+	}
+	sys, err := draped.FloorWith(w, set)
 	if err != nil {
 		return err
 	}
-	// The floor is itself a static box, 12 m square and 0.5 m thick.
-	floorBox, err := verlet3d.NewBox(mgl32.Vec3{0, -0.25, 0}, mgl32.Vec3{6, 0.25, 6}, mgl32.QuatIdent())
-	if err != nil {
+	if err := draped.CratesSized(sys, size, *cubesRain, 5); err != nil {
 		return err
 	}
-	if err := sys.AddCollider(floorBox, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		return err
-	}
-	add := func(s bodies.CubeSettings) error {
-		_, err := sys.AddCube(s)
-		return err
-	}
-	// A stack of five.
-	for i := 0; i < 5; i++ {
-		if err := add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4},
-			Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})}); err != nil {
-			return err
-		}
-	}
-	// A pyramid: 3 x 3, 2 x 2, 1.
-	ps := size * 0.9
-	for level := 0; level < 3; level++ {
-		n := 3 - level
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				off := (float32(n) - 1) / 2
-				p := mgl32.Vec3{0.9 + (float32(i)-off)*ps*1.02, ps/2 + float32(level)*ps, 0.5 + (float32(j)-off)*ps*1.02}
-				if err := add(bodies.CubeSettings{Size: ps, Mass: 1.5, Position: p}); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	// A rain of smaller cubes onto the draped pyramid, spread in height so
-	// that they land over a few seconds.
+	d.Cubes(sys)
 	r := rand.New(rand.NewSource(5))
-	for i := 0; i < *cubesRain; i++ {
-		s := 0.18 + 0.14*r.Float32()
-		p := mgl32.Vec3{0.9 + 2*r.Float32() - 1, 3 + 0.35*float32(i), 0.5 + 2*r.Float32() - 1}
-		q := mgl32.QuatRotate(r.Float32()*math.Pi, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		if err := add(bodies.CubeSettings{Size: s, Mass: 0.5 + s*3, Position: p, Rotation: q,
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(4)}); err != nil {
-			return err
-		}
-	}
 	crate := d.Texture("crate")
 	view := scene.NewCubesView(sys, crate)
 	view.DrawScale = 0.985 // so the cloth does not show the crates' edges
@@ -119,31 +90,14 @@ func buildCubes(d *Demo) error {
 	d.Scene.Add(fm)
 
 	var mesh *scene.ClothMesh
-	var grid *cloth.Grid
 	if *cubesCloth {
-		const n, side = 36, 2.2
-		cs := cloth.DefaultSettings()
-		cs.Cols, cs.Rows = n, n
-		cs.Spacing = side / (n - 1)
-		cs.Mass = 0.6
-		cs.Origin = mgl32.Vec3{0.9 - side/2, 1.9, 0.5 - side/2}
-		cs.Down = mgl32.Vec3{0, 0, 1} // lying flat, front side up
-		cs.Radius = 0.015
-		grid, err = cloth.New(w, cs)
+		// With ParticleEngine crates, their corners are kept out of the
+		// cloth's triangles too (the cloth's own particles keep crates out
+		// only where they are); PoseEngine crates meet the cloth through
+		// the System's particle contacts.
+		grid, _, _, err := draped.Tablecloth(sys, *cubesKeep && set.Engine == bodies.ParticleEngine)
 		if err != nil {
 			return err
-		}
-		// The crates' corners are kept out of the cloth's triangles too: the
-		// cloth's own particles keep crates out only where they are.
-		if *cubesKeep {
-			var corners []verlet3d.Particle
-			for c := 0; c < sys.NumCubes(); c++ {
-				cs := sys.Corners(bodies.Cube(c))
-				corners = append(corners, cs[:]...)
-			}
-			if _, err := cloth.NewSurfaceCollision(grid, corners, cs.Radius); err != nil {
-				return err
-			}
 		}
 		tex := d.Texture("fabric_check")
 		tex.SetRepeat(3, 3)
@@ -172,11 +126,11 @@ func buildCubes(d *Demo) error {
 		target := mgl32.Vec3{-1.3, 1, -0.4}
 		dir := target.Sub(p)
 		dir[1] = 0
-		if dir.Len() < 0.1 {
+		if vecmath.Len(dir) < 0.1 {
 			dir = mgl32.Vec3{1, 0, 0}
 		}
-		v := dir.Normalize().Mul(6).Add(mgl32.Vec3{0, 4, 0})
-		sys.Throw(c, v, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(10))
+		v := vecmath.Scale(vecmath.Normalize(dir), 6).Add(mgl32.Vec3{0, 4, 0})
+		sys.Throw(c, v, vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 10))
 	})
 	d.Slider("cubes raining", 0, 150, float32(*cubesRain), "%.0f", func(v float32) {
 		if m := int(v + 0.5); m != *cubesRain {

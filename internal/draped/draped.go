@@ -1,8 +1,9 @@
-// Package draped builds the demo's cubes scene without GL (cmd/demo's
-// scene_cubes.go at its default flags): crates on a floor, a tablecloth
-// dropped over a pyramid of them, and the crates' corners held out of the
-// cloth by a cloth.SurfaceCollision. The cloth tests and the benchmarks
-// share it, so that the scene they measure is the one the demo shows.
+// Package draped builds the demo's cubes scene without GL: crates on a
+// floor, a tablecloth dropped over a pyramid of them and, with
+// ParticleEngine crates, their corners held out of the cloth by a
+// cloth.SurfaceCollision. The demo (cmd/demo's scene_cubes.go), the tests
+// and the benchmarks all build it here, so that the scene they measure is
+// the one the demo shows.
 package draped
 
 import (
@@ -53,13 +54,18 @@ func FloorWith(w *verlet3d.World, set bodies.Settings) (*bodies.System, error) {
 // of 36 cm ones around CenterX, CenterZ, and rain smaller ones (18 to 32 cm,
 // placed by seed) falling onto it from 3 m up, 35 cm apart in height.
 func Crates(sys *bodies.System, rain int, seed int64) error {
+	return CratesSized(sys, 0.4, rain, seed)
+}
+
+// CratesSized is Crates with the stack's crates size m on an edge (the
+// pyramid's 0.9 times that), as the demo's -cubes-size sets it.
+func CratesSized(sys *bodies.System, size float32, rain int, seed int64) error {
 	var err error
 	add := func(s bodies.CubeSettings) {
 		if err == nil {
 			_, err = sys.AddCube(s)
 		}
 	}
-	size := float32(0.4)
 	for i := 0; i < 5; i++ {
 		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, float32(size/2) + float32(float32(i)*size), -0.4},
 			Rotation: vecmath.QuatAxisAngle(float32(0.08*float32(i)), mgl32.Vec3{0, 1, 0})})
