@@ -124,9 +124,8 @@ REFERENCE ?= ../shared/reference/go-naive
 bench: deps
 	@if [ -d $(REFERENCE) ]; then (cd $(REFERENCE) && $(GO) run . -grid 64 -mode jak); else echo "reference loop not found at $(REFERENCE)"; fi
 	@# The table runs as a built binary, not under `go test`, so that nothing
-	@# but the benchmark runs on the two cores (in one back-to-back pair the
-	@# 2-worker speed-ups were 1.03x and 1.05x under `go test -v`, 1.67x and
-	@# 1.74x from the binary).
+	@# but the benchmark runs on the cores (under `go test -v` the 2-worker
+	@# speed-ups come out far lower).
 	$(GO) test -c -o bin/bench.test ./internal/bench
 	./bin/bench.test -test.run '^TestTable$$' -table -test.count 1 -test.timeout 30m -test.v | grep -v '^=== RUN'
 	@# The same scenes with 8 ms between frames, as a game renders between

@@ -203,7 +203,7 @@ func windForce(t *testing.T, air mgl32.Vec3) (reported, measured mgl32.Vec3, are
 	return wd.NetForce(), measured, 1
 }
 
-// The reference of DESIGN.md: a cloth edge-on to the wind feels less than 1%
+// The wind's reference: a cloth edge-on to the wind feels less than 1%
 // of the force it feels face-on, and face-on it feels ½ρ·Cd·A·u².
 func TestWindEdgeOn(t *testing.T) {
 	const u = 10

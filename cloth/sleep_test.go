@@ -145,13 +145,12 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 			// Dropped flat, a crate lands on the cloth and stays where it
 			// fell: its centre half its size above the floor plus the
 			// cloth under it (two radii), within 1 cm, and within 8 cm of
-			// where it was dropped across the floor (it rode the cloth
-			// 1.1-2.6 m before cloth held by the floor held the crate up.
-			// The limit was 5 cm until the floor held that cloth against
-			// the crate's friction too, so that a crate holds on cloth on
-			// a slope (TestCrateOnClothOnSlope): the crate now follows
-			// the cloth's ripples as the landing sends them under it,
-			// 5.8 cm for the middle crate).
+			// where it was dropped across the floor (cloth held by the
+			// floor holds the crate up, also against the crate's
+			// friction, so that a crate holds on cloth on a slope,
+			// TestCrateOnClothOnSlope; the crate follows the cloth's
+			// ripples as the landing sends them under it, 5.8 cm for the
+			// middle crate).
 			at := sys.Position(c)
 			if y := at[1]; y < 0.15+2*radius-0.01 || y > 0.15+2*radius+0.01 {
 				t.Errorf("floor by %s: crate %d rests at y = %.3f m, want %.2f ± 0.01 (on the cloth)", name, c, y, 0.15+2*radius)
@@ -244,14 +243,11 @@ func floorCloth(t *testing.T, w *verlet3d.World, up mgl32.Vec3, height float32) 
 // measures how fast its centre rises after the impact (restitution 0: on
 // the bare floor 0.03, 0.17 and 0.51 m/s on average, from the turn a
 // corner landing gives). Cloth particles that the floor holds under a
-// crate (markBlocked in package bodies) used to count as immovable along
-// every push: particles beside a tilted crate's edge shoved it sideways and
-// up, and it bounced off the cloth faster than it had fallen (1.6, 2.1 and
-// 3.3 m/s on average, 2.8, 4.0 and 6.0 at worst). They now give way across
-// the floor (under the push; not under the crate's friction), stay still
-// along it, and push a cube out of depth it began a substep in at a
-// limited speed: 0.21, 0.32 and 0.69 m/s on average, 0.81, 0.72 and 1.33
-// at worst. The test allows the bare floor's average + 0.5
+// crate (markBlocked in package bodies) give way across the floor (under
+// the push; not under the crate's friction), stay still along it, and push
+// a cube out of depth it began a substep in at a limited speed, so the
+// crate does not bounce off the cloth faster than it fell: it rises at
+// 0.21, 0.32 and 0.69 m/s on average, 0.81, 0.72 and 1.33 at worst. The test allows the bare floor's average + 0.5
 // m/s, and at worst half the impact speed + 0.5 m/s.
 func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 	if testing.Short() {

@@ -238,14 +238,14 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 // rounding moves it by seconds, or past 30 s, so the test counts places.
 //
 // A contact that starts a substep inside the thickness pushes its point
-// out at surfaceRecoverySpeed: at 0.5 m/s the cloth wrapped over the
-// crate's top corners was pushed out and pulled back by its own links
-// every substep, a limit cycle at 0.2-0.7 m/s that never let the World
-// sleep. Over the top corners, cloth pulled tight came 1.3 mm inside the
-// thickness and was pushed out again every substep, and kept the push as
-// speed (0.2-1.5 m/s) until SurfaceCollision.settle took it back. Before
-// settle the single crate slept at 1 of the 6 places and the stack at
-// none; now 4 and 4 (8 and 7 of 10 places).
+// out at surfaceRecoverySpeed: faster (0.5 m/s), the cloth wrapped over
+// the crate's top corners would be pushed out and pulled back by its own
+// links every substep, a limit cycle at 0.2-0.7 m/s that never lets the
+// World sleep. Over the top corners, cloth pulled tight comes 1.3 mm
+// inside the thickness and is pushed out again every substep, and would
+// keep the push as speed (0.2-1.5 m/s) but for SurfaceCollision.settle,
+// which takes it back. With it the single crate sleeps at 4 of the 6
+// places and the stack at 4 (8 and 7 of 10 places).
 func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 	const size = 0.36
 	for _, tc := range []struct {

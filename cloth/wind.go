@@ -374,8 +374,8 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 	// Lift along the part of that normal across the flow (length
 	// sin θ). In n and u: ½ρ/2·(Drag+Lift)/3 · u²·(u·n)/(nl·ul) along
 	// n, minus ½ρ/2·Lift/3 · (u·n)²/(nl·ul) along u. One square root
-	// and one division a triangle; term by term it took two and five
-	// (a windy 64 x 64 cloth 4.1 -> 3.7 ms a frame).
+	// and one division a triangle, where term by term it takes two and
+	// five.
 	dot := ux*nx + uy*ny + uz*nz
 	d := dot * float32(1/math.Sqrt(float64(n2)*float64(u2)))
 	an := cp * u2 * d
@@ -386,9 +386,8 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 		f := windForce64(0.5*s.Density, s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
 		wx, wy, wz = f[0], f[1], f[2]
 	}
-	// Component by component (see package vecmath): the Go loop, where
-	// the kernel does not run, 3.81 -> 3.39 ms a frame for a windy
-	// 64 x 64 cloth.
+	// Component by component (see package vecmath), for the Go loop
+	// where the kernel does not run.
 	for _, v := range tri {
 		p := &force[v]
 		p[0], p[1], p[2] = p[0]+wx, p[1]+wy, p[2]+wz

@@ -254,8 +254,8 @@ func TestFaceClear(t *testing.T) {
 }
 
 // A head's rotation is used at unit length, however long the quaternion:
-// one near float32's range (found by FuzzHair) turned the head as the unit
-// one does, where it used to collapse the head's frame to its centre.
+// one near float32's range (found by FuzzHair) turns the head as the unit
+// one does and does not collapse the head's frame to its center.
 func TestHeadRotationOfAnyLength(t *testing.T) {
 	unit := mgl32.QuatRotate(0.7, mgl32.Vec3{0.2, 1, -0.3}.Normalize())
 	local := mgl32.Vec3{0.05, 0.08, -0.02}

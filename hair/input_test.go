@@ -107,8 +107,8 @@ func TestBadRuntimeInput(t *testing.T) {
 	}
 }
 
-// A New that fails leaves the World as it was (issue 16: a Length of
-// 1e-45 used to leave a particle behind).
+// A New that fails leaves the World as it was (issue 16), even for a Length
+// of 1e-45.
 func TestFailedNewLeavesWorldUnchanged(t *testing.T) {
 	w, err := verlet3d.NewWorld(hair.WorldConfig())
 	if err != nil {

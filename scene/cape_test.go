@@ -55,8 +55,8 @@ func mannequinCapeW(t testing.TB, w *verlet3d.World, mod func(*CapeSettings)) (*
 // (legs included) a collider: DefaultConfig's 10 substeps with 3
 // iterations. At a run the knees kick the hem; at 10 x 2 its links peak
 // between 9.3% and 11.6% depending on rounding (a change in the last bit
-// of the tether projection moved it), at 10 x 3 at 7.9%; the old 2 x 10
-// defaults gave 14%. The README's cape (spine collider only, carry 0.3) is
+// of the tether projection moves it), at 10 x 3 at 7.9%, at 2 x 10 14%.
+// The README's cape (spine collider only, carry 0.3) is
 // tested at plain DefaultConfig in readme_cape_test.go.
 func capeConfig(c *verlet3d.Config) { c.Iterations = 3 }
 

@@ -185,8 +185,8 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64,
 	return out
 }
 
-// checkCapeRun checks a clip against the cape's references (DESIGN.md
-// section 6): pins on their bones, no cloth inside the body, structural
+// checkCapeRun checks a clip against the cape's references (a cape on a
+// walking character): pins on their bones, no cloth inside the body, structural
 // strain under maxStrain.
 func checkCapeRun(t *testing.T, what string, r capeRun, maxStrain float32) {
 	t.Helper()

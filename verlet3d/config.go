@@ -39,14 +39,14 @@ type Config struct {
 	MaxStepsPerFrame int
 	// Workers is the number of goroutines a step uses: link regions,
 	// per-particle phases and components' World.Parallel work.
-	// Results are bit-identical for any value. 2 gives cloth 64 x 64 a
-	// 1.8x speed-up on 2 free cores; small scenes (a cape) gain nothing,
-	// and with a core kept busy by another thread (a render thread on a
-	// two-core machine) more workers than free cores are slower than one.
-	// Between frames the workers sleep; on a two-vCPU virtual machine
-	// waking them every frame cost more than they gave (make bench's
-	// GAPS lines), so measure on the machines you ship to, or keep
-	// them awake with WorkerSpin. Default 1.
+	// Results are bit-identical for any value. Large scenes (a 64 x 64
+	// cloth, 2,000 hair strands) run nearly twice as fast on 2 free cores;
+	// small scenes (a cape) gain nothing, and with a core kept busy by
+	// another thread (a render thread on a two-core machine) more workers
+	// than free cores are slower than one. Between frames the workers
+	// sleep, and waking them every frame can cost as much as they give
+	// (make bench's GAPS lines; BENCHMARKS.md), so measure on the machines
+	// you ship to, or keep them awake with WorkerSpin. Default 1.
 	Workers int
 	// WorkerSpin in seconds is how long a worker with nothing to do keeps
 	// polling for the next job before it sleeps, in [0, 1]. Default 1e-4
@@ -54,12 +54,9 @@ type Config struct {
 	// phases, so the workers sleep only between frames. A game that
 	// leaves time between its steps (it renders) can set it above its
 	// frame time, 0.02 say, so the workers never sleep and the frame's
-	// first job does not wait for a thread wake-up: on the 2-vCPU CI
-	// machine, with 8 ms between frames, 2 workers then ran a 64 x 64
-	// cloth 1.0-1.4x as fast as 1 instead of 0.6-0.8x, 2,000 hair strands
-	// 1.6-1.9x instead of 0.9-1.3x, and 100 cubes 1.1-1.5x instead of
-	// 0.8-0.9x (make bench's GAPS lines). The price is the workers' cores
-	// kept busy all the time.
+	// first job does not wait for a thread wake-up (make bench's GAPS
+	// lines compare the two). The price is the workers' cores kept busy
+	// all the time.
 	WorkerSpin float32
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
 	// that no game motion should reach: thrown objects at 30-80 m/s, a

@@ -117,8 +117,7 @@ type linkStore struct {
 // prepare sets every link's inverse denominator for the current inverse
 // masses and substep length, if either changed since it last ran (or the
 // links did), so that a pass neither recomputes nor divides by it per link
-// (a division costs as much as the rest of a link's arithmetic: cloth
-// 64 x 64 at 10 x 1 took 5% less time multiplying).
+// (a division costs about as much as the rest of a link's arithmetic).
 //
 // With kernels, it also marks the groups the link kernel solves
 // (prepareGroups).
@@ -465,9 +464,9 @@ func (ls *linkStore) colour(nParticles int) {
 // (stably) keeps every pair of links that share a particle in its order, and
 // Gauss-Seidel's result depends only on that. Links of one level share no
 // particle, so the processor overlaps their square roots and divisions
-// instead of waiting for each link's write before the next link's read (the
-// cape, a chain of links in handle order, ran at 12 ns per link). scratch
-// holds one word per particle.
+// instead of waiting for each link's write before the next link's read (a
+// cape's links in handle order form a chain, each waiting on the last).
+// scratch holds one word per particle.
 func levelOrder(hot []linkHot, handle []int32, scratch []uint64) {
 	if len(hot) < 2 {
 		return
@@ -507,36 +506,26 @@ type linkItem struct {
 // Region partitioning of a large link set (colourRegions).
 const (
 	// minRegionLinks is the smallest link count split into regions. From
-	// 2,048 links regions gain on one worker and on two (old and new
-	// binaries alternating, medians of 4: a 24 x 24 cloth 0.197 -> 0.178 ms
-	// on 1 worker, 0.197 -> 0.187 on 2; 36 x 36 0.429 -> 0.413 and 0.427 ->
-	// 0.325; 100 cubes, whose 3,600 links then run on the worker that owns
-	// their particles, 2.64 -> 2.28 on 2). At 1,024 the cape (1,730 links)
-	// gained 3% on 1 worker but lost 9% on 2, its regions too small for a
-	// barrier.
+	// 2,048 links regions gain on one worker and on two; below it (a cape's
+	// 1,730 links) the regions are too small to pay for the work they hand
+	// between workers (BENCHMARKS.md, "Thresholds").
 	minRegionLinks = 2048
 	// manyRegionLinks is the smallest link count cut into manyRegions
 	// regions instead of fewRegions. The count depends on the links
 	// alone, not on Config.Workers, so that the solve order, and so the
-	// result, is the same for any worker count. Sixteen regions against
-	// four at 10 substeps x 1 iteration, two binaries alternating for two
-	// to five minutes (medians, usual state): a 64 x 64 cloth (23,938
-	// links) 0.698 -> 0.647 ms on 1 worker, 0.420 -> 0.393 on 2; 48 x 48
-	// (13,346) 0.370 -> 0.343 and 0.239 -> 0.233; but 36 x 36 (7,418)
-	// 0.200 -> 0.227 and 0.162 -> 0.177, its regions of 81 particles too
-	// small (more links between them, shorter runs for the processor).
+	// result, is the same for any worker count. Sixteen regions beat four
+	// from a 48 x 48 cloth (13,346 links) up; on a 36 x 36 one (7,418)
+	// regions of 81 particles are too small (more links between them,
+	// shorter runs for the processor).
 	manyRegionLinks = 12288
 	fewRegions      = 4
 	manyRegions     = 16
 	// mostRegions is the region count for a large link set over at least
-	// mostRegions·minRegionParticles particles. Thirty-two regions
-	// against sixteen at 10 substeps x 1 iteration, the counts
-	// alternating for five minutes (medians of 50, 1 / 2 workers): 64 x
-	// 64, 128 particles a region, 0.628 -> 0.595 and 0.397 -> 0.383 ms;
-	// 96 x 96 1.481 -> 1.438 and 0.847 -> 0.835; but 48 x 48, 72 a
-	// region, 0.358 -> 0.380 and 0.255 -> 0.317. Smaller regions keep a
-	// colour's particles closer together, until the links between regions
-	// (41% of them at 64 x 64) cost more than that saves.
+	// mostRegions·minRegionParticles particles: the best region holds
+	// about 128-150 particles (thirty-two beat sixteen at 64 x 64 and
+	// 96 x 96, lose at 48 x 48). Smaller regions keep a colour's particles
+	// closer together, until the links between regions (41% of them at
+	// 64 x 64) cost more than that saves.
 	mostRegions        = 32
 	minRegionParticles = 128
 )
@@ -686,10 +675,9 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 // shared reports whether the workers share the passes: a set cut into
 // regions. Otherwise one goroutine solves hot in order, which gives the
 // same result. A set too small for regions is not shared colour by colour:
-// at about 3 ns a link, half a batch of a few hundred links is shorter
-// than the barrier after it on a busy 2-vCPU machine (100 cubes' 3,600
-// links in 9 colours of 400, before they made regions: 180 barriers a step
-// made 2 workers slower than 1).
+// half a batch of a few hundred links takes less time than the barrier
+// after it (100 cubes' 3,600 links in 9 colours of 400 would need 180
+// barriers a step, and 2 workers would be slower than 1).
 func (ls *linkStore) shared() bool { return len(ls.regions) > 0 }
 
 // regionStart is the first particle of region r (colourRegions puts

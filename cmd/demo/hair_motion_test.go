@@ -35,10 +35,10 @@ func (s *hairScene) frame(dt float32) int {
 	return n
 }
 
-// At about 3 fps (software GL) the head used to spin without bound: its
-// spring integrated the raw 0.33 s frame time with explicit Euler. It now
-// advances by the Driver's capped steps with the spring's exact solution:
-// the yaw never leaves the range the keys can ask for, even with the keys
+// At about 3 fps (software GL) the head's spring must not integrate the raw
+// 0.33 s frame time with explicit Euler, or it spins without bound: it
+// advances by the Driver's capped steps with the spring's exact solution,
+// and the yaw never leaves the range the keys can ask for, even with the keys
 // hammered and the character running.
 func TestHairHeadBoundedAt3fps(t *testing.T) {
 	const dt = 0.33
@@ -93,11 +93,10 @@ func TestHairHeadBoundedAt3fps(t *testing.T) {
 	}
 }
 
-// A strand grabbed with Shift+drag and let go moves again under gravity.
-// (It used to stay frozen: the old square-root-free stretch form turned
-// the stretched strand to NaN and the World reset its particles to their
-// build position every step; the hair solver's exact stretch form fixed
-// that. This keeps it fixed, through the demo's own grab tool.)
+// A strand grabbed with Shift+drag and let go moves again under gravity,
+// through the demo's own grab tool: a stretch form that turns a strongly
+// stretched strand to NaN would have the World reset its particles to
+// their build position every step and leave it frozen.
 func TestHairReleasedStrandMoves(t *testing.T) {
 	s := newTestHairScene(t, 200)
 	w := s.drv.World

@@ -8,11 +8,9 @@
 // move, so a Vec3 written a component at a time and then read whole (a
 // method call on it, a Vec3 or [4]Vec3 literal copied, a value returned)
 // waits a dozen cycles for the stores to land. The operations stay those
-// of mgl32, in its order, so the results keep their bits. Measured with
-// perf on the CI machine, a windy cloth's forces took 8.5 ns a particle to
-// hand over, and 2,000 hair strands' mesh sync 0.62 ms a frame where it
-// now takes 0.15 (BENCHMARKS.md, twenty-first session); package bodies
-// has its own note in moveRigidly.
+// of mgl32, in its order, so the results keep their bits. BENCHMARKS.md
+// ("Go code") gives what the stall costs; package bodies has its own note
+// in moveRigidly.
 package vecmath
 
 import (
