@@ -818,7 +818,7 @@ func (g *Grid) UVs() []mgl32.Vec2 { return g.uvs }
 // and replaced when the grid tears (see Version).
 func (g *Grid) Indices() []uint32 { return g.indices }
 
-// Triangles returns the number of triangles left.
+// NumTriangles returns the number of triangles left.
 func (g *Grid) NumTriangles() int { return len(g.indices) / 3 }
 
 // Version counts changes to Vertices, UVs and Indices; a renderer compares

@@ -203,10 +203,10 @@ func (h *Hair) World() *verlet3d.World { return h.w }
 // Settings returns the settings in use.
 func (h *Hair) Settings() Settings { return h.set }
 
-// Strands returns the number of strands.
+// NumStrands returns the number of strands.
 func (h *Hair) NumStrands() int { return h.set.Strands }
 
-// Segments returns the number of segments per strand.
+// NumSegments returns the number of segments per strand.
 func (h *Hair) NumSegments() int { return h.set.Segments }
 
 // Particles returns the range of all hair particles: first and count.

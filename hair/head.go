@@ -27,11 +27,11 @@ func DefaultHead() Head {
 	return Head{Rotation: mgl32.QuatIdent(), Radius: 0.1}
 }
 
-// Validate reports a non-finite pose or a radius that is not positive.
 // MaxHeadDistance is how far from the World's origin a head may be, in
 // metres: float32 positions there are still spaced under 1 mm.
 const MaxHeadDistance = 1e4
 
+// Validate reports a non-finite pose or a radius that is not positive.
 func (h Head) Validate() error {
 	// Hair is centimetres of strand in float32: at 1e6 m positions are
 	// spaced 6 cm apart and the strands fall apart (found by FuzzHair).

@@ -24,8 +24,8 @@ func DefaultPalette() Palette {
 	}
 }
 
-// Vertices returns the number of render vertices (particles) of the hair:
-// Strands·(Segments+1).
+// NumVertices returns the number of render vertices (particles) of the
+// hair: NumStrands·(NumSegments+1).
 func (h *Hair) NumVertices() int { return h.set.Strands * h.per }
 
 // Tangents writes into dst (grown as needed) the unit tangent at every

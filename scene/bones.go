@@ -10,9 +10,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Bone names differ between tools. BoneKey reduces a name to the side it is
-// on ('L', 'R' or 0) and a lower-case base without namespace, separators or
-// side marks, so these all give ('L', "shoulder"):
+// BoneKey reduces a bone name, which differs between tools, to the side it
+// is on ('L', 'R' or 0) and a lower-case base without namespace, separators
+// or side marks, so these all give ('L', "shoulder"):
 //
 //	LeftShoulder  ShoulderL  shoulder.L  shoulder_l  L_Shoulder
 //	mixamorig:LeftShoulder  mixamorig_LeftShoulder  Bip01 L Shoulder

@@ -60,7 +60,9 @@ type denseGPU struct {
 // NewDenseHairMesh makes ribbons for the render strands of d (many strands
 // following the simulated guides of d.Hair()) coloured by palette p, drawn
 // as NewHairMesh draws guides. The render strands are computed in the
-// vertex shader from the guides (see the top of densehair.go), so Sync
+// vertex shader from the guides (exactly as hair.Dense.Update builds them
+// on the CPU: each render strand from its root, blending its guides'
+// segments, kept to the segment length and out of the head), so Sync
 // only copies the guides' segments, and d.Update is not needed for drawing
 // (call it only where the game wants the render strands on the CPU).
 // Register the shaders with AddHairShader before rendering it.

@@ -298,7 +298,7 @@ func (f *Follower) setColliders(k float32) {
 	}
 }
 
-// Pins returns the number of pinned particles.
+// NumPins returns the number of pinned particles.
 func (f *Follower) NumPins() int { return len(f.pins) }
 
 // PinError returns the largest distance in metres between a pinned particle

@@ -982,8 +982,11 @@ func (l *gltfLoad) toG3N(doc *gltf.Document, m *GLTFModel, dir string) (err erro
 	return nil
 }
 
-// Node returns the node of the model called name, by the naming rules of
-// FindBoneName: skin joints first, then any node of the scene.
+// Node returns the node of the model called name: the exact name, then the
+// same name ignoring case, then the same BoneKey (so "LeftShoulder" finds
+// "mixamorig:LeftShoulder" or "shoulder.L"), then the same BoneKey without
+// a duplicate marker ("Head_1" for "Head"). At each stage skin joints win
+// over other nodes, then the node nearest the root.
 func (m *GLTFModel) Node(name string) (*core.Node, error) {
 	var cands []boneCandidate
 	for i, n := range m.Nodes {

@@ -352,8 +352,8 @@ func (w *World) BreakLink(l Link) {
 	}
 }
 
-// Links returns the number of links that exist (broken ones included until
-// removed).
+// NumLinks returns the number of links that exist (broken ones included
+// until removed).
 func (w *World) NumLinks() int { return w.links.live }
 
 // MaxLinkStrain returns the largest strain over all unbroken links.

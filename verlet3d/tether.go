@@ -63,7 +63,7 @@ func (w *World) SetTetherEnabled(t Tether, on bool) {
 	w.tetherGen++
 }
 
-// Tethers returns the number of tethers.
+// NumTethers returns the number of tethers.
 func (w *World) NumTethers() int { return len(w.tethers) }
 
 func (w *World) solveTethers() {

@@ -224,7 +224,7 @@ func (w *World) SetTime(t float64) error {
 // Stats returns event counters.
 func (w *World) Stats() Stats { return w.stats }
 
-// Len returns the number of particles.
+// NumParticles returns the number of particles.
 func (w *World) NumParticles() int { return len(w.pos) }
 
 // Particle masses are 0 (pinned) or in [MinMass, MaxMass] kg: a denormal

@@ -42,8 +42,8 @@ func (f *Input) U8() byte {
 // Intn returns a number in [0, n).
 func (f *Input) Intn(n int) int { return int(f.U8()) % n }
 
-// F32: half the time -8..8 in steps of 1/16, else a special value, a byte
-// times a power of ten, or raw bits.
+// F32 returns, half the time, -8..8 in steps of 1/16, else a special
+// value, a byte times a power of ten, or raw bits.
 func (f *Input) F32() float32 {
 	switch m := f.U8(); {
 	case m < 128:
