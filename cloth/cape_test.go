@@ -186,7 +186,7 @@ func TestCapeWalkPoses(t *testing.T) {
 	lo, hi := c.Grid().Bounds()
 	mid := k.ref.Rotation.Inverse().Rotate(lo.Add(hi).Mul(0.5).Sub(k.ref.Position))
 	if mid.Z() > -0.1 || mid.Y() > 1.4 || mid.Y() < 0.4 {
-		t.Errorf("cape centre at %v in the walker's frame, want behind (z < -0.1), 0.4 to 1.4 m up", mid)
+		t.Errorf("cape center at %v in the walker's frame, want behind (z < -0.1), 0.4 to 1.4 m up", mid)
 	}
 }
 
@@ -217,7 +217,7 @@ func TestCapeTeleportPoses(t *testing.T) {
 	}
 	lo, hi := c.Grid().Bounds()
 	if d := lo.Add(hi).Mul(0.5).Sub(k.ref.Position).Len(); d > 2 {
-		t.Errorf("cape centre %.1f m from the character after the jump, want < 2", d)
+		t.Errorf("cape center %.1f m from the character after the jump, want < 2", d)
 	}
 	// Teleport() jumps for a short hop too.
 	c.Teleport()
@@ -229,7 +229,7 @@ func TestCapeTeleportPoses(t *testing.T) {
 }
 
 // With MaxLag, a fast turning run never leaves a particle further than its
-// lag radius from its centre (beyond what a collider contact pushes).
+// lag radius from its center (beyond what a collider contact pushes).
 // TestCapeRemove is the control: without the hook the limit is broken.
 func TestCapeMaxLagPoses(t *testing.T) {
 	const lag = 0.5

@@ -362,7 +362,7 @@ func TestSetCompliance(t *testing.T) {
 }
 
 // TestWindAbsurdDragFarPin: a valid but absurd wind (Drag 1e20) on a cloth
-// one of whose particles is sent to a target a billion metres off (the
+// one of whose particles is sent to a target a billion meters off (the
 // World clamps SetTarget there) stretches a triangle across the world and
 // flings it; the pressure on it overflowed float32 to Inf and the World's
 // guard reset the cloth every step (found by FuzzCloth). The force of a

@@ -20,7 +20,7 @@
 //
 // # Capes
 //
-// NewCape builds a cape on a character given as poses (mgl32, metres): a
+// NewCape builds a cape on a character given as poses (mgl32, meters): a
 // Grid hanging from anchor poses across the back, tilted back from vertical
 // until it clears the body capsules, its top row pinned and tethered. Every
 // frame, Cape.SetPose takes the character's reference pose, the anchors'
@@ -33,7 +33,7 @@
 //
 // # Links
 //
-// Structural links join neighbours along rows and columns, shear links join
+// Structural links join neighbors along rows and columns, shear links join
 // both diagonals of every cell and bend links join particles two apart along
 // rows and columns. Each kind has its own XPBD compliance (m/N, 0 rigid).
 // Compliance acts against particle inertia: for a particle of m kg solved at

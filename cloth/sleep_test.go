@@ -15,7 +15,7 @@ import (
 // ball, with still-air drag from a WindForce, at DefaultConfig: it drapes,
 // comes to rest and the World falls asleep within 15 s, so a game's table
 // costs nothing once it rests. Without settling (SettleDamping 0) the edges
-// hanging off the box still swing by millimetres at 15 s and keep the
+// hanging off the box still swing by millimeters at 15 s and keep the
 // World awake: the check is not blind.
 func TestDrapedTableclothSleeps(t *testing.T) {
 	if testing.Short() {
@@ -143,7 +143,7 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 		}
 		for k, c := range crates {
 			// Dropped flat, a crate lands on the cloth and stays where it
-			// fell: its centre half its size above the floor plus the
+			// fell: its center half its size above the floor plus the
 			// cloth under it (two radii), within 1 cm, and within 8 cm of
 			// where it was dropped across the floor (cloth held by the
 			// floor holds the crate up, also against the crate's
@@ -219,7 +219,7 @@ func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System 
 
 // The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
 // over 1.5 m square, 0.3 kg, lying flat on the plane of floorSystem
-// (normal up), height above it, centred on the origin, front side up, its
+// (normal up), height above it, centerd on the origin, front side up, its
 // rows along +X.
 const floorClothN, floorClothRadius = 24, 0.015
 
@@ -240,7 +240,7 @@ func floorCloth(t *testing.T, w *verlet3d.World, up mgl32.Vec3, height float32) 
 // TestCratesDroppedTurnedOnCloth drops a turned crate (0.26 m, 1.28 kg,
 // the demo's rain) at 2, 5 and 11 m/s, 12 orientations each, onto a cloth
 // lying on the floor and, as the reference, onto the bare floor, and
-// measures how fast its centre rises after the impact (restitution 0: on
+// measures how fast its center rises after the impact (restitution 0: on
 // the bare floor 0.03, 0.17 and 0.51 m/s on average, from the turn a
 // corner landing gives). Cloth particles that the floor holds under a
 // crate (markBlocked in package bodies) give way across the floor (under
@@ -298,7 +298,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 			farthest = max(farthest, across)
 		}
 		mean := sum / drops
-		t.Logf("%v m/s onto cloth: the centre rose at %.2f m/s on average (bare floor %.2f), %.2f at worst; it came to rest up to %.2f m from where it fell", speed, mean, bare, worst, farthest)
+		t.Logf("%v m/s onto cloth: the center rose at %.2f m/s on average (bare floor %.2f), %.2f at worst; it came to rest up to %.2f m from where it fell", speed, mean, bare, worst, farthest)
 		if lim := bare + 0.5; mean > lim {
 			t.Errorf("%v m/s onto cloth: the crates bounced back at %.2f m/s on average, want <= %.2f (the bare floor's %.2f + 0.5; restitution 0)", speed, mean, lim, bare)
 		}
@@ -310,7 +310,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 
 // A crate thrown at 20-80 m/s into a curtain (the crates tests' cloth
 // hung from its top edge) carries the cloth in its path on its leading
-// face: once the crate's centre is 0.3 m past where the curtain hung, the
+// face: once the crate's center is 0.3 m past where the curtain hung, the
 // cloth reaches at least as far. A 10 cm crate at 45 m/s or more used to
 // pass through it untouched: the particles met it through the face they
 // had reached, reckoned from their start position moved the wrong way by
@@ -333,9 +333,9 @@ func TestCrateThrownThroughCurtain(t *testing.T) {
 			}
 			p := sys.Position(c)
 			_, hi := g.Bounds()
-			t.Logf("%v m crate at %v m/s: centre at z = %.3f m, %.1f m/s; the cloth reaches z = %.3f m", size, speed, p[2], sys.Velocity(c)[2], hi[2])
+			t.Logf("%v m crate at %v m/s: center at z = %.3f m, %.1f m/s; the cloth reaches z = %.3f m", size, speed, p[2], sys.Velocity(c)[2], hi[2])
 			if p[2] < 0.3 || hi[2] < p[2] {
-				t.Errorf("%v m crate at %v m/s: its centre at z = %.3f m, the cloth reaches z = %.3f m: want the cloth carried ahead of the centre", size, speed, p[2], hi[2])
+				t.Errorf("%v m crate at %v m/s: its center at z = %.3f m, the cloth reaches z = %.3f m: want the cloth carried ahead of the center", size, speed, p[2], hi[2])
 			}
 		}
 	}
@@ -356,7 +356,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 		sys := floorSystem(t, w, up)
 		g := floorCloth(t, w, up, floorClothRadius+0.001)
 		crates := turnedCrates(t, sys, func(k int) float32 { return tilt * float32(k+1) })
-		centre := func() mgl32.Vec3 {
+		center := func() mgl32.Vec3 {
 			var c mgl32.Vec3
 			for r := 0; r < floorClothN; r++ {
 				for q := 0; q < floorClothN; q++ {
@@ -368,11 +368,11 @@ func TestClothUnderCratesStays(t *testing.T) {
 		for i := 0; i < 60; i++ { // the crates land and settle
 			w.Step()
 		}
-		c0 := centre()
+		c0 := center()
 		for i := 0; i < 600; i++ {
 			w.Step()
 		}
-		drift := centre().Sub(c0).Len()
+		drift := center().Sub(c0).Len()
 		t.Logf("tilt %.1f rad: the cloth moved %.4f m in 10 s", tilt, drift)
 		if drift > 0.01 {
 			t.Errorf("tilt %.1f rad: the cloth under the crates slid %.3f m across the floor in 10 s, want under 1 cm", tilt, drift)
@@ -386,7 +386,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 }
 
 // turnedCrates adds three 0.3 m, 1.5 kg crates in a row along X, 0.4 m
-// apart and centred on the origin, 0.4 m up, crate k turned by angle(k)
+// apart and centerd on the origin, 0.4 m up, crate k turned by angle(k)
 // radians about (1, 1, 0).
 func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) []bodies.Cube {
 	t.Helper()

@@ -123,7 +123,7 @@ type pyramidRun struct {
 	resets, maxContacts, crossings int
 	corners                        int
 	maxStrain                      float32
-	strays                         float32 // the cloth's centre's farthest from the pyramid's axis, m
+	strays                         float32 // the cloth's center's farthest from the pyramid's axis, m
 	seconds                        float64 // wall time
 }
 
@@ -182,12 +182,12 @@ func runPyramid(t *testing.T, surface bool, seed int64) pyramidRun {
 //
 // A few crossings remain: corners the solver leaves inside the cloth's
 // thickness (a contact that starts a substep there may keep that depth,
-// see surfaceRecoverySpeed) flip sides by millimetres as the cloth slides
+// see surfaceRecoverySpeed) flip sides by millimeters as the cloth slides
 // over them, and now and then a falling crate's corner goes through at
 // 3-5 m/s. Their number is chaotic: runs that differ only in float
 // rounding gave 4 to 23 for one rain (against about 230 without), so the
 // test sums three rains rather than judge one. So is how far the crates
-// drag the cloth: over rains 1-10 the cloth's centre strayed 0.07-0.41 m
+// drag the cloth: over rains 1-10 the cloth's center strayed 0.07-0.41 m
 // (0.20 m on average; before particles met a moving crate through the face
 // they came in by, 0.06-0.81 m, 0.24 m on average), so the test judges the
 // three rains' average.
@@ -222,7 +222,7 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 		strayWithout += wo.strays / 3
 	}
 	if strayWith > strayWithout+0.25 {
-		t.Errorf("the cloth's centre strayed %.2f m from the pyramid on average over three rains, %.2f m without the collision (crates dragged it off)", strayWith, strayWithout)
+		t.Errorf("the cloth's center strayed %.2f m from the pyramid on average over three rains, %.2f m without the collision (crates dragged it off)", strayWith, strayWithout)
 	}
 	if with > without/10 {
 		t.Errorf("%d corners went through the cloth in three rains (%d without the collision)", with, without)
@@ -231,7 +231,7 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 
 // TestSurfaceCollisionDrapedCrateSettles drops the demo's tablecloth over a
 // crate on the floor, and over a stack of two, each set down at six places
-// a few millimetres apart, and expects the scene to come to rest and the
+// a few millimeters apart, and expects the scene to come to rest and the
 // World to fall asleep within 30 s in at least half of them, with the
 // cloth over the top crate lying on it; without the collision (one place
 // each) it sleeps in about 7 s. When it sleeps is chaotic: a float32

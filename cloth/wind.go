@@ -77,7 +77,7 @@ type WindForce struct {
 	rowI, colJ []int32 // lattice interval of each cell row / column
 	rowF, colF []float32
 	samples    []mgl32.Vec3 // air at each lattice node, m/s
-	cellAir    []mgl32.Vec3 // air at each cell centre, m/s
+	cellAir    []mgl32.Vec3 // air at each cell center, m/s
 	sampled    bool         // cellAir holds this step's air
 	force      []mgl32.Vec3 // force on each render vertex this substep, N
 	net        mgl32.Vec3   // total force of the last substep, N
@@ -194,7 +194,7 @@ func (wd *WindForce) set(s WindSettings) {
 }
 
 // lattice picks sample lines every stride particles (and the last one) and
-// tells each cell which interval it is in and how far along its centre is.
+// tells each cell which interval it is in and how far along its center is.
 func lattice(n, stride int) (nodes, interval []int32, frac []float32) {
 	for i := 0; i < n-1; i += stride {
 		nodes = append(nodes, int32(i))
@@ -231,7 +231,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		air = s.Air.Velocity(mgl32.Vec3{}, t)
 	} else if sub.Index == 0 || !wd.sampled {
 		// Swirls are sampled once per step: they change over tenths of a
-		// second and half metres, a step over a sixtieth of a second.
+		// second and half meters, a step over a sixtieth of a second.
 		wd.sampleAir(pos, t)
 		wd.sampled = true
 		if wd.kernel() {

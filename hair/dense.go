@@ -145,7 +145,7 @@ func (d *Dense) place(seed uint64) {
 			}
 			d.shade[s] = clamp01(h.shade[gi] + 0.3*(r.float()-0.5))
 			// A random point in the guide's patch: a disc of radius
-			// 0.6 of its nearest-neighbour distance, uniform in area.
+			// 0.6 of its nearest-neighbor distance, uniform in area.
 			n := dir[gi]
 			u := n.Cross(mgl32.Vec3{0, 0, 1})
 			if u.Len() < 0.1 {
@@ -219,7 +219,7 @@ func (d *Dense) StrandLength(i int) float32 {
 
 // Layout returns what places render strand i besides its guides: its root
 // and its volume offset in the head's frame (Head coordinates, before the
-// head's rotation and centre), and its segment length in metres. Update
+// head's rotation and center), and its segment length in meters. Update
 // starts the strand at the root and builds segment j from the weighted
 // blend of the guides' segments j plus offset/NumSegments (turned with the
 // head), scaled to the segment length, pushing vertices out of the head
@@ -250,7 +250,7 @@ func (d *Dense) Positions() []mgl32.Vec3 { return d.pos }
 // Positions, as of the last Update. The slice is the Dense's own.
 func (d *Dense) Tangents() []mgl32.Vec3 { return d.tan }
 
-// Colors writes into dst (grown as needed) the colour of every render
+// Colors writes into dst (grown as needed) the color of every render
 // vertex under palette p, in the order of Positions, and returns it, as
 // Hair.Colors does for the guides.
 func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {

@@ -26,7 +26,7 @@ type Hair struct {
 	rest []mgl32.Vec3
 	// restLen is each strand's rest length along its segments, m.
 	restLen []float32
-	// shade is a per-strand random number in [0, 1) for colour variation.
+	// shade is a per-strand random number in [0, 1) for color variation.
 	shade []float32
 
 	head    *verlet3d.Sphere // collider that follows the head
@@ -224,7 +224,7 @@ func (h *Hair) Strand(i int) (root verlet3d.Particle, n int) {
 	return h.base + verlet3d.Particle(i*h.per), h.per
 }
 
-// StrandLength returns the rest length of strand i in metres.
+// StrandLength returns the rest length of strand i in meters.
 func (h *Hair) StrandLength(i int) float32 {
 	h.Strand(i)
 	return h.restLen[i]
@@ -441,7 +441,7 @@ func capFrame(s Settings) (axis, u, v mgl32.Vec3) {
 	return axis, u, v
 }
 
-// partingNormal is the unit normal of the plane through the head centre and
+// partingNormal is the unit normal of the plane through the head center and
 // the parting line (the plane holds the front-back axis).
 func partingNormal(s Settings) mgl32.Vec3 {
 	sp, cp := math.Sincos(float64(s.Parting))

@@ -140,7 +140,7 @@ func TestCollisionRootsAndLength(t *testing.T) {
 	c := r.h.Head().Center
 	for f := 0; f < 120; f++ {
 		tm := float64(f+1) * frame
-		// Turn and sway: the centre moves too, as a head on a neck does.
+		// Turn and sway: the center moves too, as a head on a neck does.
 		off := mgl32.Vec3{0.03 * float32(math.Sin(tm*6)), 0, 0}
 		if err := r.h.SetHead(c.Add(off), turn(tm)); err != nil {
 			t.Fatal(err)
@@ -208,7 +208,7 @@ func TestStyleKeeping(t *testing.T) {
 }
 
 // faceVertices counts hair vertices in front of the face: in the head's
-// frame, ahead of the centre by more than half the radius, between the
+// frame, ahead of the center by more than half the radius, between the
 // chin and the brows and within the width of the eyes.
 func faceVertices(h *hair.Hair) int {
 	pos := h.World().Positions()

@@ -4,10 +4,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Palette colours hair for rendering, in linear RGB with components in
+// Palette colors hair for rendering, in linear RGB with components in
 // [0, 1].
 type Palette struct {
-	// Root is the colour at the root, Tip at the tip; vertices in
+	// Root is the color at the root, Tip at the tip; vertices in
 	// between blend linearly. Tips are usually lighter.
 	Root, Tip mgl32.Vec3
 	// Variation in [0, 1] scales each strand's brightness by a random
@@ -30,7 +30,7 @@ func (h *Hair) NumVertices() int { return h.set.Strands * h.per }
 
 // Tangents writes into dst (grown as needed) the unit tangent at every
 // strand vertex, in the order of Particles, and returns it. Inner vertices
-// use the direction from their previous to their next neighbour, the ends
+// use the direction from their previous to their next neighbor, the ends
 // their one segment. It does not allocate when dst is large enough.
 func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	n := h.NumVertices()
@@ -72,9 +72,9 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	return dst
 }
 
-// Colors writes into dst (grown as needed) the colour of every strand
+// Colors writes into dst (grown as needed) the color of every strand
 // vertex under palette p, in the order of Particles, and returns it. Hair
-// colours do not change while it moves: compute them once.
+// colors do not change while it moves: compute them once.
 func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 	n := h.NumVertices()
 	if cap(dst) < n {

@@ -125,7 +125,7 @@ func matchBone(cands []boneCandidate, want string) *core.Node {
 
 // NodePose returns n's world position, its world rotation with the scale
 // taken out (a unit quaternion), and its largest world scale factor. Use it
-// to hand a bone's pose to physics in metres whatever the armature's scale.
+// to hand a bone's pose to physics in meters whatever the armature's scale.
 // It reads the world matrix as it is: update it first.
 func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 	m := mgl32.Mat4(n.MatrixWorld())
@@ -150,8 +150,8 @@ func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 
 // Mount is a node that follows a bone's world position and rotation with a
 // world scale of 1, so that what is attached to it (a collider, an anchor
-// offset, a hair root) is measured in metres whatever the armature's scale:
-// Mixamo's centimetre bones under a 0.01 node and RobotExpressive's large
+// offset, a hair root) is measured in meters whatever the armature's scale:
+// Mixamo's centimeter bones under a 0.01 node and RobotExpressive's large
 // bone scale alike. Call Update after the bone's world matrix is updated.
 type Mount struct {
 	// Node is the unit-scale node to attach things to.
@@ -205,7 +205,7 @@ func (m *Mount) Update() {
 	m.Node.UpdateMatrixWorld()
 }
 
-// Local returns the world point p in the mount's frame, in metres.
+// Local returns the world point p in the mount's frame, in meters.
 func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {
 	pos, rot := m.pose()
 	v := rot.Inverse().Rotate(p.Sub(pos))

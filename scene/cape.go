@@ -27,7 +27,7 @@ type CapeSettings struct {
 	// back: for example the right shoulder, the neck, the left shoulder. Each
 	// top-edge particle follows the blend of the two anchors it lies between,
 	// keeping its offset from them as built. At least one is required; with a
-	// single anchor the top edge is centred on it.
+	// single anchor the top edge is centerd on it.
 	Anchors []Anchor
 	// Reference is the node that stands for the character as a whole (its
 	// root or hips): it gives the Back direction, the frame for inertia and
@@ -231,12 +231,12 @@ func (c *Cape) Sync() {
 	c.Teleports = c.phys.NumTeleports()
 }
 
-// PinError returns the largest distance in metres between a top-edge
+// PinError returns the largest distance in meters between a top-edge
 // particle and its anchors' pose at the last Sync. Right after a step that
 // followed a Sync it is rounding error.
 func (c *Cape) PinError() float32 { return c.phys.PinError() }
 
 // Penetration returns the deepest a cape particle lies inside a body
-// collider, in metres (0 when none is inside). It measures against the
+// collider, in meters (0 when none is inside). It measures against the
 // colliders' surfaces, not the particles' thickness.
 func (c *Cape) Penetration() float32 { return c.phys.Penetration() }

@@ -113,13 +113,13 @@ func TestCapeWalkAndRun(t *testing.T) {
 	if s := w.Stats(); s.NonFiniteResets != 0 {
 		t.Errorf("%d non-finite resets", s.NonFiniteResets)
 	}
-	// The cape really hangs behind the runner: its centre is on the back
+	// The cape really hangs behind the runner: its center is on the back
 	// side of the root, below the shoulders.
 	lo, hi := c.Grid.Bounds()
 	mid := lo.Add(hi).Mul(0.5)
 	local := LocalPoint(m.Root, mid)
 	if local.Z > -0.1 || local.Y > 1.4 || local.Y < 0.4 {
-		t.Errorf("cape centre at %v in the character's frame, want behind (z < -0.1) and between 0.4 and 1.4 m up", local)
+		t.Errorf("cape center at %v in the character's frame, want behind (z < -0.1) and between 0.4 and 1.4 m up", local)
 	}
 }
 
@@ -182,7 +182,7 @@ func TestCapeCarry(t *testing.T) {
 	}
 }
 
-// With MaxLag the hem never trails further than MaxLag per metre of depth
+// With MaxLag the hem never trails further than MaxLag per meter of depth
 // from where it hangs in the character's frame, even at a run.
 func TestCapeMaxLag(t *testing.T) {
 	const lag = 0.8

@@ -130,7 +130,7 @@ func (c *Character) findRole(names ...string) *core.Node {
 }
 
 // BodyBone names a bone to put a capsule on, from the bone to its child
-// along the body, with a radius in metres.
+// along the body, with a radius in meters.
 type BodyBone struct {
 	Bone   string
 	Radius float32 // m
@@ -152,7 +152,7 @@ type CapeFit struct {
 // CapeSettings returns cape settings fitted to the character's skeleton as
 // it stands now (update it first): anchors on the shoulders and neck, width
 // from the shoulder span, length from the neck's height, standoff and body
-// colliders from the torso's size, all in metres whatever the armature's
+// colliders from the torso's size, all in meters whatever the armature's
 // scale (colliders sit on unit-scale mounts). Reference is a mount on the
 // hips facing the character's front, so Back is the default (0, 0, -1).
 // Change any field before NewCape.
@@ -192,7 +192,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 		s.Anchors = append(s.Anchors, Anchor{Node: c.mountAxes(b, chest, mgl32.QuatIdent()).Node})
 	}
 	pos := func(n *core.Node) mgl32.Vec3 { p, _, _ := NodePose(n); return p }
-	// Sizes from the skeleton, in world metres.
+	// Sizes from the skeleton, in world meters.
 	span := float32(0)
 	la := c.findRole("LeftUpperArm", "LeftArm")
 	ra := c.findRole("RightUpperArm", "RightArm")
@@ -270,7 +270,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	}
 	for i, bb := range body {
 		if !(bb.Radius > 0) || math.IsInf(float64(bb.Radius), 0) {
-			return s, fmt.Errorf("scene: CapeFit.Body[%d].Radius = %v, want metres > 0", i, bb.Radius)
+			return s, fmt.Errorf("scene: CapeFit.Body[%d].Radius = %v, want meters > 0", i, bb.Radius)
 		}
 		b, err := c.Bone(bb.Bone)
 		if err != nil {
@@ -314,7 +314,7 @@ func (c *Character) spineChain(hips, neck *core.Node) []*core.Node {
 
 // capsule is a BodyPart from bone to its child along the body (the child
 // on the way to toward, else the joint child with the most descendants),
-// radius r metres, on a unit-scale mount so r stays in metres.
+// radius r meters, on a unit-scale mount so r stays in meters.
 func (c *Character) capsule(bone *core.Node, r float32, toward *core.Node) BodyPart {
 	mt := c.mount(bone, mgl32.QuatIdent())
 	var best *core.Node
@@ -362,7 +362,7 @@ func isUnder(n, anc *core.Node) bool {
 }
 
 // backDepth returns how far behind the spine (the chain of bones up to
-// neck) the character's meshes reach, in metres: the largest distance from
+// neck) the character's meshes reach, in meters: the largest distance from
 // the spine of a vertex that lies behind it, between its ends, within a
 // quarter span of the middle of the back. Only meshes carried rigidly by
 // nodes count (skinned vertices need their joints: a skinned character

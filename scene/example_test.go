@@ -112,7 +112,7 @@ func ExampleNewHairMesh() {
 }
 
 // A glTF character with a cape and hair fitted to it: the cape to its
-// skeleton, the head sphere to its head's mesh, both in metres whatever
+// skeleton, the head sphere to its head's mesh, both in meters whatever
 // the armature's scale. (This is examples/gltf-character in short.)
 func ExampleCharacter_HairSettings() {
 	myScene := core.NewNode()

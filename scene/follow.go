@@ -39,7 +39,7 @@ func (a Anchor) validate(what string) error {
 		return fmt.Errorf("scene: %s.Node is nil", what)
 	}
 	if !vecmath.Finite(mgl32.Vec3{a.Offset.X, a.Offset.Y, a.Offset.Z}) {
-		return fmt.Errorf("scene: %s.Offset = %v, want finite metres", what, a.Offset)
+		return fmt.Errorf("scene: %s.Offset = %v, want finite meters", what, a.Offset)
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ type followPin struct {
 type followSphere struct {
 	s          *verlet3d.Sphere
 	node       *core.Node
-	centre     math32.Vector3
+	center     math32.Vector3
 	radius     float32
 	from, to   mgl32.Vec3
 	rFrom, rTo float32
@@ -174,17 +174,17 @@ func (f *Follower) PinBlend(p verlet3d.Particle, a, b Anchor, wb float32) error 
 	return nil
 }
 
-// AddSphere adds a sphere collider of radius r in metres (whatever the
-// node's scale) centred at centre in node's local space, and returns the
+// AddSphere adds a sphere collider of radius r in meters (whatever the
+// node's scale) centerd at center in node's local space, and returns the
 // verlet3d shape whose fields Sync updates.
-func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
+func (f *Follower) AddSphere(node *core.Node, center math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddSphere: node is nil")
 	}
 	if !(r > 0) || math.IsInf(float64(r), 0) {
-		return nil, fmt.Errorf("scene: Follower.AddSphere: radius = %v, want metres > 0", r)
+		return nil, fmt.Errorf("scene: Follower.AddSphere: radius = %v, want meters > 0", r)
 	}
-	fs := followSphere{node: node, centre: centre, radius: r}
+	fs := followSphere{node: node, center: center, radius: r}
 	fs.to, fs.rTo = fs.pose()
 	fs.from, fs.rFrom = fs.to, fs.rTo
 	sp, err := verlet3d.NewSphere(fs.to, fs.rTo)
@@ -200,14 +200,14 @@ func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, 
 }
 
 // AddCapsule adds a capsule collider between a and b (node-local points)
-// of radius r in metres (whatever the node's scale), and returns the
+// of radius r in meters (whatever the node's scale), and returns the
 // verlet3d shape whose fields Sync updates.
 func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Capsule, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddCapsule: node is nil")
 	}
 	if !(r > 0) || math.IsInf(float64(r), 0) {
-		return nil, fmt.Errorf("scene: Follower.AddCapsule: radius = %v, want metres > 0", r)
+		return nil, fmt.Errorf("scene: Follower.AddCapsule: radius = %v, want meters > 0", r)
 	}
 	fc := followCapsule{node: node, a: a, b: b, radius: r}
 	fc.toA, fc.toB, fc.rTo = fc.pose()
@@ -226,7 +226,7 @@ func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s
 
 func (s *followSphere) pose() (mgl32.Vec3, float32) {
 	m := s.node.MatrixWorld()
-	return nodePoint(&m, s.centre), s.radius
+	return nodePoint(&m, s.center), s.radius
 }
 
 func (c *followCapsule) pose() (a, b mgl32.Vec3, r float32) {
@@ -301,7 +301,7 @@ func (f *Follower) setColliders(k float32) {
 // NumPins returns the number of pinned particles.
 func (f *Follower) NumPins() int { return len(f.pins) }
 
-// PinError returns the largest distance in metres between a pinned particle
+// PinError returns the largest distance in meters between a pinned particle
 // and its anchor's current world position. Right after a step that followed
 // a Sync it is rounding error.
 func (f *Follower) PinError() float32 {

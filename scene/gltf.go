@@ -75,7 +75,7 @@ var gltfRefused = map[string]bool{
 	"EXT_texture_avif": true,
 }
 
-// LoadGLTF reads a .gltf or .glb file, checks it and hands a sanitised copy
+// LoadGLTF reads a .gltf or .glb file, checks it and hands a sanitized copy
 // to g3n's loader:
 //   - buffers and images are read only from the file's own folder (URIs with
 //     "..", absolute paths and schemes other than data: are refused);
@@ -84,8 +84,8 @@ var gltfRefused = map[string]bool{
 //   - every index (node, mesh, accessor, ...) is checked, and the node graph
 //     must be a forest;
 //   - material extensions g3n refuses (KHR_materials_specular, ...) are
-//     dropped: the material keeps its base colour and texture (a
-//     specular-glossiness material keeps its diffuse colour and texture);
+//     dropped: the material keeps its base color and texture (a
+//     specular-glossiness material keeps its diffuse color and texture);
 //   - sparse accessors, accessors without a buffer view and skins without
 //     inverse bind matrices are expanded; a skinned mesh of several
 //     primitives is split into one skinned node per primitive;
@@ -131,7 +131,7 @@ func LoadGLTF(file string, lim GLTFLimits) (*GLTFModel, error) {
 	// Clips are read from the checked document before it is rewritten.
 	clips, notes := readClips(doc)
 	l.notes = append(l.notes, notes...)
-	if err := l.sanitise(doc); err != nil {
+	if err := l.sanitize(doc); err != nil {
 		return nil, err
 	}
 	m.Names = make([]string, len(doc.Nodes))
@@ -705,13 +705,13 @@ func readAccessor(doc *gltf.Document, i int) (any, error) {
 	return modeler.ReadAccessor(doc, a, nil)
 }
 
-// sanitise rewrites the checked document into one g3n loads: one buffer,
+// sanitize rewrites the checked document into one g3n loads: one buffer,
 // embedded images, no material extensions, plain accessors, one primitive
 // per skinned mesh, no animations (drape plays them).
-func (l *gltfLoad) sanitise(doc *gltf.Document) error {
+func (l *gltfLoad) sanitize(doc *gltf.Document) error {
 	for _, e := range doc.ExtensionsUsed {
 		if strings.HasPrefix(e, "KHR_materials_") {
-			l.note("material extension " + e + " dropped: base colour and texture kept")
+			l.note("material extension " + e + " dropped: base color and texture kept")
 		}
 	}
 	doc.ExtensionsUsed, doc.ExtensionsRequired, doc.Extensions = nil, nil, nil
@@ -720,7 +720,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 			m.PBRMetallicRoughness = specGlossBase(sg, len(doc.Textures))
 		}
 		for e := range m.Extensions {
-			l.note("material extension " + e + " dropped: base colour and texture kept")
+			l.note("material extension " + e + " dropped: base color and texture kept")
 		}
 		m.Extensions = nil
 	}
@@ -802,7 +802,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 		}
 		if err != nil {
 			// A texture g3n cannot decode: a white pixel keeps the material's
-			// colour (and the file loading).
+			// color (and the file loading).
 			l.note(fmt.Sprintf("%s (%s): %v; replaced by white", f, format, err))
 			data = whitePNG
 		}
@@ -873,7 +873,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 }
 
 // specGlossBase turns a KHR_materials_pbrSpecularGlossiness material into
-// its diffuse colour and texture.
+// its diffuse color and texture.
 func specGlossBase(ext any, nTex int) *gltf.PBRMetallicRoughness {
 	raw, err := json.Marshal(ext)
 	if err != nil {
@@ -905,7 +905,7 @@ var whitePNG = []byte{
 	0x44, 0xae, 0x42, 0x60, 0x82,
 }
 
-// toG3N encodes the sanitised document as GLB bytes in memory and loads the
+// toG3N encodes the sanitized document as GLB bytes in memory and loads the
 // default scene with g3n, turning a panic inside g3n into an error.
 func (l *gltfLoad) toG3N(doc *gltf.Document, m *GLTFModel, dir string) (err error) {
 	var glb bytes.Buffer

@@ -235,7 +235,7 @@ func TestGLTFFixtures(t *testing.T) {
 				}
 			}
 			// The armature's scale is the file's business: the hips stand
-			// 1 m up and a collider's radius is in metres.
+			// 1 m up and a collider's radius is in meters.
 			ch.Update(0)
 			hips, _ := ch.Bone("Hips")
 			if p, _, _ := NodePose(hips); math.Abs(float64(p[1]-1)) > 1e-3 {
@@ -289,7 +289,7 @@ func TestGLTFRobot(t *testing.T) {
 	}
 	rs := runCharacterCape(t, ch, []string{"Walking", "Running"}, 10, 0)
 	for i, rad := range rs[0].radius {
-		// The robot's bones carry a world scale of 100: radii stay metres.
+		// The robot's bones carry a world scale of 100: radii stay meters.
 		if rad < 0.1 || rad > 1 {
 			t.Errorf("body collider %d radius %.4g m, want the robot's 0.1-1 m", i, rad)
 		}

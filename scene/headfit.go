@@ -17,7 +17,7 @@ import (
 )
 
 // HeadSphere is the sphere hair grows on, carried by a head bone: its
-// centre sits Offset metres from the bone's origin along the bone's axes
+// center sits Offset meters from the bone's origin along the bone's axes
 // (whatever the bone's scale), and Turn takes the bone's axes to the
 // head's frame of package hair (+Y to the crown, +Z out of the face).
 type HeadSphere struct {
@@ -50,12 +50,12 @@ type HairSettings struct {
 	// Hair is hair.DefaultSettings with the sizes (Length, Volume and the
 	// particles' Radius) scaled by Head.Radius / 0.1 m, the default head's
 	// radius: the default style on this head. Length is at most the drop
-	// from the sphere's centre to the neck (the head bone's parent node),
+	// from the sphere's center to the neck (the head bone's parent node),
 	// so that hair hanging from the sides of the head ends at the neck, as
 	// the default style does on a human head: on a big or boxy head (the
 	// sphere encloses a box's corners) the scaled length alone would bury
 	// the character (RobotExpressive's 2.6 m wide head: 3.4 m of hair over
-	// a body whose neck is 0.9 m below the head's centre). A sphere that
+	// a body whose neck is 0.9 m below the head's center). A sphere that
 	// encloses the neck (the robot's, again) stops no other particle
 	// (HeadMask 0): it would push a cape pinned at the neck and shoulders
 	// off its pins; the hair still stays out of it.
@@ -63,7 +63,7 @@ type HairSettings struct {
 }
 
 // HeadSphere returns the sphere fitted to the character's head (see
-// HairSettings): its centre and radius in metres, whatever the armature's
+// HairSettings): its center and radius in meters, whatever the armature's
 // scale.
 func (c *Character) HeadSphere() (HeadSphere, error) {
 	s, err := c.HairSettings(HairFit{})
@@ -73,18 +73,18 @@ func (c *Character) HeadSphere() (HeadSphere, error) {
 // HairSettings returns hair settings fitted to the character as it stands
 // now (in the first frame of its clip; Update first to choose another).
 //
-// The head sphere is fitted to the head's mesh in metres, whatever the
+// The head sphere is fitted to the head's mesh in meters, whatever the
 // armature's scale: the vertices of the meshes carried by the head bone or
 // its children (a robot's rigid head) and the skinned vertices weighted at
 // least half to them, in bind pose relative to the head bone (so an open
-// jaw in the first frame does not count). The centre is the middle of
+// jaw in the first frame does not count). The center is the middle of
 // their bounding box in the character's upright frame and the radius the
 // farthest of them from it: the sphere encloses the head, so the roots sit
 // on or just above its surface, never hidden inside (on a human head the
 // sphere is a little larger than the skull; set Head.Radius and
 // Head.Offset to taste). With no such vertices the head is the human
 // proportion: a radius of 6.5% of the bone's height above the feet,
-// centred one radius above the bone.
+// centerd one radius above the bone.
 //
 // The head's frame is the character's own as it stands now: +Y up, +Z to
 // the character's front (the Root's +Z).
@@ -293,7 +293,7 @@ func NewHeadHair(w *verlet3d.World, s HairSettings) (*HeadHair, error) {
 		panic("scene: NewHeadHair: HairSettings.Head.Bone is nil")
 	}
 	if !vecmath.Finite(s.Head.Offset) {
-		return nil, fmt.Errorf("scene: HairSettings.Head.Offset = %v, want finite metres", s.Head.Offset)
+		return nil, fmt.Errorf("scene: HairSettings.Head.Offset = %v, want finite meters", s.Head.Offset)
 	}
 	if t := s.Head.Turn; !vecmath.Finite(t.V) || !vecmath.Finite32(t.W) || t.Len() < 1e-6 {
 		return nil, fmt.Errorf("scene: HairSettings.Head.Turn = %v, want a non-zero finite quaternion", t)

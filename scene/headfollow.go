@@ -19,14 +19,14 @@ import (
 type HeadFollower struct {
 	h    *hair.Hair
 	node *core.Node
-	// offset is the head sphere's centre from the node's origin in metres,
+	// offset is the head sphere's center from the node's origin in meters,
 	// along the node's axes (not scaled with it).
 	offset mgl32.Vec3
 	// turn takes the node's axes to the head's frame (+Y crown, +Z face).
 	turn mgl32.Quat
 }
 
-// FollowHead makes a HeadFollower that puts h's head offset metres from
+// FollowHead makes a HeadFollower that puts h's head offset meters from
 // node's origin (along the node's axes, whatever its scale), turned by turn
 // from the node's axes to the head's frame (+Y to the crown, +Z out of the
 // face; the identity when the bone's axes already are so). It moves the
@@ -37,7 +37,7 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 		panic("scene: FollowHead: nil Hair or node")
 	}
 	if !vecmath.Finite(offset) {
-		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite metres", offset)
+		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite meters", offset)
 	}
 	if !vecmath.Finite(turn.V) || !vecmath.Finite32(turn.W) || turn.Len() < 1e-6 {
 		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a non-zero finite quaternion", turn)
@@ -51,7 +51,7 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 }
 
 // Pose returns where the head is now by the node's world matrix: the head
-// centre in metres and its rotation.
+// center in meters and its rotation.
 func (f *HeadFollower) Pose() (center mgl32.Vec3, rotation mgl32.Quat) {
 	pos, rot, _ := NodePose(f.node)
 	return pos.Add(rot.Rotate(f.offset)), rot.Mul(f.turn).Normalize()

@@ -9,7 +9,7 @@ import (
 	"github.com/drape3d/drape/verlet3d"
 )
 
-// A cape on the generated glTF rig (centimetre bones, KHR_materials_specular,
+// A cape on the generated glTF rig (centimeter bones, KHR_materials_specular,
 // morph weights: the quirks of real exports) walking and running in turns
 // of 10 s, played by drape's clip sampler, with a 0.25 s hitch every 5 s,
 // for 20 simulated seconds, or 10 minutes with DRAPE_SOAK=1 (`make soak`).

@@ -46,7 +46,7 @@ func TestNoPenetration(t *testing.T) {
 				pos := mgl32.Vec3{rng.Float32()*2 - 1, 1.5 + rng.Float32(), rng.Float32()*2 - 1}
 				p := add(t, w, pos, 0.1)
 				w.SetRadius(p, tc.radius)
-				// Throw a third of them hard at the centre: 20 m/s.
+				// Throw a third of them hard at the center: 20 m/s.
 				if i%3 == 0 {
 					w.SetVelocity(p, mgl32.Vec3{0, 0.6, 0}.Sub(pos).Normalize().Mul(20))
 				}

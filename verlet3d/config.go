@@ -76,12 +76,12 @@ type Config struct {
 	// default) for half of SleepDelay and nothing blocks sleep. Near rest
 	// a cloth has almost nothing left to stop it: quadratic air drag fades
 	// with speed, and the edge of a tablecloth draped over a box swung by a
-	// centimetre at 1 Hz for over 20 s, keeping the World awake. Settling
+	// centimeter at 1 Hz for over 20 s, keeping the World awake. Settling
 	// brings such a scene to sleep a few seconds after it comes to rest
 	// and stops the moment anything moves faster (a grab, a gust, a hit).
 	// 0 never settles; it needs SleepSpeed > 0. Default 3.
 	SettleDamping float32
-	// ContactMargin in metres: a particle this close to a collider gets a
+	// ContactMargin in meters: a particle this close to a collider gets a
 	// contact before it touches, so links cannot drag it through during the
 	// solve. Default 0.01.
 	ContactMargin float32
@@ -131,7 +131,7 @@ func (c Config) Validate() error {
 	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0 || c.MaxSpeed > MaxSpeedLimit:
 		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s in (0, %g]", c.MaxSpeed, float32(MaxSpeedLimit))
 	case !finite(c.ContactMargin) || c.ContactMargin < 0 || c.ContactMargin > MaxCoordinate:
-		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
+		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want meters in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
 	case !finite(c.SleepSpeed) || c.SleepSpeed < 0:
 		return fmt.Errorf("verlet3d: Config.SleepSpeed = %v, want m/s >= 0", c.SleepSpeed)
 	case !finite(c.SleepDelay) || c.SleepDelay < 0:
@@ -150,7 +150,7 @@ func (c Config) Validate() error {
 
 // Limits for finite but absurd values. Squares and sums of float32
 // coordinates overflow near 1e19 m, so every position, offset, length and
-// size the API takes is held to MaxCoordinate metres: constructors and
+// size the API takes is held to MaxCoordinate meters: constructors and
 // settings return an error naming the field and value beyond it, and the
 // setters without an error (SetPosition, SetTarget, DragTo, Teleport,
 // SetVelocity) clamp each coordinate to ±MaxCoordinate (a velocity to

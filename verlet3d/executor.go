@@ -372,8 +372,8 @@ type unitsDone struct {
 }
 
 // solveLinksShared is one link pass over a link set cut into regions (the
-// only kind the workers share; colourRegions gives the order), as a range
-// job over its units (two neighbouring regions and the links between
+// only kind the workers share; colorRegions gives the order), as a range
+// job over its units (two neighboring regions and the links between
 // them), a chunk a unit where it can: each worker solves its own run of
 // units front to back, and a worker done with its own takes the ones
 // another has not begun, from the back, so that a worker on a slower core

@@ -71,7 +71,7 @@ type Finisher interface {
 	Finish(w *World, s Substep)
 }
 
-// Pose is a rigid transform: a position in metres and a rotation.
+// Pose is a rigid transform: a position in meters and a rotation.
 type Pose struct {
 	Position mgl32.Vec3
 	Rotation mgl32.Quat

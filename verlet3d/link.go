@@ -14,7 +14,7 @@ type Link int32
 // LinkSettings describe one distance link. The zero value is a rigid link
 // whose rest length is the particles' current distance.
 type LinkSettings struct {
-	// Rest is the rest length in metres; 0 takes the particles' distance.
+	// Rest is the rest length in meters; 0 takes the particles' distance.
 	Rest float32
 	// Compliance is the XPBD compliance in m/N (inverse stiffness): 0 is
 	// rigid, 1e-6 is stiff fabric, 1e-3 is rubbery. Default 0.
@@ -53,18 +53,18 @@ type linkHot struct {
 	flags  uint8
 }
 
-// linkStore keeps links in colour order for the solver, with a slot table
+// linkStore keeps links in color order for the solver, with a slot table
 // from handle to solver index and the cold per-link data by handle.
 type linkStore struct {
-	hot     []linkHot // solver order: colour by colour
+	hot     []linkHot // solver order: color by color
 	lambda  []float32 // XPBD multiplier of hot[i], set by each substep's first pass
 	slot    []int32   // Link handle -> index in hot; -1 when removed
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
-	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
-	serial  int32     // hot[serial:]: the tail after the batches (rare colours), or the links between regions
+	batches []int32   // color boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
+	serial  int32     // hot[serial:]: the tail after the batches (rare colors), or the links between regions
 	// regions, when not empty, replaces batches for a large link set
-	// (colourRegions): region r's links are hot[regions[r]:regions[r+1]],
+	// (colorRegions): region r's links are hot[regions[r]:regions[r+1]],
 	// all between particles of one range of indices and so disjoint from
 	// every other region's; the links between regions follow from
 	// hot[serial:] (serial == regions[len(regions)-1]).
@@ -80,14 +80,14 @@ type linkStore struct {
 	// hot[odds[k]:odds[k+1]], and the rest (farther apart) is
 	// hot[odds[len(odds)-1]:].
 	odds    []int32
-	dirty   bool // links added or removed since the last colouring
+	dirty   bool // links added or removed since the last coloring
 	live    int
 	nBroken int // broken links still in hot
 	// breakable counts links made with a BreakStrain (never decreased):
 	// while 0 the post phase skips the breakage scan.
 	breakable int
 	removed   int
-	colourOf  []uint64 // scratch for colouring: colours used per particle
+	colorOf   []uint64 // scratch for coloring: colors used per particle
 	// The inputs invDen was last computed for: World.massGen and 1/h².
 	// prepared is false when hot changed since.
 	prepared    bool
@@ -167,7 +167,7 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	}
 	switch {
 	case !inRange(rest, MaxCoordinate) || rest < 0:
-		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v (length %v), want metres in [0, %g]", s.Rest, rest, float32(MaxCoordinate))
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v (length %v), want meters in [0, %g]", s.Rest, rest, float32(MaxCoordinate))
 	case !inRange(s.Compliance, MaxCompliance) || s.Compliance < 0:
 		return -1, fmt.Errorf("verlet3d: LinkSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(MaxCompliance))
 	case !finite(s.Stiffness) || s.Stiffness < 0 || s.Stiffness > 1:
@@ -282,15 +282,15 @@ func (w *World) setLinksIdle(first Link, n int, idle bool) {
 	}
 }
 
-// LinkRest returns the rest length of l in metres.
+// LinkRest returns the rest length of l in meters.
 func (w *World) LinkRest(l Link) float32 { return w.checkLink(l).rest }
 
-// SetLinkRest changes the rest length of l in metres.
+// SetLinkRest changes the rest length of l in meters.
 func (w *World) SetLinkRest(l Link, rest float32) {
 	w.Wake()
 	h := w.checkLink(l)
 	if !finite(rest) || rest < 0 {
-		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
+		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want meters >= 0", l, rest))
 	}
 	h.rest = rest
 	w.links.prepared = false
@@ -379,11 +379,11 @@ func (w *World) Broken() []Link { return w.broken }
 // OnBreak sets a function called for every link as it breaks, during Step.
 func (w *World) OnBreak(f func(Link)) { w.onBreak = f }
 
-// colour sorts links into batches in which no two links share a particle,
+// color sorts links into batches in which no two links share a particle,
 // so that a batch can be solved in any order, or in parallel, with the same
-// result. Greedy colouring in handle order keeps it deterministic. Colours
+// result. Greedy coloring in handle order keeps it deterministic. Colors
 // with few links go to one serial tail, solved after the parallel batches.
-func (ls *linkStore) colour(nParticles int) {
+func (ls *linkStore) color(nParticles int) {
 	const minParallel = 256
 	// Collect live links in handle order.
 	live := make([]linkItem, 0, ls.live)
@@ -393,36 +393,36 @@ func (ls *linkStore) colour(nParticles int) {
 		}
 		live = append(live, linkItem{ls.hot[i], int32(l)})
 	}
-	if cap(ls.colourOf) < nParticles {
-		ls.colourOf = make([]uint64, nParticles)
+	if cap(ls.colorOf) < nParticles {
+		ls.colorOf = make([]uint64, nParticles)
 	}
-	used := ls.colourOf[:nParticles]
+	used := ls.colorOf[:nParticles]
 	clear(used)
 	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
 	if len(live) >= minRegionLinks {
-		ls.colourRegions(live, nParticles)
+		ls.colorRegions(live, nParticles)
 		return
 	}
-	colourIdx := make([]int8, len(live))
+	colorIdx := make([]int8, len(live))
 	var count [65]int32
 	for k, it := range live {
 		m := used[it.h.a] | used[it.h.b]
-		c := 64 // serial: ran out of colours
+		c := 64 // serial: ran out of colors
 		if m != math.MaxUint64 {
 			for c = 0; m&(1<<uint(c)) != 0; c++ {
 			}
 			used[it.h.a] |= 1 << uint(c)
 			used[it.h.b] |= 1 << uint(c)
 		}
-		colourIdx[k] = int8(c)
+		colorIdx[k] = int8(c)
 		count[c]++
 	}
-	// Small colours are not worth a barrier each: send them to the serial tail.
+	// Small colors are not worth a barrier each: send them to the serial tail.
 	for c := 0; c < 64; c++ {
 		if count[c] > 0 && count[c] < minParallel {
 			for k := range live {
-				if colourIdx[k] == int8(c) {
-					colourIdx[k] = 64
+				if colorIdx[k] == int8(c) {
+					colorIdx[k] = 64
 				}
 			}
 			count[64] += count[c]
@@ -444,7 +444,7 @@ func (ls *linkStore) colour(nParticles int) {
 	hot := make([]linkHot, len(live))
 	handle := make([]int32, len(live))
 	for k, it := range live {
-		c := colourIdx[k]
+		c := colorIdx[k]
 		i := start[c]
 		start[c]++
 		hot[i] = it.h
@@ -454,7 +454,7 @@ func (ls *linkStore) colour(nParticles int) {
 	for i, hd := range handle {
 		ls.slot[hd] = int32(i)
 	}
-	ls.finishColour(hot, handle)
+	ls.finishColor(hot, handle)
 }
 
 // levelOrder reorders a serial run of links, given in handle order, so that
@@ -497,13 +497,13 @@ func levelOrder(hot []linkHot, handle []int32, scratch []uint64) {
 	}
 }
 
-// linkItem is a link and its handle, while colouring.
+// linkItem is a link and its handle, while coloring.
 type linkItem struct {
 	h      linkHot
 	handle int32
 }
 
-// Region partitioning of a large link set (colourRegions).
+// Region partitioning of a large link set (colorRegions).
 const (
 	// minRegionLinks is the smallest link count split into regions. From
 	// 2,048 links regions gain on one worker and on two; below it (a cape's
@@ -523,14 +523,14 @@ const (
 	// mostRegions is the region count for a large link set over at least
 	// mostRegions·minRegionParticles particles: the best region holds
 	// about 128-150 particles (thirty-two beat sixteen at 64 x 64 and
-	// 96 x 96, lose at 48 x 48). Smaller regions keep a colour's particles
+	// 96 x 96, lose at 48 x 48). Smaller regions keep a color's particles
 	// closer together, until the links between regions (41% of them at
 	// 64 x 64) cost more than that saves.
 	mostRegions        = 32
 	minRegionParticles = 128
 )
 
-// numRegions is how many regions colourRegions cuts n links over
+// numRegions is how many regions colorRegions cuts n links over
 // particles into.
 func numRegions(n, particles int) int {
 	switch {
@@ -542,13 +542,13 @@ func numRegions(n, particles int) int {
 	return manyRegions
 }
 
-// colourRegions orders a large link set for solving without a barrier per
-// colour: the particles are cut into R = numRegions ranges of indices (a
+// colorRegions orders a large link set for solving without a barrier per
+// color: the particles are cut into R = numRegions ranges of indices (a
 // component adds its particles together, so a range is a band of a
 // cloth), a link with both ends in one range belongs to that region, and
 // the links that cross go to a tail solved after the regions. Regions
 // share no particle, so workers solve them at once, with no barrier in a
-// pass (one a colour before regions: twelve for a cloth with bend links).
+// pass (one a color before regions: twelve for a cloth with bend links).
 //
 // The tail is itself ordered in groups: first the links between regions
 // 0 and 1, then those between 2 and 3, and so on (R/2 pairs, which share
@@ -563,10 +563,10 @@ func numRegions(n, particles int) int {
 // in hot, since those share none of their particles; so every worker
 // count, and every way of handing out units, steps to the same bits.
 // Within a region, and within each group of the tail, links are greedily
-// coloured in handle order and stored colour by colour, so that links
+// colored in handle order and stored color by color, so that links
 // solved one after another rarely share a particle and the processor
 // overlaps them.
-func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
+func (ls *linkStore) colorRegions(live []linkItem, nParticles int) {
 	nr := numRegions(len(live), nParticles)
 	pairs := nr / 2
 	odds := pairs - 1
@@ -602,12 +602,12 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		byGroup[next[g]] = int32(k)
 		next[g]++
 	}
-	// Greedy colours within each group (colourOf is per particle; only
+	// Greedy colors within each group (colorOf is per particle; only
 	// the tail's groups overlap the regions' particles, and each is
-	// coloured afresh: a tail group clears what it set).
-	used := ls.colourOf[:nParticles]
-	colourIdx := make([]int8, len(live))
-	perColour := make([][65]int32, groups)
+	// colored afresh: a tail group clears what it set).
+	used := ls.colorOf[:nParticles]
+	colorIdx := make([]int8, len(live))
+	perColor := make([][65]int32, groups)
 	for g := 0; g < groups; g++ {
 		members := byGroup[first[g]:first[g+1]]
 		if g == nr {
@@ -623,8 +623,8 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 				used[it.h.a] |= 1 << uint(c)
 				used[it.h.b] |= 1 << uint(c)
 			}
-			colourIdx[k] = int8(c)
-			perColour[g][c]++
+			colorIdx[k] = int8(c)
+			perColor[g][c]++
 		}
 		if g >= nr {
 			for _, k := range members {
@@ -632,7 +632,7 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 			}
 		}
 	}
-	// Place group by group, colour by colour.
+	// Place group by group, color by color.
 	start := make([][65]int32, groups)
 	var off int32
 	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
@@ -655,13 +655,13 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		}
 		for c := 0; c <= 64; c++ {
 			start[g][c] = off
-			off += perColour[g][c]
+			off += perColor[g][c]
 		}
 	}
 	hot := make([]linkHot, len(live))
 	handle := make([]int32, len(live))
 	for k, it := range live {
-		g, c := group[k], colourIdx[k]
+		g, c := group[k], colorIdx[k]
 		i := start[g][c]
 		start[g][c]++
 		hot[i] = it.h
@@ -669,26 +669,26 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		ls.slot[it.handle] = i
 	}
 	ls.batches = ls.batches[:0]
-	ls.finishColour(hot, handle)
+	ls.finishColor(hot, handle)
 }
 
 // shared reports whether the workers share the passes: a set cut into
 // regions. Otherwise one goroutine solves hot in order, which gives the
-// same result. A set too small for regions is not shared colour by colour:
+// same result. A set too small for regions is not shared color by color:
 // half a batch of a few hundred links takes less time than the barrier
-// after it (100 cubes' 3,600 links in 9 colours of 400 would need 180
+// after it (100 cubes' 3,600 links in 9 colors of 400 would need 180
 // barriers a step, and 2 workers would be slower than 1).
 func (ls *linkStore) shared() bool { return len(ls.regions) > 0 }
 
-// regionStart is the first particle of region r (colourRegions puts
+// regionStart is the first particle of region r (colorRegions puts
 // particle p in region p·R/n), or n for r = R.
 func (ls *linkStore) regionStart(r int) int {
 	n, nr := int(ls.regionParticles), len(ls.regions)-1
 	return (r*n + nr - 1) / nr
 }
 
-// finishColour installs the reordered links.
-func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
+// finishColor installs the reordered links.
+func (ls *linkStore) finishColor(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))
@@ -708,7 +708,7 @@ func (w *World) solveLinkRange(lo, hi int) {
 // solveLinks runs one solver pass over hot, whose multipliers are lambda
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
-// particle of zero inverse mass add zero, and a colour batch never shares
+// particle of zero inverse mass add zero, and a color batch never shares
 // a particle, so no branch guards them; a link between two pinned
 // particles (inverse denominator 0) moves nothing and keeps a zero
 // multiplier without a branch either. The inverse denominator comes

@@ -32,7 +32,7 @@ func (w *World) rollback(m mark) {
 	}
 	if len(ls.slot) > m.links {
 		// Links added since m sit at the end of hot in handle order (no
-		// colouring ran in between); drop them and their handles.
+		// coloring ran in between); drop them and their handles.
 		keep := len(ls.hot)
 		for keep > 0 && int(ls.handle[keep-1]) >= m.links {
 			keep--

@@ -32,7 +32,7 @@ func (w *World) step(left int) {
 		w.sleep.still = 0
 	}
 	if w.links.dirty {
-		w.links.colour(len(w.pos))
+		w.links.color(len(w.pos))
 	}
 	if w.exec != nil {
 		w.exec.checkProcs() // GOMAXPROCS may have changed since the last step
@@ -315,7 +315,7 @@ func (w *World) integrateFixed(i int, frac float32) {
 }
 
 // solve is phase 4: the iterations, constraint types in a fixed order:
-// links (colour by colour, or region by region on the executor when
+// links (color by color, or region by region on the executor when
 // Config.Workers > 1 and linkStore.shared), then tethers, then each
 // ConstraintSet, then contacts.
 func (w *World) solve(sub Substep) {

@@ -187,7 +187,7 @@ func TestHairWalkRun(t *testing.T) {
 			speed := (s.motion.dist - d0) / 2
 			want := gaits[g]
 			reach := hairHeadRadius + float32(*hairLength)*1.05
-			t.Logf("%s: %.3f m/s over the last 2 s (want %.1f), head bob %.1f cm peak to peak (want %.1f), walked %.2f m; roots off the scalp by %.1e m, farthest particle %.3f m from the head centre (limit %.3f); %d non-finite resets, %d recovered",
+			t.Logf("%s: %.3f m/s over the last 2 s (want %.1f), head bob %.1f cm peak to peak (want %.1f), walked %.2f m; roots off the scalp by %.1e m, farthest particle %.3f m from the head center (limit %.3f); %d non-finite resets, %d recovered",
 				want.name, speed, want.speed, 100*(hi-lo), 100*want.bob, s.motion.dist, worstRoot, worstReach, reach, w.Stats().NonFiniteResets, s.h.NumRecovered())
 			if math.Abs(speed-want.speed) > 0.03*want.speed {
 				t.Errorf("speed %.3f m/s, want %.2f ± 3%%", speed, want.speed)
@@ -199,7 +199,7 @@ func TestHairWalkRun(t *testing.T) {
 				t.Errorf("a root is %.4f m off the scalp", worstRoot)
 			}
 			if worstReach > reach {
-				t.Errorf("a hair particle is %.3f m from the head centre, beyond %.3f: the hair does not follow the head", worstReach, reach)
+				t.Errorf("a hair particle is %.3f m from the head center, beyond %.3f: the hair does not follow the head", worstReach, reach)
 			}
 			if n := w.Stats().NonFiniteResets; n != 0 {
 				t.Errorf("%d non-finite resets", n)

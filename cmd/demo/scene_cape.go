@@ -27,7 +27,7 @@ var (
 	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
 	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
 	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
-	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in metres; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in meters; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
 	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
 	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
@@ -47,7 +47,7 @@ type capeRig struct {
 	settings  scene.CapeSettings
 	mannequin *mannequin.Mannequin
 	head      *core.Node // the head bone (nil: none found)
-	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
+	headOff   mgl32.Vec3 // head sphere center from the bone's origin, m
 	headR     float32    // head sphere radius, m
 	// fitted is a glTF character's hair fitted to its head
 	// (Character.HairSettings); nil for the mannequin, whose head is
@@ -279,7 +279,7 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		head: head, headOff: mgl32.Vec3{0, 0.12, 0.01}, headR: 0.11}, nil
 }
 
-// gltfRig loads a glTF character through drape's sanitising loader, plays
+// gltfRig loads a glTF character through drape's sanitizing loader, plays
 // its walk (or the chosen animation) and fits the cape to its skeleton;
 // -cape-bones and -cape-body override the fitted anchors and colliders.
 // Every error here is about a flag's value: the demo exits with status 2.
@@ -328,7 +328,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 			r, err = strconv.ParseFloat(strings.TrimSpace(part[i+1:]), 64)
 		}
 		if err != nil || !(r > 0) || math.IsInf(r, 0) || r > 10 {
-			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in metres, 0 < radius <= 10", part)
+			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in meters, 0 < radius <= 10", part)
 		}
 		fit.Body = append(fit.Body, scene.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
 	}

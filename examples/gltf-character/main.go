@@ -37,9 +37,9 @@ import (
 )
 
 func main() {
-	radius := flag.Float64("head-radius", 0, "head sphere radius in metres (0: fitted to the head's mesh)")
+	radius := flag.Float64("head-radius", 0, "head sphere radius in meters (0: fitted to the head's mesh)")
 	strands := flag.Int("strands", 1200, "hair strands")
-	length := flag.Float64("hair-length", 0, "hair length in metres (0: the default style scaled to the head, down to the neck at most)")
+	length := flag.Float64("hair-length", 0, "hair length in meters (0: the default style scaled to the head, down to the neck at most)")
 	view := flag.String("view", "", "camera: back, side, or empty for three quarters from behind")
 	shot := flag.String("shot", "", "write the last of -frames frames to this PNG file and exit")
 	frames := flag.Int("frames", 240, "frames simulated at 1/60 s before -shot")
@@ -93,7 +93,7 @@ func main() {
 	driver.AfterStep(capeMesh.Sync)
 
 	// Hair on the head bone, its sphere fitted to the head's mesh, the
-	// default style scaled to it: metres whatever the armature's scale.
+	// default style scaled to it: meters whatever the armature's scale.
 	hs, err := ch.HairSettings(scene.HairFit{})
 	if err != nil {
 		log.Fatal(err)

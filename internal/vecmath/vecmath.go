@@ -100,7 +100,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 }
 
 // SweepTolerance is how close to r Sweep counts a point of the path as
-// touching, for a contact margin in metres.
+// touching, for a contact margin in meters.
 func SweepTolerance(margin float32) float32 { return max(1e-5, 0.25*margin) }
 
 // Shape is a convex collision shape: the surface point closest to x and the
@@ -110,7 +110,7 @@ type Shape interface {
 }
 
 // PathContact is the contact of a particle of radius r that moved from a
-// to b this substep with shape c, margin metres early: the plane (surface
+// to b this substep with shape c, margin meters early: the plane (surface
 // point and outward normal) that holds it, and whether it needs one. A
 // particle that ends within r + margin of the surface gets the plane at its
 // closest point, or, after a move longer than r + margin, where its path
