@@ -338,37 +338,27 @@ func segmentDist2(p1, q1, p2, q2 mgl32.Vec3) float32 {
 	case a <= eps && e <= eps:
 		return r.Dot(r)
 	case a <= eps:
-		t = clamp01(f / e)
+		t = vecmath.Clamp01(f / e)
 	default:
 		c := d1.Dot(r)
 		if e <= eps {
-			s = clamp01(-c / a)
+			s = vecmath.Clamp01(-c / a)
 		} else {
 			b := d1.Dot(d2)
 			den := a*e - b*b
 			if den > eps {
-				s = clamp01((b*f - c*e) / den)
+				s = vecmath.Clamp01((b*f - c*e) / den)
 			}
 			t = (b*s + f) / e
 			if t < 0 {
-				t, s = 0, clamp01(-c/a)
+				t, s = 0, vecmath.Clamp01(-c/a)
 			} else if t > 1 {
-				t, s = 1, clamp01((b-c)/a)
+				t, s = 1, vecmath.Clamp01((b-c)/a)
 			}
 		}
 	}
 	d := p1.Add(d1.Mul(s)).Sub(p2.Add(d2.Mul(t)))
 	return d.Dot(d)
-}
-
-func clamp01(x float32) float32 {
-	if x < 0 {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
 }
 
 // measureTethers measures each tether's path through intact structural and

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -143,7 +144,7 @@ func (d *Dense) place(seed uint64) {
 				d.root[s] = h.rest[gi*per]
 				continue
 			}
-			d.shade[s] = clamp01(h.shade[gi] + 0.3*(r.float()-0.5))
+			d.shade[s] = vecmath.Clamp01(h.shade[gi] + 0.3*(r.float()-0.5))
 			// A random point in the guide's patch: a disc of radius
 			// 0.6 of its nearest-neighbor distance, uniform in area.
 			n := dir[gi]
@@ -259,7 +260,7 @@ func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 		dst = make([]mgl32.Vec3, n)
 	}
 	dst = dst[:n]
-	v := clamp01(p.Variation)
+	v := vecmath.Clamp01(p.Variation)
 	seg := float32(d.per - 1)
 	for i := 0; i < d.n; i++ {
 		k := 1 - v + 1.5*v*d.shade[i]
@@ -267,7 +268,7 @@ func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 			t := float32(j) / seg
 			c := p.Root.Add(p.Tip.Sub(p.Root).Mul(t)).Mul(k)
 			for a := range c {
-				c[a] = clamp01(c[a])
+				c[a] = vecmath.Clamp01(c[a])
 			}
 			dst[i*d.per+j] = c
 		}
@@ -408,9 +409,10 @@ func (d *Dense) pushOut(s int, p, q mgl32.Vec3, l float32) mgl32.Vec3 {
 	return q
 }
 
-// tangents writes the unit tangent at every vertex of strand st into tan,
-// as Hair.Tangents does: central differences inside, the one segment at
-// the ends.
+// tangents writes the unit tangent at every vertex of strand st into tan
+// (for Hair.Tangents and Dense): central differences inside, the one
+// segment at the ends. A vertex whose neighbors coincide (or are not
+// finite) takes the tangent before it, the root straight down.
 func tangents(st, tan []mgl32.Vec3) {
 	n := len(st)
 	tan = tan[:n]
@@ -433,8 +435,10 @@ func tangents(st, tan []mgl32.Vec3) {
 			}
 			continue
 		}
+		// Component by component through pointers (see internal/vecmath).
 		k := invSqrt(l2)
-		tan[j] = mgl32.Vec3{x * k, y * k, z * k}
+		tj := &tan[j]
+		tj[0], tj[1], tj[2] = x*k, y*k, z*k
 	}
 }
 

@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -41,33 +42,7 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	pos := h.w.Positions()[h.base : int(h.base)+n]
 	per := h.per
 	for o := 0; o < n; o += per {
-		s := pos[o : o+per]
-		t := dst[o : o+per]
-		for j := range s {
-			a, b := j-1, j+1
-			if a < 0 {
-				a = 0
-			}
-			if b >= per {
-				b = per - 1
-			}
-			// Component by component through pointers (see
-			// internal/vecmath).
-			p, q := &s[b], &s[a]
-			dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
-			l2 := dx*dx + dy*dy + dz*dz
-			if l2 < 1e-24 {
-				if j > 0 {
-					t[j] = t[j-1]
-				} else {
-					t[j] = mgl32.Vec3{0, -1, 0}
-				}
-				continue
-			}
-			k := invSqrt(l2)
-			tj := &t[j]
-			tj[0], tj[1], tj[2] = dx*k, dy*k, dz*k
-		}
+		tangents(pos[o:o+per], dst[o:o+per])
 	}
 	return dst
 }
@@ -81,7 +56,7 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 		dst = make([]mgl32.Vec3, n)
 	}
 	dst = dst[:n]
-	v := clamp01(p.Variation)
+	v := vecmath.Clamp01(p.Variation)
 	for i := 0; i < h.set.Strands; i++ {
 		// Darker strands are more common than lighter ones.
 		u := h.shade[i]
@@ -90,7 +65,7 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 			t := float32(j) / float32(h.set.Segments)
 			c := p.Root.Add(p.Tip.Sub(p.Root).Mul(t)).Mul(k)
 			for a := range c {
-				c[a] = clamp01(c[a])
+				c[a] = vecmath.Clamp01(c[a])
 			}
 			dst[i*h.per+j] = c
 		}
@@ -101,16 +76,6 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 // StrandParam returns how far particle j is along its strand, 0 at the
 // root and 1 at the tip.
 func (h *Hair) StrandParam(j int) float32 { return float32(j) / float32(h.set.Segments) }
-
-func clamp01(x float32) float32 {
-	if x < 0 || x != x {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
-}
 
 func invSqrt(x float32) float32 {
 	return 1 / sqrt32(x)

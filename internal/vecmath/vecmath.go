@@ -22,6 +22,17 @@ import (
 // expMask selects a float32's exponent bits: all set means Inf or NaN.
 const expMask = 0x7f800000
 
+// Clamp01 returns x limited to [0, 1], and 0 for NaN.
+func Clamp01(x float32) float32 {
+	if x < 0 || x != x {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
 // Finite32 reports whether f is a finite number.
 func Finite32(f float32) bool { return math.Float32bits(f)&expMask != expMask }
 
