@@ -19,7 +19,7 @@ type CapeSettings struct {
 	// back: for example the right shoulder, the neck, the left shoulder.
 	// Each top-edge particle follows the blend of the two anchors it lies
 	// between, keeping its offset from them (in their frames) as built. At
-	// least one is required; with a single anchor the top edge is centerd
+	// least one is required; with a single anchor the top edge is centered
 	// on it.
 	Anchors []verlet3d.Pose
 	// Reference is the pose of the character as a whole (its root or

@@ -219,7 +219,7 @@ func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System 
 
 // The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
 // over 1.5 m square, 0.3 kg, lying flat on the plane of floorSystem
-// (normal up), height above it, centerd on the origin, front side up, its
+// (normal up), height above it, centered on the origin, front side up, its
 // rows along +X.
 const floorClothN, floorClothRadius = 24, 0.015
 
@@ -386,7 +386,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 }
 
 // turnedCrates adds three 0.3 m, 1.5 kg crates in a row along X, 0.4 m
-// apart and centerd on the origin, 0.4 m up, crate k turned by angle(k)
+// apart and centered on the origin, 0.4 m up, crate k turned by angle(k)
 // radians about (1, 1, 0).
 func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) []bodies.Cube {
 	t.Helper()

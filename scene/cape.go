@@ -27,7 +27,7 @@ type CapeSettings struct {
 	// back: for example the right shoulder, the neck, the left shoulder. Each
 	// top-edge particle follows the blend of the two anchors it lies between,
 	// keeping its offset from them as built. At least one is required; with a
-	// single anchor the top edge is centerd on it.
+	// single anchor the top edge is centered on it.
 	Anchors []Anchor
 	// Reference is the node that stands for the character as a whole (its
 	// root or hips): it gives the Back direction, the frame for inertia and

@@ -175,7 +175,7 @@ func (f *Follower) PinBlend(p verlet3d.Particle, a, b Anchor, wb float32) error 
 }
 
 // AddSphere adds a sphere collider of radius r in meters (whatever the
-// node's scale) centerd at center in node's local space, and returns the
+// node's scale) centered at center in node's local space, and returns the
 // verlet3d shape whose fields Sync updates.
 func (f *Follower) AddSphere(node *core.Node, center math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
 	if node == nil {

@@ -84,7 +84,7 @@ func (c *Character) HeadSphere() (HeadSphere, error) {
 // sphere is a little larger than the skull; set Head.Radius and
 // Head.Offset to taste). With no such vertices the head is the human
 // proportion: a radius of 6.5% of the bone's height above the feet,
-// centerd one radius above the bone.
+// centered one radius above the bone.
 //
 // The head's frame is the character's own as it stands now: +Y up, +Z to
 // the character's front (the Root's +Z).

@@ -198,7 +198,7 @@ func TestHairFitRobot(t *testing.T) {
 		n++
 		far = max(far, p.Sub(head.Center).Len())
 	})
-	t.Logf("%d head vertices, head sphere radius %.4g m centerd %v m from the bone", n, hs.Head.Radius, hs.Head.Offset)
+	t.Logf("%d head vertices, head sphere radius %.4g m centered %v m from the bone", n, hs.Head.Radius, hs.Head.Offset)
 	if n < 100 {
 		t.Fatalf("%d head vertices, want the robot's head meshes", n)
 	}

@@ -90,7 +90,7 @@ func hairSkinTexture() image.Image {
 	return img
 }
 
-// hairBlob is 1 inside an ellipse centerd at (cx, cy) with radii (rx, ry),
+// hairBlob is 1 inside an ellipse centered at (cx, cy) with radii (rx, ry),
 // falling smoothly to 0 at its edge.
 func hairBlob(x, y, cx, cy, rx, ry float64) float64 {
 	dx, dy := (x-cx)/rx, (y-cy)/ry
