@@ -15,12 +15,16 @@ import (
 // Reference and Body; zero means zero, and each field's comment gives its
 // default.
 type CapeSettings struct {
-	// Anchors are the poses the top edge is pinned to, in order across the
-	// back: for example the right shoulder, the neck, the left shoulder.
-	// Each top-edge particle follows the blend of the two anchors it lies
-	// between, keeping its offset from them (in their frames) as built. At
-	// least one is required; with a single anchor the top edge is centered
-	// on it.
+	// Anchors are the poses the top edge is pinned to, in order along the
+	// edge: the left shoulder, the neck, the right shoulder. The first
+	// anchor is at the grid's first column (texture u = 0), so in this
+	// order the grid's front side (Settings.Down) faces out from the back
+	// and a texture reads unmirrored from behind; the opposite order
+	// hangs the same way with the front side toward the body. Each
+	// top-edge particle follows the blend of the two anchors it lies
+	// between, keeping its offset from them (in their frames) as built.
+	// At least one is required; with a single anchor the top edge is
+	// centered on it.
 	Anchors []verlet3d.Pose
 	// Reference is the pose of the character as a whole (its root or
 	// hips): it gives the Back direction, the frame for carry and the lag

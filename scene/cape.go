@@ -23,11 +23,9 @@ type BodyPart struct {
 // Anchors (required) and Body; zero means zero (Friction 0 is a
 // frictionless cape), and each field's comment gives its default.
 type CapeSettings struct {
-	// Anchors are the points the top edge is pinned to, in order across the
-	// back: for example the right shoulder, the neck, the left shoulder. Each
-	// top-edge particle follows the blend of the two anchors it lies between,
-	// keeping its offset from them as built. At least one is required; with a
-	// single anchor the top edge is centered on it.
+	// Anchors are the points the top edge is pinned to, in order along the
+	// edge as cloth.CapeSettings.Anchors says (the left shoulder, the neck,
+	// the right shoulder). At least one is required.
 	Anchors []Anchor
 	// Reference is the node that stands for the character as a whole (its
 	// root or hips): it gives the Back direction, the frame for inertia and

@@ -139,9 +139,9 @@ type BodyBone struct {
 // CapeFit chooses what CapeSettings derives from the skeleton; the zero
 // value derives everything.
 type CapeFit struct {
-	// Anchors are the bones the top edge is pinned to, across the back.
-	// Default: left shoulder, neck, right shoulder (clavicles), found by
-	// the naming schemes of BoneKey.
+	// Anchors are the bones the top edge is pinned to, in the order of
+	// CapeSettings.Anchors. Default: the shoulders (clavicles) and the
+	// neck, found by the naming schemes of BoneKey.
 	Anchors []string
 	// Body are the colliders. Default: capsules along the spine from the
 	// hips to the neck, and on both thighs, with radii from the shoulder

@@ -65,7 +65,7 @@ func ExampleNewCape() {
 	rSh, _ := scene.FindBone(skeleton, "RightShoulder")
 	spine, _ := scene.FindBone(skeleton, "Spine")
 	cs := scene.DefaultCapeSettings()
-	cs.Anchors = []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}} // across the back
+	cs.Anchors = []scene.Anchor{{Node: lSh}, {Node: neck}, {Node: rSh}} // along the top edge
 	cs.Standoff = 0.17                                                  // bone origins sit inside the body
 	cs.Body = []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}}
 	cs.MaxLag = 1.5                            // the hem never trails far at a run
