@@ -109,16 +109,12 @@ func DefaultCapeSettings() CapeSettings {
 	}
 }
 
-func finiteQuat(q mgl32.Quat) bool {
-	return vecmath.Finite(q.V) && !math.IsNaN(float64(q.W)) && !math.IsInf(float64(q.W), 0) && q.Len() > 1e-6
-}
-
 func validPose(p verlet3d.Pose, what string) error {
 	if !vecmath.Finite(p.Position) {
 		return fmt.Errorf("cloth: %s.Position = %v, want finite meters", what, p.Position)
 	}
-	if !finiteQuat(p.Rotation) {
-		return fmt.Errorf("cloth: %s.Rotation = %v, want a finite non-zero quaternion", what, p.Rotation)
+	if !vecmath.FiniteQuat(p.Rotation) {
+		return fmt.Errorf("cloth: %s.Rotation = %v, want a finite quaternion", what, p.Rotation)
 	}
 	return nil
 }
@@ -232,11 +228,11 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	s.Reference.Rotation = s.Reference.Rotation.Normalize()
+	s.Reference.Rotation = vecmath.Rotation(s.Reference.Rotation)
 	pts := make([]mgl32.Vec3, len(s.Anchors))
 	for i, a := range s.Anchors {
 		pts[i] = a.Position
-		s.Anchors[i].Rotation = a.Rotation.Normalize()
+		s.Anchors[i].Rotation = vecmath.Rotation(a.Rotation)
 	}
 	back := s.Reference.Rotation.Rotate(s.Back)
 	back[1] = 0
@@ -449,7 +445,7 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 	if body != nil && len(body) != len(c.body) {
 		panic(fmt.Sprintf("cloth: Cape.SetPose: %d body parts, want %d", len(body), len(c.body)))
 	}
-	rot := reference.Rotation.Normalize()
+	rot := vecmath.Rotation(reference.Rotation)
 	move := reference.Position.Sub(c.ref.Position)
 	dq := rot.Mul(c.ref.Rotation.Inverse())
 	switch {
@@ -480,10 +476,10 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 
 func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {
 	a := anchors[p.a]
-	t := a.Position.Add(a.Rotation.Rotate(p.offA))
+	t := a.Position.Add(vecmath.OrIdentity(a.Rotation).Rotate(p.offA))
 	if p.wb > 0 {
 		b := anchors[p.b]
-		t = t.Mul(1 - p.wb).Add(b.Position.Add(b.Rotation.Rotate(p.offB)).Mul(p.wb))
+		t = t.Mul(1 - p.wb).Add(b.Position.Add(vecmath.OrIdentity(b.Rotation).Rotate(p.offB)).Mul(p.wb))
 	}
 	return t
 }

@@ -314,7 +314,7 @@ func TestCapeBadSettings(t *testing.T) {
 		{"NaN anchor", func(s *cloth.CapeSettings) {
 			s.Anchors = []verlet3d.Pose{{Position: mgl32.Vec3{nan}, Rotation: mgl32.QuatIdent()}}
 		}, "Anchors[0].Position"},
-		{"zero rotation", func(s *cloth.CapeSettings) { s.Reference.Rotation = mgl32.Quat{} }, "Reference.Rotation"},
+		{"NaN rotation", func(s *cloth.CapeSettings) { s.Reference.Rotation = mgl32.Quat{W: nan} }, "Reference.Rotation"},
 		{"negative length", func(s *cloth.CapeSettings) { s.Length = -1 }, "Length = -1"},
 		{"zero length", func(s *cloth.CapeSettings) { s.Length = 0 }, "Length = 0"},
 		{"zero spacing", func(s *cloth.CapeSettings) { s.Spacing = 0 }, "Spacing = 0"},

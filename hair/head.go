@@ -15,8 +15,8 @@ import (
 type Head struct {
 	// Center is the center of the head sphere in world space, m.
 	Center mgl32.Vec3
-	// Rotation turns the head's frame into world space. The zero
-	// quaternion is read as the identity.
+	// Rotation turns the head's frame into world space (a rotation by
+	// package verlet3d's rule: the zero quaternion is the identity).
 	Rotation mgl32.Quat
 	// Radius of the head sphere in meters, in [1e-3, 100]. Default 0.1.
 	Radius float32

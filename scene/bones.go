@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
@@ -168,8 +169,9 @@ type Mount struct {
 
 // NewMount makes a Mount following bone, added as a child of parent (the
 // character's root: a parent with a uniform scale is compensated). turn
-// is a fixed rotation applied after the bone's own (identity: the bone's
-// axes).
+// is a fixed rotation applied after the bone's own (the identity, or the
+// zero quaternion, keeps the bone's axes: rotations follow verlet3d's
+// rule).
 func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
 	return NewMountAxes(parent, bone, bone, turn)
 }
@@ -178,7 +180,7 @@ func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
 // from axes: a shoulder's position with the chest's axes, so that an offset
 // behind the shoulder stays behind the back when the arm swings.
 func NewMountAxes(parent, bone, axes *core.Node, turn mgl32.Quat) *Mount {
-	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: turn.Normalize()}
+	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: vecmath.Rotation(turn)}
 	m.Node.SetName(bone.Name() + " (mount)")
 	parent.Add(m.Node)
 	m.Update()

@@ -19,7 +19,8 @@ import (
 // HeadSphere is the sphere hair grows on, carried by a head bone: its
 // center sits Offset meters from the bone's origin along the bone's axes
 // (whatever the bone's scale), and Turn takes the bone's axes to the
-// head's frame of package hair (+Y to the crown, +Z out of the face).
+// head's frame of package hair (+Y to the crown, +Z out of the face; the
+// zero Turn is the identity, by verlet3d's rule for rotations).
 type HeadSphere struct {
 	Bone   *core.Node
 	Offset mgl32.Vec3 // m, along Bone's axes
@@ -31,7 +32,7 @@ type HeadSphere struct {
 // first), as package hair takes it.
 func (s HeadSphere) Head() hair.Head {
 	pos, rot, _ := NodePose(s.Bone)
-	return hair.Head{Center: pos.Add(rot.Rotate(s.Offset)), Rotation: rot.Mul(s.Turn).Normalize(), Radius: s.Radius}
+	return hair.Head{Center: pos.Add(rot.Rotate(s.Offset)), Rotation: rot.Mul(vecmath.OrIdentity(s.Turn)).Normalize(), Radius: s.Radius}
 }
 
 // HairFit chooses what HairSettings derives; the zero value derives
@@ -295,8 +296,8 @@ func NewHeadHair(w *verlet3d.World, s HairSettings) (*HeadHair, error) {
 	if !vecmath.Finite(s.Head.Offset) {
 		return nil, fmt.Errorf("scene: HairSettings.Head.Offset = %v, want finite meters", s.Head.Offset)
 	}
-	if t := s.Head.Turn; !vecmath.Finite(t.V) || !vecmath.Finite32(t.W) || t.Len() < 1e-6 {
-		return nil, fmt.Errorf("scene: HairSettings.Head.Turn = %v, want a non-zero finite quaternion", t)
+	if t := s.Head.Turn; !vecmath.FiniteQuat(t) {
+		return nil, fmt.Errorf("scene: HairSettings.Head.Turn = %v, want a finite quaternion", t)
 	}
 	return bridge.Build(w, func() (*HeadHair, error) {
 		hd := s.Head.Head()

@@ -236,7 +236,7 @@ func TestNewHeadHairErrors(t *testing.T) {
 	}{
 		{"radius 0", func(s *HairSettings) { s.Head.Radius = 0 }},
 		{"NaN offset", func(s *HairSettings) { s.Head.Offset[1] = float32(math.NaN()) }},
-		{"zero turn", func(s *HairSettings) { s.Head.Turn = mgl32.Quat{} }},
+		{"NaN turn", func(s *HairSettings) { s.Head.Turn = mgl32.Quat{W: float32(math.NaN())} }},
 		{"no strands", func(s *HairSettings) { s.Hair.Strands = 0 }},
 	} {
 		s := good

@@ -29,7 +29,8 @@ type HeadFollower struct {
 // FollowHead makes a HeadFollower that puts h's head offset meters from
 // node's origin (along the node's axes, whatever its scale), turned by turn
 // from the node's axes to the head's frame (+Y to the crown, +Z out of the
-// face; the identity when the bone's axes already are so). It moves the
+// face; the identity, or the zero quaternion, when the bone's axes already
+// are so: rotations follow verlet3d's rule). It moves the
 // head there now, with the strands (Teleport). A nil h or node panics;
 // non-finite values return an error.
 func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Quat) (*HeadFollower, error) {
@@ -39,10 +40,10 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 	if !vecmath.Finite(offset) {
 		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite meters", offset)
 	}
-	if !vecmath.Finite(turn.V) || !vecmath.Finite32(turn.W) || turn.Len() < 1e-6 {
-		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a non-zero finite quaternion", turn)
+	if !vecmath.FiniteQuat(turn) {
+		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a finite quaternion", turn)
 	}
-	f := &HeadFollower{h: h, node: node, offset: offset, turn: turn.Normalize()}
+	f := &HeadFollower{h: h, node: node, offset: offset, turn: vecmath.Rotation(turn)}
 	c, q := f.Pose()
 	if err := h.Teleport(c, q); err != nil {
 		return nil, fmt.Errorf("scene: FollowHead: %w", err)

@@ -791,7 +791,7 @@ func (c *Capsule) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
 type Box struct {
 	Center      mgl32.Vec3 // m
 	HalfExtents mgl32.Vec3 // half the size along each local axis, m
-	Rotation    mgl32.Quat // local to world
+	Rotation    mgl32.Quat // local to world, unit length (NewBox makes it so; see Rotations)
 }
 
 // NewBox makes an oriented box; half extents must be positive and finite.
@@ -799,10 +799,10 @@ func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
 	if !vecInRange(center, MaxCoordinate) || !vecInRange(halfExtents, MaxCoordinate) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
 		return nil, fmt.Errorf("verlet3d: NewBox(center = %v, half extents = %v): want a center within ±%g m and half extents in (0, %g]", center, halfExtents, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
-	if l := rotation.Len(); !finite(l) || l < 1e-6 {
-		return nil, fmt.Errorf("verlet3d: NewBox rotation %v is not a rotation", rotation)
+	if !vecmath.FiniteQuat(rotation) || !finite(rotation.Len()) {
+		return nil, fmt.Errorf("verlet3d: NewBox rotation = %v, want a finite quaternion", rotation)
 	}
-	return &Box{center, halfExtents, rotation.Normalize()}, nil
+	return &Box{center, halfExtents, vecmath.Rotation(rotation)}, nil
 }
 
 // Bounds implements Collider.

@@ -95,6 +95,15 @@
 // Remove that takes its hooks and colliders out again; particles are never
 // removed. A constructor that fails leaves the World as it was.
 //
+// # Rotations
+//
+// Every rotation drape takes is a quaternion read by one rule, in every
+// package (a Box's Rotation, a Pose's, a hair head's, a cape's anchors, a
+// scene mount's or head sphere's turn): it is used at unit length, and a
+// quaternion no longer than 1e-6, the zero quaternion included, means no
+// rotation (the identity), so a zero-valued struct holds no turn. A
+// quaternion with a non-finite component is refused with an error.
+//
 // # Errors and panics
 //
 // Creating things and changing settings return errors that name the field

@@ -22,6 +22,25 @@ import (
 // expMask selects a float32's exponent bits: all set means Inf or NaN.
 const expMask = 0x7f800000
 
+// Rotation returns the rotation q stands for by drape's rule (package
+// verlet3d, "Rotations"): the identity when q is no longer than 1e-6 (the
+// zero quaternion included), else q at unit length as mgl32's Normalize
+// gives it.
+func Rotation(q mgl32.Quat) mgl32.Quat { return OrIdentity(q).Normalize() }
+
+// OrIdentity returns q, or the identity when q is no longer than 1e-6 (the
+// zero quaternion included): Rotation for a caller that uses q as it is
+// given (a unit quaternion) and must not round it again.
+func OrIdentity(q mgl32.Quat) mgl32.Quat {
+	if !(q.Len() > 1e-6) {
+		return mgl32.QuatIdent()
+	}
+	return q
+}
+
+// FiniteQuat reports whether every component of q is a finite number.
+func FiniteQuat(q mgl32.Quat) bool { return Finite32(q.W) && Finite(q.V) }
+
 // Clamp01 returns x limited to [0, 1], and 0 for NaN.
 func Clamp01(x float32) float32 {
 	if x < 0 || x != x {
