@@ -2,10 +2,10 @@ package cloth
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )

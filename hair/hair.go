@@ -2,10 +2,11 @@ package hair
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 	"math"
 	"sync/atomic"
 
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -279,7 +280,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 	nh := h.end
 	nh.Center, nh.Rotation = center, rotation
 	if err := nh.Validate(); err != nil {
-		return fmt.Errorf("hair: Teleport: %w", err)
+		return errctx.Wrap("hair", "Teleport", err)
 	}
 	nh.Rotation = nh.rotation()
 	h.w.Wake()

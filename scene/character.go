@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
@@ -177,7 +178,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	for _, n := range names {
 		b, err := c.Bone(n)
 		if err != nil {
-			return s, fmt.Errorf("scene: CapeFit.Anchors: %w", err)
+			return s, errctx.Wrap("scene", "CapeFit.Anchors", err)
 		}
 		anchors = append(anchors, b)
 	}
@@ -274,7 +275,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 		}
 		b, err := c.Bone(bb.Bone)
 		if err != nil {
-			return s, fmt.Errorf("scene: CapeFit.Body[%d]: %w", i, err)
+			return s, errctx.Wrap("scene", fmt.Sprintf("CapeFit.Body[%d]", i), err)
 		}
 		s.Body = append(s.Body, c.capsule(b, bb.Radius, neck))
 		s.Standoff = max(s.Standoff, bb.Radius+0.03)

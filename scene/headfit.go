@@ -7,6 +7,7 @@ import (
 
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
@@ -98,7 +99,7 @@ func (c *Character) HairSettings(fit HairFit) (HairSettings, error) {
 	var out HairSettings
 	bone, err := c.Bone(name)
 	if err != nil {
-		return out, fmt.Errorf("scene: Character.HairSettings: %w", err)
+		return out, errctx.Wrap("scene", "HairFit.Bone", err)
 	}
 	pos, rot, _ := NodePose(bone)
 	_, rr, _ := NodePose(c.Root)
@@ -303,7 +304,14 @@ func NewHeadHair(w *verlet3d.World, s HairSettings) (*HeadHair, error) {
 		hd := s.Head.Head()
 		h, err := hair.New(w, hd, s.Hair)
 		if err != nil {
-			return nil, fmt.Errorf("scene: NewHeadHair: %w", err)
+			// Name the fields as the caller wrote them.
+			if e := errctx.Rename(err, "hair: Settings.", "scene: HairSettings.Hair."); e != err {
+				return nil, e
+			}
+			if e := errctx.Rename(err, "hair: Head.Radius", "scene: HairSettings.Head.Radius"); e != err {
+				return nil, e
+			}
+			return nil, errctx.Wrap("scene", "NewHeadHair", err)
 		}
 		f, err := FollowHead(h, s.Head.Bone, s.Head.Offset, s.Head.Turn)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/g3n/engine/core"
 	"github.com/go-gl/mathgl/mgl32"
@@ -46,7 +47,7 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 	f := &HeadFollower{h: h, node: node, offset: offset, turn: vecmath.Rotation(turn)}
 	c, q := f.Pose()
 	if err := h.Teleport(c, q); err != nil {
-		return nil, fmt.Errorf("scene: FollowHead: %w", err)
+		return nil, errctx.Wrap("scene", "FollowHead", err)
 	}
 	return f, nil
 }

@@ -54,7 +54,7 @@ func headHair(d *Demo, w *verlet3d.World, drv *scene.Driver, head *core.Node, of
 	hs.Length *= radius / 0.1 // the default style scaled to this head
 	h, err := hair.New(w, hd, hs)
 	if err != nil {
-		return nil, fmt.Errorf("hair: %w", err)
+		return nil, err
 	}
 	follow, err := scene.FollowHead(h, head, offset, mgl32.QuatIdent())
 	if err != nil {
