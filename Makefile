@@ -62,7 +62,7 @@ test: check
 # character walking)
 # for 10 simulated minutes each; `make test` runs them for 20 s.
 soak: deps
-	DRAPE_SOAK=1 $(GO) test -count=1 -p 1 -timeout 60m -run Soak -v ./cloth ./hair ./bodies ./scene 2>&1 | \
+	DRAPE_SOAK=1 $(GO) test -count=1 -p 1 -timeout 60m -run Soak -v ./cloth ./hair ./bodies ./scene/... 2>&1 | \
 	  grep -E '^(=== RUN|--- |\s+soak_test|ok|FAIL|PASS)'; exit $${PIPESTATUS[0]}
 
 # golden refreshes the determinism goldens (testdata/golden_*.txt: a hash
@@ -75,7 +75,7 @@ golden:
 # fuzz runs each fuzz target for FUZZTIME (default 5m), one at a time; a
 # failing input lands in the package's testdata/fuzz/ and becomes a test.
 FUZZTIME ?= 5m
-FUZZ := verlet3d:FuzzWorld cloth:FuzzCloth cloth:FuzzCape hair:FuzzHair bodies:FuzzBodies scene:FuzzLoadGLTF
+FUZZ := verlet3d:FuzzWorld cloth:FuzzCloth cloth:FuzzCape hair:FuzzHair bodies:FuzzBodies scene/character:FuzzLoadGLTF
 fuzz:
 	@for pt in $(FUZZ); do p=$${pt%%:*}; f=$${pt##*:}; echo "== $$f ($$p, $(FUZZTIME))"; \
 	  $(GO) test ./$$p -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done

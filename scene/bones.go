@@ -64,66 +64,6 @@ func BoneKey(name string) (side byte, base string) {
 	return side, strings.Join(keep, "")
 }
 
-// stripDup removes a trailing duplicate marker such as "_1" or ".001".
-func stripDup(name string) string {
-	i := len(name)
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-		i--
-	}
-	if i < len(name) && i > 1 && (name[i-1] == '_' || name[i-1] == '.') {
-		return name[:i-1]
-	}
-	return name
-}
-
-type boneCandidate struct {
-	name  string
-	node  *core.Node
-	joint bool // a skin joint
-	depth int
-}
-
-func depth(n *core.Node) int {
-	d := 0
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		d++
-	}
-	return d
-}
-
-// matchBone picks the candidate for want: the exact name, then the same
-// name ignoring case, then the same BoneKey, then the same BoneKey of the
-// name without a duplicate marker ("Head_1" for "Head"). At each stage skin
-// joints win over other nodes, then the node nearest the root.
-func matchBone(cands []boneCandidate, want string) *core.Node {
-	ws, wb := BoneKey(want)
-	stages := []func(c boneCandidate) bool{
-		func(c boneCandidate) bool { return c.name == want },
-		func(c boneCandidate) bool { return strings.EqualFold(c.name, want) },
-		func(c boneCandidate) bool { s, b := BoneKey(c.name); return s == ws && b == wb && b != "" },
-		func(c boneCandidate) bool {
-			s, b := BoneKey(stripDup(c.name))
-			return s == ws && b == wb && b != ""
-		},
-	}
-	for _, ok := range stages {
-		var best *boneCandidate
-		for i := range cands {
-			c := &cands[i]
-			if !ok(*c) {
-				continue
-			}
-			if best == nil || (c.joint && !best.joint) || (c.joint == best.joint && c.depth < best.depth) {
-				best = c
-			}
-		}
-		if best != nil {
-			return best.node
-		}
-	}
-	return nil
-}
-
 // NodePose returns n's world position, its world rotation with the scale
 // taken out (a unit quaternion), and its largest world scale factor. Use it
 // to hand a bone's pose to physics in meters whatever the armature's scale.
@@ -185,6 +125,14 @@ func NewMountAxes(parent, bone, axes *core.Node, turn mgl32.Quat) *Mount {
 	parent.Add(m.Node)
 	m.Update()
 	return m
+}
+
+// SetLevel makes the mount keep only the heading of its +Z axis (its turn
+// about world +Y), or its whole rotation again: a character's frame that
+// does not pitch or roll with the hips as they do in a run.
+func (m *Mount) SetLevel(level bool) {
+	m.level = level
+	m.Update()
 }
 
 // Bone returns the followed bone.

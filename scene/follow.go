@@ -2,9 +2,9 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -367,15 +367,7 @@ func nodeNames(root core.INode) string {
 		}
 	}
 	walk(root)
-	return listNames(names)
-}
-
-func listNames(names []string) string {
-	sort.Strings(names)
-	if len(names) > 40 {
-		names = append(names[:40], "...")
-	}
-	return strings.Join(names, ", ")
+	return errctx.Names(names)
 }
 
 // FindBone returns the bone of sk called name. Names are matched exactly
@@ -400,7 +392,7 @@ func FindBone(sk *graphic.Skeleton, name string) (*core.Node, error) {
 	for i, b := range bones {
 		names[i] = b.Name()
 	}
-	return nil, fmt.Errorf("scene: skeleton has no bone %q (have %s)", name, listNames(names))
+	return nil, fmt.Errorf("scene: skeleton has no bone %q (have %s)", name, errctx.Names(names))
 }
 
 // ShiftOrigin moves the blend poses with verlet3d.World.ShiftOrigin (the

@@ -13,6 +13,7 @@ import (
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/scene/character"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
@@ -304,7 +305,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 		}
 		animName = *animFlag
 	}
-	ch, err := scene.LoadCharacter(file)
+	ch, err := character.Load(file)
 	if err != nil {
 		return nil, fmt.Errorf("-cape-gltf: %w", err)
 	}
@@ -316,7 +317,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 			return nil, fmt.Errorf("-animation: %w", err)
 		}
 	}
-	var fit scene.CapeFit
+	var fit character.CapeFit
 	fit.Anchors = splitList(bones)
 	for _, part := range splitList(body) {
 		// Bone names may hold colons (mixamorig:Spine): the radius is after
@@ -330,7 +331,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 		if err != nil || !(r > 0) || math.IsInf(r, 0) || r > 10 {
 			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in meters, 0 < radius <= 10", part)
 		}
-		fit.Body = append(fit.Body, scene.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
+		fit.Body = append(fit.Body, character.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
 	}
 	d.Scene.Add(ch.Root)
 	// Start mid-stride so captures show a walking pose.
@@ -353,7 +354,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	ch.Root.WorldPosition(&foot)
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
 	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s}
-	if hs, err := ch.HairSettings(scene.HairFit{}); err == nil {
+	if hs, err := ch.HairSettings(character.HairFit{}); err == nil {
 		// The head sphere fitted to the head's mesh, as a game does it.
 		rig.head, rig.fitted = hs.Head.Bone, &hs
 		scale = max(scale, (hs.Head.Head().Center.Y()+hs.Head.Radius-foot.Y)/1.8)

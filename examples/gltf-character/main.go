@@ -25,6 +25,7 @@ import (
 	"github.com/drape3d/drape/assets"
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/scene/character"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/app"
 	"github.com/g3n/engine/camera"
@@ -58,7 +59,7 @@ func main() {
 	fill.SetPosition(4, 2, 3)
 	root.Add(fill)
 
-	ch, err := scene.LoadCharacter(flag.Arg(0)) // clear errors for bad or hostile files
+	ch, err := character.Load(flag.Arg(0)) // clear errors for bad or hostile files
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func main() {
 	driver := scene.NewDriver(world)
 
 	// The cape, fitted to the skeleton: anchors, size and body colliders.
-	cs, err := ch.CapeSettings(scene.CapeFit{})
+	cs, err := ch.CapeSettings(character.CapeFit{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func main() {
 
 	// Hair on the head bone, its sphere fitted to the head's mesh, the
 	// default style scaled to it: meters whatever the armature's scale.
-	hs, err := ch.HairSettings(scene.HairFit{})
+	hs, err := ch.HairSettings(character.HairFit{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,7 +3,20 @@
 // not "scene: CapeFit.Anchors: scene: no bone matching ...".
 package errctx
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
+
+// Names lists names for an error message: sorted, comma-separated, the
+// first 40 and "..." when there are more. It sorts names in place.
+func Names(names []string) string {
+	sort.Strings(names)
+	if len(names) > 40 {
+		names = append(names[:40], "...")
+	}
+	return strings.Join(names, ", ")
+}
 
 // wrapped is an error with a message of its own that unwraps to the error
 // it was made from, so errors.Is and errors.As see through it.

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -23,7 +24,7 @@ type hairRun struct {
 
 // runCharacterHair grows hair fitted to ch's head and plays each clip for
 // secs seconds at 60 frames per second.
-func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64) (HairSettings, hairRun) {
+func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64) (scene.HairSettings, hairRun) {
 	t.Helper()
 	if err := ch.Play(clips[0]); err != nil {
 		t.Fatal(err)
@@ -38,7 +39,7 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	h, err := NewHeadHair(w, hs)
+	h, err := scene.NewHeadHair(w, hs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +58,10 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 			h.Follower.Sync()
 			w.Step()
 			head := h.Head()
-			pos, rot, _ := NodePose(hs.Head.Bone)
+			pos, rot, _ := scene.NodePose(hs.Head.Bone)
 			r.center = math.Max(r.center, float64(head.Center.Sub(pos.Add(rot.Rotate(hs.Head.Offset))).Len()))
-			hipsAt, _, _ := NodePose(hips)
-			_, rootRot, _ := NodePose(ch.Root)
+			hipsAt, _, _ := scene.NodePose(hips)
+			_, rootRot, _ := scene.NodePose(ch.Root)
 			up := rootRot.Rotate(mgl32.Vec3{0, 1, 0})
 			for k := 0; k < n; k++ {
 				p := w.Position(first + verlet3d.Particle(k))
@@ -86,7 +87,7 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 
 // checkHairRun checks the hair against the head sphere's reference: no
 // vertex inside it, roots on the scalp, the head on its bone.
-func checkHairRun(t *testing.T, hs HairSettings, r hairRun) {
+func checkHairRun(t *testing.T, hs scene.HairSettings, r hairRun) {
 	t.Helper()
 	t.Logf("head radius %.4g m at %v from the bone: deepest inside %.2g m, root off its scalp point %.2g m, off the sphere %.2g m, center off the bone %.2g m",
 		hs.Head.Radius, hs.Head.Offset, r.inside, r.root, r.surface, r.center)
@@ -117,7 +118,7 @@ func TestHairFitFixtures(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range rigFixtures {
 		t.Run(f.name, func(t *testing.T) {
-			ch, err := LoadCharacter(writeRig(t, dir, f))
+			ch, err := Load(writeRig(t, dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,11 +148,11 @@ func TestHairFitFixtures(t *testing.T) {
 			// placed by the head alone, as the rigid head of the first
 			// fixture is, so both fit the same sphere (skinned with the
 			// neck's share, those corners would sit 1.4 cm off the box).
-			rigid, err := LoadCharacter(writeRig(t, dir, rigFixtures[0]))
+			rigid, err := Load(writeRig(t, dir, rigFixtures[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch, err = LoadCharacter(writeRig(t, dir, f))
+			ch, err = Load(writeRig(t, dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +182,7 @@ func TestHairFitFixtures(t *testing.T) {
 // The robot's head is a barrel of rigid meshes under its Head bone, whose
 // world scale is 100: the fitted sphere encloses them, in meters.
 func TestHairFitRobot(t *testing.T) {
-	ch, err := LoadCharacter(robotPath(t))
+	ch, err := Load(robotPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestHairFitRobot(t *testing.T) {
 
 func TestNewHeadHairErrors(t *testing.T) {
 	dir := t.TempDir()
-	ch, err := LoadCharacter(writeRig(t, dir, rigFixtures[0]))
+	ch, err := Load(writeRig(t, dir, rigFixtures[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,16 +233,16 @@ func TestNewHeadHairErrors(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		edit func(*HairSettings)
+		edit func(*scene.HairSettings)
 	}{
-		{"radius 0", func(s *HairSettings) { s.Head.Radius = 0 }},
-		{"NaN offset", func(s *HairSettings) { s.Head.Offset[1] = float32(math.NaN()) }},
-		{"NaN turn", func(s *HairSettings) { s.Head.Turn = mgl32.Quat{W: float32(math.NaN())} }},
-		{"no strands", func(s *HairSettings) { s.Hair.Strands = 0 }},
+		{"radius 0", func(s *scene.HairSettings) { s.Head.Radius = 0 }},
+		{"NaN offset", func(s *scene.HairSettings) { s.Head.Offset[1] = float32(math.NaN()) }},
+		{"NaN turn", func(s *scene.HairSettings) { s.Head.Turn = mgl32.Quat{W: float32(math.NaN())} }},
+		{"no strands", func(s *scene.HairSettings) { s.Hair.Strands = 0 }},
 	} {
 		s := good
 		c.edit(&s)
-		if _, err := NewHeadHair(w, s); err == nil {
+		if _, err := scene.NewHeadHair(w, s); err == nil {
 			t.Errorf("%s: no error", c.name)
 		} else {
 			t.Logf("%s: %v", c.name, err)

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 )
 
@@ -19,7 +20,7 @@ func TestSoakGLTFCharacter(t *testing.T) {
 	if os.Getenv("DRAPE_SOAK") == "1" {
 		dur = 600
 	}
-	ch, err := LoadCharacter(writeRig(t, t.TempDir(), rigFixtures[0]))
+	ch, err := Load(writeRig(t, t.TempDir(), rigFixtures[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestSoakGLTFCharacter(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
-	cape, err := NewCape(w, s)
+	cape, err := scene.NewCape(w, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/graphic"
 	g3ngltf "github.com/g3n/engine/loader/gltf"
@@ -96,16 +97,16 @@ var gltfRefused = map[string]bool{
 // bad file: a panic inside g3n's loader is returned as an error.
 func LoadGLTF(file string, lim GLTFLimits) (*GLTFModel, error) {
 	if lim.MaxFileBytes <= 0 || lim.MaxTotalBytes <= 0 || lim.MaxImagePixels <= 0 {
-		return nil, fmt.Errorf("scene: LoadGLTF: limits %+v, want every limit > 0 (see DefaultGLTFLimits)", lim)
+		return nil, fmt.Errorf("character: LoadGLTF: limits %+v, want every limit > 0 (see DefaultGLTFLimits)", lim)
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		return nil, fmt.Errorf("scene: LoadGLTF(%q): %w", file, err)
+		return nil, fmt.Errorf("character: LoadGLTF(%q): %w", file, err)
 	}
 	dir := filepath.Dir(abs)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("scene: LoadGLTF(%q): %w", file, err)
+		return nil, fmt.Errorf("character: LoadGLTF(%q): %w", file, err)
 	}
 	defer root.Close()
 	l := &gltfLoad{file: file, root: root, lim: lim}
@@ -159,7 +160,7 @@ type gltfLoad struct {
 }
 
 func (l *gltfLoad) errf(format string, args ...any) error {
-	return fmt.Errorf("scene: glTF %q: %s", l.file, fmt.Sprintf(format, args...))
+	return fmt.Errorf("character: glTF %q: %s", l.file, fmt.Sprintf(format, args...))
 }
 
 func (l *gltfLoad) note(s string) {
@@ -1009,7 +1010,7 @@ func (m *GLTFModel) Node(name string) (*core.Node, error) {
 		}
 	}
 	sort.Strings(names)
-	return nil, fmt.Errorf("scene: no bone or node matching %q (have %s)", name, listNames(names))
+	return nil, fmt.Errorf("character: no bone or node matching %q (have %s)", name, errctx.Names(names))
 }
 
 // Clip returns the animation called name: exact, then ignoring case, then
@@ -1036,7 +1037,7 @@ func (m *GLTFModel) Clip(name string) (*Clip, error) {
 		names[i] = c.Name
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("scene: no animation %q: the file has no animations", name)
+		return nil, fmt.Errorf("character: no animation %q: the file has no animations", name)
 	}
-	return nil, fmt.Errorf("scene: no animation %q (have %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("character: no animation %q (have %s)", name, strings.Join(names, ", "))
 }
