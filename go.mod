@@ -1,11 +1,12 @@
 module github.com/drape3d/drape
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/g3n/engine v0.2.1-0.20260801162305-83026d7a1228
 	github.com/go-gl/mathgl v1.2.0
 	github.com/qmuntal/gltf v0.28.0
+	golang.org/x/sys v0.50.0
 )
 
 require (

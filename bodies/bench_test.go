@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math/rand"
 	"runtime"
 	"testing"
@@ -26,13 +27,13 @@ func tumblingSys(b testing.TB, n int, cfg verlet3d.Config) (*verlet3d.World, *bo
 		side++
 	}
 	for i := 0; i < n; i++ {
-		x, z := float32(i%side)-float32(side)/2, float32(i/side)-float32(side)/2
+		x, z := float32(i%side)-float32(float32(side)/2), float32(i/side)-float32(float32(side)/2)
 		addCube(b, s, bodies.CubeSettings{
 			Size: 0.4, Mass: 1,
-			Position:        mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7},
+			Position:        mgl32.Vec3{float32(x * 0.7), 0.5 + float32(1.5*r.Float32()), float32(z * 0.7)},
 			Rotation:        randomQuat(r),
-			Velocity:        mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}.Mul(2),
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6),
+			Velocity:        vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}, 2),
+			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 6),
 		})
 	}
 	return w, s
@@ -130,8 +131,8 @@ func benchSeed(b *testing.B, n, iterations int) {
 			side++
 		}
 		for i := 0; i < n; i++ {
-			x, z := float32(i%side)-float32(side)/2, float32(i/side)-float32(side)/2
-			c := mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7}
+			x, z := float32(i%side)-float32(float32(side)/2), float32(i/side)-float32(float32(side)/2)
+			c := mgl32.Vec3{float32(x * 0.7), 0.5 + float32(1.5*r.Float32()), float32(z * 0.7)}
 			q := randomQuat(r)
 			var ps []verlet3d.Particle
 			for k := 0; k < 9; k++ {
@@ -144,7 +145,7 @@ func benchSeed(b *testing.B, n, iterations int) {
 						}
 					}
 				}
-				p, _ := w.AddParticle(c.Add(q.Rotate(off)), 1.0/9)
+				p, _ := w.AddParticle(c.Add(vecmath.QuatRotate(q, off)), 1.0/9)
 				ps = append(ps, p)
 			}
 			for a := range ps {
@@ -171,13 +172,13 @@ func sceneCubes(b testing.TB, cfg verlet3d.Config) *verlet3d.World {
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 100; i++ {
 		x, z := float32(i%10)-5, float32(i/10)-5
-		q := mgl32.QuatRotate(r.Float32()*6.28, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
+		q := vecmath.QuatAxisAngle(float32(r.Float32()*6.28), vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}))
 		addCube(b, s, bodies.CubeSettings{
 			Size: 0.4, Mass: 1,
-			Position:        mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7},
+			Position:        mgl32.Vec3{float32(x * 0.7), 0.5 + float32(1.5*r.Float32()), float32(z * 0.7)},
 			Rotation:        q,
-			Velocity:        mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}.Mul(2),
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6),
+			Velocity:        vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}, 2),
+			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 6),
 		})
 	}
 	return w

@@ -144,7 +144,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	s.stats.ParticleContacts = len(s.contacts) - n1
 	// Where the contact points of the particles were at the start of the
 	// substep, for friction (the cubes' contacts got theirs in generate).
-	recover := particleRecoverySpeed * h
+	recover := float32(particleRecoverySpeed * h)
 	for k := n1; k < len(s.contacts); k++ {
 		c := &s.contacts[k]
 		c.start(pos, prev)
@@ -193,13 +193,13 @@ func (s *System) markBlocked(w *verlet3d.World, pos []mgl32.Vec3, radius []float
 			wc := &s.worldContacts[j]
 			// Held: touching the collider (within the margin), and the
 			// push along c.n goes into it.
-			if f := wc.Normal.Dot(c.n); f < 0 && pos[p].Sub(wc.Point).Dot(wc.Normal)-radius[p] < s.margin {
+			if f := vecmath.Dot(wc.Normal, c.n); f < 0 && vecmath.Dot(pos[p].Sub(wc.Point), wc.Normal)-radius[p] < s.margin {
 				c.blocked, c.paHeld, c.hold = true, pos[p], wc.Normal
 				// Within the collider's friction cone the push does
 				// not slide the particle across it either: the crate's
 				// weight presses it on the collider.
 				mu := w.ColliderSettings(wc.Collider).Friction
-				c.pinned = 1-f*f <= mu*mu*f*f
+				c.pinned = 1-float32(f*f) <= mu*mu*f*f
 				break
 			}
 		}
@@ -358,7 +358,7 @@ func (s *System) generate(lo, hi int) {
 		}
 		cb.keep.cols[s.par] = keptRange{int32(k), int32(at), int32(len(sl.cols))}
 	}
-	recover := cubeRecoverySpeed * s.h
+	recover := float32(cubeRecoverySpeed * s.h)
 	for k := range sl.pairs {
 		sl.pairs[k].start(pos, prev)
 		sl.pairs[k].limitRecovery(recover)
@@ -374,7 +374,7 @@ func (s *System) generate(lo, hi int) {
 // is stopped in full.
 func (c *contact) limitRecovery(recover float32) {
 	a, b, n := &c.paPrev, &c.pbPrev, &c.n // in place: see moveRigidly
-	c.floor = min(0, ((a[0]-b[0])*n[0]+(a[1]-b[1])*n[1]+(a[2]-b[2])*n[2])-c.r+recover)
+	c.floor = min(0, (float32((a[0]-b[0])*n[0])+float32((a[1]-b[1])*n[1])+float32((a[2]-b[2])*n[2]))-c.r+recover)
 }
 
 // start records where the points of c were at the start of the substep,
@@ -390,21 +390,21 @@ func (c *contact) start(pos, prev []mgl32.Vec3) {
 		// fixed point, which does not move (the general sum below
 		// subtracts it from itself, an exact zero).
 		c.pbPrev = c.fixed
-		c.vn0 = (pa[0]-a0[0])*n[0] + (pa[1]-a0[1])*n[1] + (pa[2]-a0[2])*n[2]
+		c.vn0 = float32((pa[0]-a0[0])*n[0]) + float32((pa[1]-a0[1])*n[1]) + float32((pa[2]-a0[2])*n[2])
 		return
 	}
 	var pb mgl32.Vec3
 	c.placeB(&c.pbPrev, prev)
 	c.placeB(&pb, pos)
 	b0 := &c.pbPrev
-	c.vn0 = ((pa[0]-a0[0])-(pb[0]-b0[0]))*n[0] + ((pa[1]-a0[1])-(pb[1]-b0[1]))*n[1] + ((pa[2]-a0[2])-(pb[2]-b0[2]))*n[2]
+	c.vn0 = float32(((pa[0]-a0[0])-(pb[0]-b0[0]))*n[0]) + float32(((pa[1]-a0[1])-(pb[1]-b0[1]))*n[1]) + float32(((pa[2]-a0[2])-(pb[2]-b0[2]))*n[2])
 }
 
 // planeDist returns (x - pl.Point)·pl.Normal, component by component (see
 // moveRigidly).
 func planeDist(x *mgl32.Vec3, pl *verlet3d.Plane) float32 {
 	o, n := &pl.Point, &pl.Normal
-	return (x[0]-o[0])*n[0] + (x[1]-o[1])*n[1] + (x[2]-o[2])*n[2]
+	return float32((x[0]-o[0])*n[0]) + float32((x[1]-o[1])*n[1]) + float32((x[2]-o[2])*n[2])
 }
 
 // planeContact is vecmath.PathContact(pl, a, b, 0, margin) for a corner
@@ -414,11 +414,11 @@ func planeDist(x *mgl32.Vec3, pl *verlet3d.Plane) float32 {
 func planeContact(pl *verlet3d.Plane, a, b *mgl32.Vec3, margin float32) (surface, normal mgl32.Vec3, ok bool) {
 	// Plane.Closest(b), then (b - surface)·normal.
 	o, nn := &pl.Point, &pl.Normal
-	d := (b[0]-o[0])*nn[0] + (b[1]-o[1])*nn[1] + (b[2]-o[2])*nn[2]
-	sx, sy, sz := b[0]-nn[0]*d, b[1]-nn[1]*d, b[2]-nn[2]*d
-	e := (b[0]-sx)*nn[0] + (b[1]-sy)*nn[1] + (b[2]-sz)*nn[2]
+	d := float32((b[0]-o[0])*nn[0]) + float32((b[1]-o[1])*nn[1]) + float32((b[2]-o[2])*nn[2])
+	sx, sy, sz := b[0]-float32(nn[0]*d), b[1]-float32(nn[1]*d), b[2]-float32(nn[2]*d)
+	e := float32((b[0]-sx)*nn[0]) + float32((b[1]-sy)*nn[1]) + float32((b[2]-sz)*nn[2])
 	mx, my, mz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-	if e >= margin || mx*mx+my*my+mz*mz > margin*margin {
+	if e >= margin || float32(mx*mx)+float32(my*my)+float32(mz*mz) > margin*margin {
 		return vecmath.PathContact(pl, *a, *b, 0, margin)
 	}
 	return mgl32.Vec3{sx, sy, sz}, *nn, true
@@ -467,10 +467,10 @@ func (s *System) prepareCubes(lo, hi int) {
 			s.frame(cb, pos)
 		}
 		cb.cPrev = cornerMean(prev, &cb.p)
-		fm := fastMove * cb.half
+		fm := float32(fastMove * cb.half)
 		c, cp := &cb.c, &cb.cPrev // in place: see moveRigidly
 		dx, dy, dz := c[0]-cp[0], c[1]-cp[1], c[2]-cp[2]
-		cb.fast = dx*dx+dy*dy+dz*dz > fm*fm
+		cb.fast = float32(dx*dx)+float32(dy*dy)+float32(dz*dz) > fm*fm
 		if cb.fast {
 			// A fast cube's bounds cover its path, so that the broad
 			// phase pairs it with a cube it passes this substep.
@@ -521,7 +521,7 @@ func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
 		cy += float64(x[1])
 		cz += float64(x[2])
 	}
-	s.setFrame(cb, pos, [3]float64{cx / 8, cy / 8, cz / 8}, rm)
+	s.setFrame(cb, pos, [3]float64{float64(cx / 8), float64(cy / 8), float64(cz / 8)}, rm)
 }
 
 // setFrame sets cb's centre to c, its axes from r (the matrix of cb.q) and
@@ -608,7 +608,7 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 	lp := start()
 	// Points this close to a slab count as inside it: aligned stacks put
 	// corners exactly on each other's side planes.
-	slab := b.half + r + 2e-3*b.half
+	slab := b.half + r + float32(2e-3*b.half)
 	axis, sign := -1, float32(1)
 	tEnter := float32(-1)
 	for k := 0; k < 3; k++ {
@@ -621,7 +621,7 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 			continue // inside this slab at the start
 		}
 		t := float32(0)
-		if d := a - sg*l[k]; d > 1e-12 {
+		if d := a - float32(sg*l[k]); d > 1e-12 {
 			t = (a - slab) / d
 		}
 		if t > tEnter {
@@ -640,16 +640,16 @@ func (s *System) vertexFace(p, ib int32, r, mu float32, pos, prev []mgl32.Vec3, 
 		best := float32(math.MaxFloat32)
 		for k := 0; k < 3; k++ {
 			for _, sg := range [2]float32{1, -1} {
-				if pen := b.half + r - sg*at[k]; pen < best {
+				if pen := b.half + r - float32(sg*at[k]); pen < best {
 					best, axis, sign = pen, k, sg
 				}
 			}
 		}
 	}
 	fl := l
-	fl[axis] = sign * b.half
+	fl[axis] = float32(sign * b.half)
 	idx, wt := faceWeights(b.half, fl, axis, sign)
-	c := contact{kind: kindParticle, ca: -1, cb: ib, na: 1, nb: 4, r: r, mu: mu, n: b.axis[axis].Mul(sign)}
+	c := contact{kind: kindParticle, ca: -1, cb: ib, na: 1, nb: 4, r: r, mu: mu, n: vecmath.Scale(b.axis[axis], sign)}
 	c.a[0], c.wa[0] = p, 1
 	for i := 0; i < 4; i++ {
 		c.b[i], c.wb[i] = b.p[idx[i]], wt[i]
@@ -721,21 +721,21 @@ func (s *System) edgeCorner(p, ib int32, l mgl32.Vec3, r, mu float32, pos, prev 
 	if out < 2 {
 		return false
 	}
-	dl := d.Len()
+	dl := vecmath.Len(d)
 	if dl < 1e-6 {
 		return false // on the edge itself: the faces know better
 	}
 	if dl > r+s.margin {
 		return true // beyond the edge's reach
 	}
-	n := b.axis[0].Mul(d[0] / dl).Add(b.axis[1].Mul(d[1] / dl)).Add(b.axis[2].Mul(d[2] / dl))
+	n := vecmath.Scale(b.axis[0], d[0]/dl).Add(vecmath.Scale(b.axis[1], d[1]/dl)).Add(vecmath.Scale(b.axis[2], d[2]/dl))
 	c := contact{kind: kindParticle, ca: -1, cb: ib, na: 1, nb: 1, r: r, mu: mu, n: n}
 	c.a[0], c.wa[0] = p, 1
 	c.b[0], c.wb[0] = b.p[corner], 1
 	if free >= 0 {
 		// Along the edge: its corners at the low and high end of the free
 		// axis, weighted by where the nearest point lies between them.
-		t := (l[free]/b.half + 1) / 2
+		t := float32((l[free]/b.half + 1) / 2)
 		c.nb = 2
 		c.b[0], c.wb[0] = b.p[corner], 1-t
 		c.b[1], c.wb[1] = b.p[corner|1<<free], t
@@ -749,13 +749,13 @@ func (s *System) edgeCorner(p, ib int32, l mgl32.Vec3, r, mu float32, pos, prev 
 // Detection, 5.1.9). Both segments have non-zero length here.
 func closestSegSeg(p1, d1, p2, d2 mgl32.Vec3) (s, t float32) {
 	r := p1.Sub(p2)
-	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(r)
-	c, b := d1.Dot(r), d1.Dot(d2)
-	den := a*e - b*b
+	a, e, f := vecmath.Dot(d1, d1), vecmath.Dot(d2, d2), vecmath.Dot(d2, r)
+	c, b := vecmath.Dot(d1, r), vecmath.Dot(d1, d2)
+	den := float32(a*e) - float32(b*b)
 	if den > 0 {
-		s = clamp01((b*f - c*e) / den)
+		s = clamp01((float32(b*f) - float32(c*e)) / den)
 	}
-	t = (b*s + f) / e
+	t = (float32(b*s) + f) / e
 	if t < 0 {
 		t, s = 0, clamp01(-c/a)
 	} else if t > 1 {
@@ -796,7 +796,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		// each corner, nor at its path. The corners lie within √3·half of
 		// the centre; the slack covers a cube squashed by contacts. A
 		// plane has no far side to pass through.
-		if d := planeDist(&cb.c, pl); d > 1.8*cb.half+s.margin {
+		if d := planeDist(&cb.c, pl); d > float32(1.8*cb.half)+s.margin {
 			return
 		}
 	}
@@ -845,13 +845,13 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 	}
 	sp, n := col.c.Closest(cb.c)
 	l := cb.local(sp)
-	in := cb.half - 1e-4*cb.half
+	in := cb.half - float32(1e-4*cb.half)
 	if l[0] > in || l[0] < -in || l[1] > in || l[1] < -in || l[2] > in || l[2] < -in {
 		return
 	}
 	axis, sign := cb.faceAgainst(n) // the face toward the collider
 	fl := l
-	fl[axis] = sign * cb.half
+	fl[axis] = float32(sign * cb.half)
 	idx, wt := faceWeights(cb.half, fl, axis, sign)
 	c := contact{kind: kindCollider, ca: ic, cb: -1, na: 4, fixed: sp, n: n, mu: mu, feat: ci}
 	for i := 0; i < 4; i++ {
@@ -877,7 +877,7 @@ func (s *System) holdOut(cb *cube, pos, prev []mgl32.Vec3, inv []float32) {
 				continue
 			}
 			sp, n, ok := vecmath.PathContact(col.c, prev[p], pos[p], 0, 0)
-			if ok && pos[p].Sub(sp).Dot(n) < 0 {
+			if ok && vecmath.Dot(pos[p].Sub(sp), n) < 0 {
 				pos[p] = sp
 			}
 		}

@@ -56,14 +56,14 @@ func (s CubeSettings) Validate() error {
 		return fmt.Errorf("bodies: CubeSettings.Position = %v, want metres within ±%g", s.Position, float32(verlet3d.MaxCoordinate-1e3))
 	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
-	case !vecmath.Finite(s.Velocity) || s.Velocity.Len() > verlet3d.MaxSpeedLimit:
+	case !vecmath.Finite(s.Velocity) || vecmath.Len(s.Velocity) > verlet3d.MaxSpeedLimit:
 		return fmt.Errorf("bodies: CubeSettings.Velocity = %v, want m/s up to %g (verlet3d.MaxSpeedLimit)", s.Velocity, float32(verlet3d.MaxSpeedLimit))
-	case !vecmath.Finite(s.AngularVelocity) || s.AngularVelocity.Len()*s.Size > verlet3d.MaxSpeedLimit:
+	case !vecmath.Finite(s.AngularVelocity) || vecmath.Len(s.AngularVelocity)*s.Size > verlet3d.MaxSpeedLimit:
 		return fmt.Errorf("bodies: CubeSettings.AngularVelocity = %v, want rad/s up to %g/Size (verlet3d.MaxSpeedLimit at the corners)", s.AngularVelocity, float32(verlet3d.MaxSpeedLimit))
 	case !finite(s.Compliance) || s.Compliance < 0 || s.Compliance > verlet3d.MaxCompliance:
 		return fmt.Errorf("bodies: CubeSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(verlet3d.MaxCompliance))
 	}
-	if s.Rotation != (mgl32.Quat{}) && s.Rotation.Len() < 1e-6 {
+	if s.Rotation != (mgl32.Quat{}) && vecmath.QuatLen(s.Rotation) < 1e-6 {
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a non-zero quaternion (or all zeros for none)", s.Rotation)
 	}
 	return nil
@@ -187,7 +187,7 @@ func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
 	// Component by component (see moveRigidly).
 	dx, dy, dz := x[0]-c.c[0], x[1]-c.c[1], x[2]-c.c[2]
 	a, b, e := &c.axis[0], &c.axis[1], &c.axis[2]
-	return mgl32.Vec3{dx*a[0] + dy*a[1] + dz*a[2], dx*b[0] + dy*b[1] + dz*b[2], dx*e[0] + dy*e[1] + dz*e[2]}
+	return mgl32.Vec3{float32(dx*a[0]) + float32(dy*a[1]) + float32(dz*a[2]), float32(dx*b[0]) + float32(dy*b[1]) + float32(dz*b[2]), float32(dx*e[0]) + float32(dy*e[1]) + float32(dz*e[2])}
 }
 
 // cornerSign returns ±1: the side of corner i along axis k.
@@ -204,7 +204,7 @@ func cornerSign(i, k int) float32 {
 func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uint8, w [4]float32) {
 	var u [3]float32
 	for k := 0; k < 3; k++ {
-		t := (l[k]/half + 1) / 2
+		t := float32((l[k]/half + 1) / 2)
 		if t < 0 {
 			t = 0
 		} else if t > 1 {
@@ -229,7 +229,7 @@ func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uin
 		if i>>uint(a2)&1 == 0 {
 			w2 = 1 - w2
 		}
-		idx[n], w[n] = uint8(i), w1*w2
+		idx[n], w[n] = uint8(i), float32(w1*w2)
 		n++
 	}
 	return idx, w

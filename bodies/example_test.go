@@ -2,6 +2,7 @@ package bodies_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/bodies"
@@ -20,7 +21,7 @@ func Example() {
 		Size:     0.5, // m
 		Mass:     2,   // kg
 		Position: mgl32.Vec3{0, 1.5, 0},
-		Rotation: mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 1}.Normalize()),
+		Rotation: vecmath.QuatAxisAngle(0.5, vecmath.Normalize(mgl32.Vec3{1, 0, 1})),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -33,7 +34,7 @@ func Example() {
 	// Flat on a face: one of the crate's axes points straight up.
 	up := 0.0
 	for _, axis := range []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
-		up = math.Max(up, math.Abs(float64(q.Rotate(axis)[1])))
+		up = math.Max(up, math.Abs(float64(vecmath.QuatRotate(q, axis)[1])))
 	}
 	fmt.Printf("centre %.3f m above the floor, an axis %.3f of the way to vertical\n", p[1], up)
 	if _, err := sys.AddCube(bodies.CubeSettings{Size: -1, Mass: 1}); err != nil {

@@ -2,6 +2,7 @@ package bodies_test
 
 import (
 	"github.com/drape3d/drape/internal/checks"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -18,8 +19,8 @@ func cubeScene(t *testing.T, workers int) (*verlet3d.World, *bodies.System) {
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	for i := 0; i < 12; i++ {
 		addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 1 + float32(i%3),
-			Position:        mgl32.Vec3{float32(i%4)*0.25 - 0.4, 0.3 + float32(i)*0.35, float32(i%3) * 0.2},
-			Rotation:        mgl32.QuatRotate(float32(i)*0.7, mgl32.Vec3{1, 1, 0}.Normalize()),
+			Position:        mgl32.Vec3{float32(float32(i%4)*0.25) - 0.4, 0.3 + float32(float32(i)*0.35), float32(float32(i%3) * 0.2)},
+			Rotation:        vecmath.QuatAxisAngle(float32(float32(i)*0.7), vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
 			AngularVelocity: mgl32.Vec3{0, float32(i % 5), 1}})
 	}
 	return w, s
@@ -81,7 +82,7 @@ func TestGoldenMixed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := 0; i < steps; i++ {
-			q := mgl32.QuatRotate(float32(0.4*math.Sin(float64(i)/20)), mgl32.Vec3{0, 1, 0})
+			q := vecmath.QuatAxisAngle(float32(0.4*math.Sin(float64(i)/20)), mgl32.Vec3{0, 1, 0})
 			if err := h.SetHead(head.Center, q); err != nil {
 				t.Fatal(err)
 			}

@@ -74,11 +74,11 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 		var cx, cy, cz float64
 		for i := 0; i < n; i++ {
 			m, x := cb.particleMass(i), &prev[cb.particle(i)]
-			cx += m * float64(x[0])
-			cy += m * float64(x[1])
-			cz += m * float64(x[2])
+			cx += float64(m * float64(x[0]))
+			cy += float64(m * float64(x[1]))
+			cz += float64(m * float64(x[2]))
 		}
-		c0 = [3]float64{cx * iM, cy * iM, cz * iM}
+		c0 = [3]float64{float64(cx * iM), float64(cy * iM), float64(cz * iM)}
 	}
 	// The particles of a rigid cube sit at its corners (and centre), so
 	// their inertia about the centre of mass is isotropic: 2/3 of
@@ -93,23 +93,23 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 		x, o := &pos[p], &prev[p]
 		dx, dy, dz := float64(x[0]-o[0]), float64(x[1]-o[1]), float64(x[2]-o[2])
 		rx, ry, rz := float64(o[0])-c0[0], float64(o[1])-c0[1], float64(o[2])-c0[2]
-		P0 += m * dx
-		P1 += m * dy
-		P2 += m * dz
-		L0 += m * (ry*dz - rz*dy)
-		L1 += m * (rz*dx - rx*dz)
-		L2 += m * (rx*dy - ry*dx)
-		mr2 += m * (rx*rx + ry*ry + rz*rz)
+		P0 += float64(m * dx)
+		P1 += float64(m * dy)
+		P2 += float64(m * dz)
+		L0 += float64(m * (float64(ry*dz) - float64(rz*dy)))
+		L1 += float64(m * (float64(rz*dx) - float64(rx*dz)))
+		L2 += float64(m * (float64(rx*dy) - float64(ry*dx)))
+		mr2 += float64(m * (float64(rx*rx) + float64(ry*ry) + float64(rz*rz)))
 	}
 	P := [3]float64{P0, P1, P2}
 	var om [3]float64
 	if I := mr2 * 2 / 3; I > 0 {
 		iI := 1 / I
-		om = [3]float64{L0 * iI, L1 * iI, L2 * iI}
+		om = [3]float64{float64(L0 * iI), float64(L1 * iI), float64(L2 * iI)}
 	}
 	for k := 0; k < 3; k++ {
-		cb.v[k] = P[k] * iM * ih
-		cb.om[k] = om[k] * ih
+		cb.v[k] = float64(P[k] * iM * ih)
+		cb.om[k] = float64(om[k] * ih)
 	}
 	// The rotation at the start of the substep: carry's when it is known,
 	// else recovered from the particles, warm-started from the last one.
@@ -121,7 +121,7 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	// Turn it by |ω|·h about ω.
 	q = q.turned(om[0], om[1], om[2])
 	cb.q, cb.qPred, cb.pred = q, q, true
-	c1 := [3]float64{c0[0] + P[0]*iM, c0[1] + P[1]*iM, c0[2] + P[2]*iM}
+	c1 := [3]float64{c0[0] + float64(P[0]*iM), c0[1] + float64(P[1]*iM), c0[2] + float64(P[2]*iM)}
 	rm := q.mat()
 	ax := cb.halfAxes(&rm)
 	offsets(&cb.offs, &ax)
@@ -151,23 +151,23 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 		x, o, dp := &pos[p], &prev[p], &cb.dpred[i]
 		dx, dy, dz := float64((x[0]-o[0])-dp[0]), float64((x[1]-o[1])-dp[1]), float64((x[2]-o[2])-dp[2])
 		r := &offs[i]
-		dP0 += m * dx
-		dP1 += m * dy
-		dP2 += m * dz
-		dL0 += m * (r[1]*dz - r[2]*dy)
-		dL1 += m * (r[2]*dx - r[0]*dz)
-		dL2 += m * (r[0]*dy - r[1]*dx)
-		c10 += m * float64(x[0])
-		c11 += m * float64(x[1])
-		c12 += m * float64(x[2])
+		dP0 += float64(m * dx)
+		dP1 += float64(m * dy)
+		dP2 += float64(m * dz)
+		dL0 += float64(m * (float64(r[1]*dz) - float64(r[2]*dy)))
+		dL1 += float64(m * (float64(r[2]*dx) - float64(r[0]*dz)))
+		dL2 += float64(m * (float64(r[0]*dy) - float64(r[1]*dx)))
+		c10 += float64(m * float64(x[0]))
+		c11 += float64(m * float64(x[1]))
+		c12 += float64(m * float64(x[2]))
 	}
 	dP, dL, c1 := [3]float64{dP0, dP1, dP2}, [3]float64{dL0, dL1, dL2}, [3]float64{c10, c11, c12}
 	ih, iM := 1/hd, 1/float64(cb.mass)
 	invI := float64(cb.invI)
 	for k := 0; k < 3; k++ {
-		cb.v[k] += dP[k] * iM * ih
-		cb.om[k] += invI * dL[k] * ih
-		c1[k] *= iM
+		cb.v[k] += float64(dP[k] * iM * ih)
+		cb.om[k] += float64(invI * dL[k] * ih)
+		c1[k] = float64(c1[k] * iM)
 	}
 	vx, vy, vz := cb.v[0], cb.v[1], cb.v[2]
 	ox, oy, oz := cb.om[0], cb.om[1], cb.om[2]
@@ -175,16 +175,16 @@ func (s *System) carry(cb *cube, pos, prev []mgl32.Vec3, h float32) {
 	// substep's predict starts from (the World's integration makes them
 	// its previous positions): the prediction turned by what the solve
 	// turned the cube, I⁻¹ times the angular impulse.
-	cb.qNext = cb.qPred.turned(invI*dL[0], invI*dL[1], invI*dL[2])
+	cb.qNext = cb.qPred.turned(float64(invI*dL[0]), float64(invI*dL[1]), float64(invI*dL[2]))
 	cb.cNext = c1
 	cb.qNextOK = true
 	for i := 0; i < n; i++ {
 		p := cb.particle(i)
 		x := &pos[p]
 		rx, ry, rz := float64(x[0])-c1[0], float64(x[1])-c1[1], float64(x[2])-c1[2]
-		ux := float32((vx + oy*rz - oz*ry) * hd)
-		uy := float32((vy + oz*rx - ox*rz) * hd)
-		uz := float32((vz + ox*ry - oy*rx) * hd)
+		ux := float32((vx + float64(oy*rz) - float64(oz*ry)) * hd)
+		uy := float32((vy + float64(oz*rx) - float64(ox*rz)) * hd)
+		uz := float32((vz + float64(ox*ry) - float64(oy*rx)) * hd)
 		// Component by component, in place (see moveRigidly).
 		o := &prev[p]
 		o[0], o[1], o[2] = x[0]-ux, x[1]-uy, x[2]-uz
@@ -239,7 +239,7 @@ func (cb *cube) particleMass(i int) float64 {
 func (cb *cube) halfAxes(rm *mat3d) (ax mat3d) {
 	h := float64(cb.half)
 	for k := 0; k < 3; k++ {
-		ax[k] = [3]float64{rm[k][0] * h, rm[k][1] * h, rm[k][2] * h}
+		ax[k] = [3]float64{float64(rm[k][0] * h), float64(rm[k][1] * h), float64(rm[k][2] * h)}
 	}
 	return ax
 }
@@ -265,9 +265,9 @@ func offsets(o *[9][3]float64, ax *mat3d) {
 // solve3d solves m·x = b by Cramer's rule; a singular m gives 0.
 func solve3d(m [3][3]float64, b [3]float64) [3]float64 {
 	det := func(a [3][3]float64) float64 {
-		return a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) -
-			a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) +
-			a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
+		return float64(a[0][0]*(float64(a[1][1]*a[2][2])-float64(a[1][2]*a[2][1]))) -
+			float64(a[0][1]*(float64(a[1][0]*a[2][2])-float64(a[1][2]*a[2][0]))) +
+			float64(a[0][2]*(float64(a[1][0]*a[2][1])-float64(a[1][1]*a[2][0])))
 	}
 	d := det(m)
 	tr := m[0][0] + m[1][1] + m[2][2]

@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -14,13 +15,17 @@ type vec3 [3]float64
 
 func v64(v mgl32.Vec3) vec3 { return vec3{float64(v[0]), float64(v[1]), float64(v[2])} }
 
-func (a vec3) add(b vec3) vec3    { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-func (a vec3) sub(b vec3) vec3    { return vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func (a vec3) mul(k float64) vec3 { return vec3{a[0] * k, a[1] * k, a[2] * k} }
-func (a vec3) dot(b vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-func (a vec3) len() float64       { return math.Sqrt(a.dot(a)) }
+func (a vec3) add(b vec3) vec3 { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+func (a vec3) sub(b vec3) vec3 { return vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func (a vec3) mul(k float64) vec3 {
+	return vec3{float64(a[0] * k), float64(a[1] * k), float64(a[2] * k)}
+}
+func (a vec3) dot(b vec3) float64 {
+	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
+}
+func (a vec3) len() float64 { return math.Sqrt(a.dot(a)) }
 func (a vec3) cross(b vec3) vec3 {
-	return vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	return vec3{float64(a[1]*b[2]) - float64(a[2]*b[1]), float64(a[2]*b[0]) - float64(a[0]*b[2]), float64(a[0]*b[1]) - float64(a[1]*b[0])}
 }
 func (a vec3) dist(b vec3) float64 { return a.sub(b).len() }
 
@@ -54,8 +59,8 @@ func motionOf(w *verlet3d.World, s *bodies.System, c bodies.Cube) motion {
 		x, v := v64(w.Position(p)), v64(w.Velocity(p))
 		m.p = m.p.add(v.mul(mp))
 		m.l = m.l.add(x.sub(m.com).cross(v).mul(mp))
-		m.ke += mp * v.dot(v) / 2
-		m.pe -= mp * g.dot(x)
+		m.ke += float64(mp * v.dot(v) / 2)
+		m.pe -= float64(mp * g.dot(x))
 	}
 	return m
 }
@@ -75,8 +80,8 @@ func TestSpinKeepsAngularMomentum(t *testing.T) {
 	}{
 		{"solid/y", false, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
 		{"hollow/y", true, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
-		{"solid/tilted", false, mgl32.QuatRotate(0.7, mgl32.Vec3{1, 2, 3}.Normalize()), mgl32.Vec3{2, -5, 3}.Normalize().Mul(6)},
-		{"hollow/tilted", true, mgl32.QuatRotate(0.7, mgl32.Vec3{1, 2, 3}.Normalize()), mgl32.Vec3{2, -5, 3}.Normalize().Mul(6)},
+		{"solid/tilted", false, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
+		{"hollow/tilted", true, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
@@ -90,12 +95,12 @@ func TestSpinKeepsAngularMomentum(t *testing.T) {
 			}
 			m := motionOf(w, s, c)
 			loss := m.l.dist(m0.l) / m0.l.len()
-			t.Logf("angular momentum %v -> %v kg·m²/s: off by %.3f%%", m0.l, m.l, 100*loss)
+			t.Logf("angular momentum %v -> %v kg·m²/s: off by %.3f%%", m0.l, m.l, float64(100*loss))
 			if loss > 0.02 {
-				t.Errorf("angular momentum off by %.2f%% after 2 s, want within 2%%", 100*loss)
+				t.Errorf("angular momentum off by %.2f%% after 2 s, want within 2%%", float64(100*loss))
 			}
-			turn := tc.omega.Len() * steps * w.Config().TimeStep
-			want := mgl32.QuatRotate(turn, tc.omega.Normalize()).Mul(q0)
+			turn := float32(vecmath.Len(tc.omega) * steps * w.Config().TimeStep)
+			want := vecmath.QuatMul(vecmath.QuatAxisAngle(turn, vecmath.Normalize(tc.omega)), q0)
 			if a := angle(want, s.Rotation(c)); a > 0.01*float64(turn) {
 				t.Errorf("rotation %.4f rad off the %.1f rad turned at %v rad/s, want within 1%%", a, turn, tc.omega)
 			}
@@ -114,7 +119,7 @@ func TestSpinKeepsAngularMomentum(t *testing.T) {
 func TestTumblingKeepsMomentumAndEnergy(t *testing.T) {
 	w, s := newWorld(t, func(c *verlet3d.Config) { c.Damping = 0 })
 	c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: mgl32.Vec3{0, 0, 0},
-		Rotation: mgl32.QuatRotate(0.4, mgl32.Vec3{1, 1, 0}.Normalize()),
+		Rotation: vecmath.QuatAxisAngle(0.4, vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
 		Velocity: mgl32.Vec3{2, 6, -1}, AngularVelocity: mgl32.Vec3{3, -4, 5}})
 	w.Step()
 	m0 := motionOf(w, s, c)
@@ -125,26 +130,26 @@ func TestTumblingKeepsMomentumAndEnergy(t *testing.T) {
 	for i := 1; i <= steps; i++ {
 		w.Step()
 		m := motionOf(w, s, c)
-		tt := float64(i) * float64(w.Config().TimeStep)
-		wantP := m0.p.add(g.mul(3 * tt))
+		tt := float64(float64(i) * float64(w.Config().TimeStep))
+		wantP := m0.p.add(g.mul(float64(3 * tt)))
 		worstP = math.Max(worstP, m.p.dist(wantP)/m0.p.len())
 		worstL = math.Max(worstL, m.l.dist(m0.l)/m0.l.len())
 		e := m.ke + m.pe
 		worstE = math.Max(worstE, math.Abs(e-e0)/m0.ke)
 		maxE = math.Max(maxE, (e-e0)/m0.ke)
 	}
-	t.Logf("worst linear momentum error %.3g%%, angular %.3g%%, energy %.3g%% of the kinetic energy (largest gain %.3g%%)", 100*worstP, 100*worstL, 100*worstE, 100*maxE)
+	t.Logf("worst linear momentum error %.3g%%, angular %.3g%%, energy %.3g%% of the kinetic energy (largest gain %.3g%%)", float64(100*worstP), float64(100*worstL), float64(100*worstE), float64(100*maxE))
 	if worstP > 0.005 {
-		t.Errorf("linear momentum off by %.3g%% of its start, want gravity's change within 0.5%%", 100*worstP)
+		t.Errorf("linear momentum off by %.3g%% of its start, want gravity's change within 0.5%%", float64(100*worstP))
 	}
 	if worstL > 0.02 {
-		t.Errorf("angular momentum off by %.3g%%, want within 2%%", 100*worstL)
+		t.Errorf("angular momentum off by %.3g%%, want within 2%%", float64(100*worstL))
 	}
 	if maxE > 0.005 {
-		t.Errorf("energy grew by %.3g%% of the kinetic energy, want no gain (0.5%% tolerance)", 100*maxE)
+		t.Errorf("energy grew by %.3g%% of the kinetic energy, want no gain (0.5%% tolerance)", float64(100*maxE))
 	}
 	if worstE > 0.02 {
-		t.Errorf("energy off by %.3g%% of the kinetic energy, want within 2%%", 100*worstE)
+		t.Errorf("energy off by %.3g%% of the kinetic energy, want within 2%%", float64(100*worstE))
 	}
 }
 
@@ -156,12 +161,12 @@ func slopeRun(t *testing.T, deg, mu float64, box bool, seconds float64) float64 
 	w, s := newWorld(t, nil)
 	th := deg * math.Pi / 180
 	n := mgl32.Vec3{float32(-math.Sin(th)), float32(math.Cos(th)), 0}
-	q := mgl32.QuatRotate(float32(th), mgl32.Vec3{0, 0, 1})
+	q := vecmath.QuatAxisAngle(float32(th), mgl32.Vec3{0, 0, 1})
 	cs := verlet3d.ContactSettings{Friction: float32(mu)}
 	if box {
 		// A slab 40 m long and 1 m thick whose top face passes through the
 		// origin.
-		b, err := verlet3d.NewBox(n.Mul(-0.5), mgl32.Vec3{20, 0.5, 3}, q)
+		b, err := verlet3d.NewBox(vecmath.Scale(n, -0.5), mgl32.Vec3{20, 0.5, 3}, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,13 +183,13 @@ func slopeRun(t *testing.T, deg, mu float64, box bool, seconds float64) float64 
 		}
 	}
 	const size = 0.4
-	start := n.Mul(size / 2)
+	start := vecmath.Scale(n, size/2)
 	c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: start, Rotation: q})
 	steps := int(seconds/float64(w.Config().TimeStep) + 0.5)
 	for i := 0; i < steps; i++ {
 		w.Step()
 	}
-	return float64(s.Position(c).Sub(start).Len())
+	return float64(vecmath.Len(s.Position(c).Sub(start)))
 }
 
 // Static friction holds a cube with no creep 3° below the friction angle
@@ -208,15 +213,15 @@ func TestSlopeStaticFriction(t *testing.T) {
 			deg := phi + tc.delta
 			if tc.delta < 0 {
 				d := slopeRun(t, deg, mu, tc.box, 5)
-				t.Logf("%.2f° (friction angle %.2f°): moved %.3g mm in 5 s", deg, phi, 1e3*d)
+				t.Logf("%.2f° (friction angle %.2f°): moved %.3g mm in 5 s", deg, phi, float64(1e3*d))
 				if d > 0.5e-3 {
-					t.Errorf("%.2f°, 3° below the friction angle: cube moved %.3g mm in 5 s, want < 0.5 mm", deg, 1e3*d)
+					t.Errorf("%.2f°, 3° below the friction angle: cube moved %.3g mm in 5 s, want < 0.5 mm", deg, float64(1e3*d))
 				}
 				return
 			}
 			const secs = 2
 			th := deg * math.Pi / 180
-			want := 0.5 * 9.81 * (math.Sin(th) - mu*math.Cos(th)) * secs * secs
+			want := float64(0.5 * 9.81 * (math.Sin(th) - float64(mu*math.Cos(th))) * secs * secs)
 			d := slopeRun(t, deg, mu, tc.box, secs)
 			t.Logf("%.2f° (friction angle %.2f°): slid %.3f m in %d s, Coulomb %.3f m", deg, phi, d, secs, want)
 			if math.Abs(d-want) > 0.25*want {
@@ -249,18 +254,18 @@ func TestStackOfSix(t *testing.T) {
 			var top bodies.Cube
 			for i := 0; i < 6; i++ {
 				top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Hollow: tc.hollow,
-					Position: mgl32.Vec3{0, size/2 + float32(i)*size, 0},
-					Rotation: mgl32.QuatRotate(tc.twist*float32(i), mgl32.Vec3{0, 1, 0})})
+					Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
+					Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
 			}
 			start := s.Position(top)
 			var worst float64
 			for i := 0; i < 1200; i++ {
 				w.Step()
-				worst = math.Max(worst, float64(s.Position(top).Sub(start).Len()))
+				worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
 			}
-			t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, 100*worst/size)
+			t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, float64(100*worst/size))
 			if worst > tc.limit*size {
-				t.Errorf("top of a stack of six moved %.3g m in 20 s, want < %g%% of %.2f m", worst, 100*tc.limit, size)
+				t.Errorf("top of a stack of six moved %.3g m in 20 s, want < %g%% of %.2f m", worst, float64(100*tc.limit), size)
 			}
 		})
 	}
@@ -283,7 +288,7 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 	}{
 		{"yaw", mgl32.QuatIdent(), mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 8, 0}},
 		{"yaw/fast", mgl32.QuatIdent(), mgl32.Vec3{2, -1, 0.5}, mgl32.Vec3{0, 20, 0}},
-		{"tumble", mgl32.QuatRotate(0.3, mgl32.Vec3{1, 0, 1}.Normalize()), mgl32.Vec3{3, 0, 0}, mgl32.Vec3{1, 2, -8}},
+		{"tumble", vecmath.QuatAxisAngle(0.3, vecmath.Normalize(mgl32.Vec3{1, 0, 1})), mgl32.Vec3{3, 0, 0}, mgl32.Vec3{1, 2, -8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, s := newWorld(t, func(c *verlet3d.Config) { c.Damping = 0 })
@@ -305,16 +310,16 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 				maxGain = math.Max(maxGain, (m.ke+m.pe-e0)/e0)
 				// Normal impulse so far, and the most spin friction can
 				// have taken with it.
-				jn := m.p[1] - m0.p[1] + mass*g*float64(i)*h
+				jn := m.p[1] - m0.p[1] + float64(mass*g*float64(i)*h)
 				lost := m0.l.len() - m.l.len()
-				worstStop = math.Max(worstStop, lost-mu*lever*jn-0.02*m0.l.len())
+				worstStop = math.Max(worstStop, lost-float64(mu*lever*jn)-float64(0.02*m0.l.len()))
 			}
 			m := motionOf(w, s, c)
-			speed, spin := m.p.len()/mass, m.l.len()/iner
+			speed, spin := float64(m.p.len()/mass), m.l.len()/iner
 			p := s.Position(c)
-			t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, centre %.4f m high", 100*maxGain, worstStop, speed, spin, p[1])
+			t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, centre %.4f m high", float64(100*maxGain), worstStop, speed, spin, p[1])
 			if maxGain > 0.005 {
-				t.Errorf("energy grew by %.3g%% of the starting energy, want no gain (0.5%% tolerance)", 100*maxGain)
+				t.Errorf("energy grew by %.3g%% of the starting energy, want no gain (0.5%% tolerance)", float64(100*maxGain))
 			}
 			if worstStop > 0 {
 				t.Errorf("the spin stopped faster than friction can stop it: %.3g kg·m²/s beyond mu·lever·normal impulse", worstStop)
@@ -335,17 +340,17 @@ func TestTurnBetweenSteps(t *testing.T) {
 	w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
 	c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 1, 0}, AngularVelocity: mgl32.Vec3{0, 1, 0}})
 	w.Step()
-	turn := mgl32.QuatRotate(0.7, mgl32.Vec3{1, 0, 0})
+	turn := vecmath.QuatAxisAngle(0.7, mgl32.Vec3{1, 0, 0})
 	ctr, q0 := s.Transform(c)
 	for _, p := range s.Corners(c) {
-		w.SetPosition(p, ctr.Add(turn.Rotate(w.Position(p).Sub(ctr))))
+		w.SetPosition(p, ctr.Add(vecmath.QuatRotate(turn, w.Position(p).Sub(ctr))))
 	}
 	w.Step()
 	// One more step of spin at 1 rad/s about y, after the turn.
-	want := mgl32.QuatRotate(1.0/60, mgl32.Vec3{0, 1, 0}).Mul(turn).Mul(q0)
+	want := vecmath.QuatMul(vecmath.QuatMul(vecmath.QuatAxisAngle(1.0/60, mgl32.Vec3{0, 1, 0}), turn), q0)
 	got := s.Rotation(c)
-	if d := float64(got.Dot(want)); math.Abs(d) < math.Cos(0.01/2) {
-		t.Errorf("rotation after turning the cube 0.7 rad about x between steps is %.3f rad from the turned one, want within 0.01", 2*math.Acos(math.Min(1, math.Abs(d))))
+	if d := float64(vecmath.QuatDot(got, want)); math.Abs(d) < math.Cos(0.01/2) {
+		t.Errorf("rotation after turning the cube 0.7 rad about x between steps is %.3f rad from the turned one, want within 0.01", float64(2*math.Acos(math.Min(1, math.Abs(d)))))
 	}
 }
 
@@ -373,7 +378,7 @@ func TestTeleportImpulseReset(t *testing.T) {
 	}
 	// 1 N·s along z at the +x face centre: ω changes by (r × J)/I =
 	// (0.25·(-1) about y)/(2·0.25/6) = -3 rad/s about y; v by 0.5 m/s.
-	arm := s.Rotation(c).Rotate(mgl32.Vec3{0.25, 0, 0})
+	arm := vecmath.QuatRotate(s.Rotation(c), mgl32.Vec3{0.25, 0, 0})
 	if err := s.ApplyImpulse(c, s.Position(c).Add(arm), mgl32.Vec3{0, 0, 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +416,7 @@ func TestPileSleeps(t *testing.T) {
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 	var cubes []bodies.Cube
 	for i := 0; i < 4; i++ {
-		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0.1 * float32(i%2), 0.3 + 0.45*float32(i), 0}, Rotation: mgl32.QuatIdent()}))
+		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{float32(0.1 * float32(i%2)), 0.3 + float32(0.45*float32(i)), 0}, Rotation: mgl32.QuatIdent()}))
 	}
 	for i := 0; i < 600 && !w.Sleeping(); i++ {
 		w.Step()
@@ -426,7 +431,7 @@ func TestPileSleeps(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		w.Step()
 	}
-	if w.Sleeping() || s.Position(cubes[3]).Sub(top).Len() < 0.2 {
-		t.Errorf("the thrown cube did not fly: asleep %v, moved %.3f m", w.Sleeping(), s.Position(cubes[3]).Sub(top).Len())
+	if w.Sleeping() || vecmath.Len(s.Position(cubes[3]).Sub(top)) < 0.2 {
+		t.Errorf("the thrown cube did not fly: asleep %v, moved %.3f m", w.Sleeping(), vecmath.Len(s.Position(cubes[3]).Sub(top)))
 	}
 }

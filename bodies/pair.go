@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -43,8 +44,8 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	// points the way they came, not the way they went. No axis rules them
 	// out then (they may meet later in the substep); the contacts below
 	// are kept only where the features overlap at the end.
-	fm := fastMove * min(a.half, b.half)
-	fast := a.c.Sub(a.cPrev).Sub(b.c.Sub(b.cPrev)).LenSqr() > fm*fm
+	fm := float32(fastMove * min(a.half, b.half))
+	fast := vecmath.LenSqr(a.c.Sub(a.cPrev).Sub(b.c.Sub(b.cPrev))) > fm*fm
 	if fast {
 		d = a.cPrev.Sub(b.cPrev)
 	}
@@ -56,26 +57,26 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	var ta, tb [3]float32
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			R[i][j] = a.axis[i].Dot(b.axis[j])
+			R[i][j] = vecmath.Dot(a.axis[i], b.axis[j])
 			absR[i][j] = abs(R[i][j])
 		}
-		ta[i], tb[i] = d.Dot(a.axis[i]), d.Dot(b.axis[i])
+		ta[i], tb[i] = vecmath.Dot(d, a.axis[i]), vecmath.Dot(d, b.axis[i])
 	}
 	bestFace, faceOwner, faceAxis := float32(math.MaxFloat32), 0, 0
 	for k := 0; k < 3; k++ {
-		o := a.half + b.half*(absR[k][0]+absR[k][1]+absR[k][2]) - abs(ta[k])
+		o := a.half + float32(b.half*(absR[k][0]+absR[k][1]+absR[k][2])) - abs(ta[k])
 		if o < -m && !fast {
 			return
 		}
 		if o < bestFace {
 			bestFace, faceOwner, faceAxis = o, 0, k
 		}
-		o = b.half + a.half*(absR[0][k]+absR[1][k]+absR[2][k]) - abs(tb[k])
+		o = b.half + float32(a.half*(absR[0][k]+absR[1][k]+absR[2][k])) - abs(tb[k])
 		if o < -m && !fast {
 			return
 		}
 		// Small bias to a's faces keeps the choice from flickering.
-		if o < 0.999*bestFace-1e-6 {
+		if o < float32(0.999*bestFace)-1e-6 {
 			bestFace, faceOwner, faceAxis = o, 1, k
 		}
 	}
@@ -87,14 +88,14 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	for i := 0; i < 3; i++ {
 		i1, i2 := (i+1)%3, (i+2)%3
 		for j := 0; j < 3; j++ {
-			l2 := 1 - R[i][j]*R[i][j]
+			l2 := 1 - float32(R[i][j]*R[i][j])
 			if l2 < 1e-6 {
 				continue // parallel edges: a face axis covers it
 			}
 			j1, j2 := (j+1)%3, (j+2)%3
-			ra := a.half * (absR[i1][j] + absR[i2][j])
-			rb := b.half * (absR[i][j1] + absR[i][j2])
-			o := (ra + rb - abs(ta[i2]*R[i1][j]-ta[i1]*R[i2][j])) / float32(math.Sqrt(float64(l2)))
+			ra := float32(a.half * (absR[i1][j] + absR[i2][j]))
+			rb := float32(b.half * (absR[i][j1] + absR[i][j2]))
+			o := (ra + rb - abs(float32(ta[i2]*R[i1][j])-float32(ta[i1]*R[i2][j]))) / float32(math.Sqrt(float64(l2)))
 			if o < -m && !fast {
 				return
 			}
@@ -103,10 +104,10 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 			}
 		}
 	}
-	if bestEdge < bestFace-0.05*min(a.half, b.half) {
-		en := a.axis[ei].Cross(b.axis[ej]).Normalize()
-		if en.Dot(d) < 0 {
-			en = en.Mul(-1)
+	if bestEdge < bestFace-float32(0.05*min(a.half, b.half)) {
+		en := vecmath.Normalize(vecmath.Cross(a.axis[ei], b.axis[ej]))
+		if vecmath.Dot(en, d) < 0 {
+			en = vecmath.Scale(en, -1)
 		}
 		if s.edgeContact(ia, ib, ei, ej, en, pos, buf) {
 			return
@@ -115,14 +116,14 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	if faceOwner == 0 {
 		// a's face is the reference: the normal points from a to b.
 		n := a.axis[faceAxis]
-		if n.Dot(d) > 0 {
-			n = n.Mul(-1)
+		if vecmath.Dot(n, d) > 0 {
+			n = vecmath.Scale(n, -1)
 		}
 		s.faceContacts(ia, ib, faceAxis, n, pos, inv, buf)
 	} else {
 		n := b.axis[faceAxis]
-		if n.Dot(d) < 0 {
-			n = n.Mul(-1)
+		if vecmath.Dot(n, d) < 0 {
+			n = vecmath.Scale(n, -1)
 		}
 		s.faceContacts(ib, ia, faceAxis, n, pos, inv, buf)
 	}
@@ -154,9 +155,9 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 	h := ref.half
 	// Clip against the face grown by a hair, so that an exactly aligned
 	// stack, whose corners sit on the border, keeps them.
-	hc := h * (1 + 1e-3)
+	hc := float32(h * (1 + 1e-3))
 	sk := float32(1)
-	if ref.axis[k].Dot(n) < 0 {
+	if vecmath.Dot(ref.axis[k], n) < 0 {
 		sk = -1
 	}
 	u, v := (k+1)%3, (k+2)%3
@@ -190,11 +191,11 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 				continue // the end corner is the next edge's start
 			}
 			// l0 + (l1 - l0)·t, component by component (see moveRigidly).
-			x := mgl32.Vec3{l0[0] + (l1[0]-l0[0])*t, l0[1] + (l1[1]-l0[1])*t, l0[2] + (l1[2]-l0[2])*t}
-			if sk*x[k]-h >= m {
+			x := mgl32.Vec3{l0[0] + float32((l1[0]-l0[0])*t), l0[1] + float32((l1[1]-l0[1])*t), l0[2] + float32((l1[2]-l0[2])*t)}
+			if float32(sk*x[k])-h >= m {
 				continue
 			}
-			x[k] = sk * h
+			x[k] = float32(sk * h)
 			idx, wt := faceWeights(h, x, k, sk)
 			c := contact{kind: kindCube, ca: iinc, cb: iref, na: 2, nb: 4, n: n, mu: mu, feat: int32(q)}
 			c.a[0], c.a[1], c.wa[0], c.wa[1] = inc.p[c0], inc.p[c1], 1-t, t
@@ -206,7 +207,7 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 	}
 	// Corners of the reference face lying over the incident face.
 	hi := inc.half
-	hic := hi * (1 + 1e-3)
+	hic := float32(hi * (1 + 1e-3))
 	iu, iv := (ik+1)%3, (ik+2)%3
 	for _, cr := range faceCycle(k, sk) {
 		x := pos[ref.p[cr]]
@@ -215,15 +216,15 @@ func (s *System) faceContacts(iref, iinc int32, k int, n mgl32.Vec3, pos []mgl32
 			continue
 		}
 		lf := li
-		lf[ik] = isg * hi
+		lf[ik] = float32(isg * hi)
 		// The point of the incident face under the corner, and its
 		// height over it along n, component by component (see
 		// moveRigidly).
 		a0, a1, a2, o := &inc.axis[0], &inc.axis[1], &inc.axis[2], &inc.c
-		px := ((o[0] + a0[0]*lf[0]) + a1[0]*lf[1]) + a2[0]*lf[2]
-		py := ((o[1] + a0[1]*lf[0]) + a1[1]*lf[1]) + a2[1]*lf[2]
-		pz := ((o[2] + a0[2]*lf[0]) + a1[2]*lf[1]) + a2[2]*lf[2]
-		if (px-x[0])*n[0]+(py-x[1])*n[1]+(pz-x[2])*n[2] >= m {
+		px := ((o[0] + float32(a0[0]*lf[0])) + float32(a1[0]*lf[1])) + float32(a2[0]*lf[2])
+		py := ((o[1] + float32(a0[1]*lf[0])) + float32(a1[1]*lf[1])) + float32(a2[1]*lf[2])
+		pz := ((o[2] + float32(a0[2]*lf[0])) + float32(a1[2]*lf[1])) + float32(a2[2]*lf[2])
+		if float32((px-x[0])*n[0])+float32((py-x[1])*n[1])+float32((pz-x[2])*n[2]) >= m {
 			continue
 		}
 		idx, wt := faceWeights(hi, lf, ik, isg)
@@ -245,10 +246,10 @@ func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.V
 	a, b := &s.cubes[ia], &s.cubes[ib]
 	c0, d0 := 0, 0
 	for k := 0; k < 3; k++ {
-		if k != i && a.axis[k].Dot(n) < 0 {
+		if k != i && vecmath.Dot(a.axis[k], n) < 0 {
 			c0 |= 1 << uint(k) // a's extreme toward b is on the + side of k
 		}
-		if k != j && b.axis[k].Dot(n) > 0 {
+		if k != j && vecmath.Dot(b.axis[k], n) > 0 {
 			d0 |= 1 << uint(k)
 		}
 	}
@@ -262,7 +263,7 @@ func (s *System) edgeContact(ia, ib int32, i, j int, n mgl32.Vec3, pos []mgl32.V
 	c := contact{kind: kindCube, ca: ia, cb: ib, na: 2, nb: 2, n: n, mu: s.set.Friction}
 	c.a[0], c.a[1], c.wa[0], c.wa[1] = a.p[c0], a.p[c1], 1-sa, sa
 	c.b[0], c.b[1], c.wb[0], c.wb[1] = b.p[d0], b.p[d1], 1-tb, tb
-	if c.pointA(pos).Sub(c.pointB(pos)).Dot(n) < s.margin {
+	if vecmath.Dot(c.pointA(pos).Sub(c.pointB(pos)), n) < s.margin {
 		*buf = append(*buf, c)
 	}
 	return true

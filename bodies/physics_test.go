@@ -2,6 +2,7 @@ package bodies_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -63,7 +64,7 @@ func throwCube(t testing.TB, s *bodies.System, size, tilt, speed float32) bodies
 	t.Helper()
 	return addCube(t, s, bodies.CubeSettings{
 		Size: size, Mass: 1, Position: mgl32.Vec3{0, 0, -1},
-		Rotation: mgl32.QuatRotate(tilt, mgl32.Vec3{1, 1, 0}.Normalize()),
+		Rotation: vecmath.QuatAxisAngle(tilt, vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
 		Velocity: mgl32.Vec3{0, 0, speed},
 	})
 }
@@ -86,18 +87,18 @@ func floor(t testing.TB, s *bodies.System, normal mgl32.Vec3, mu float32) *verle
 func angle(a, b mgl32.Quat) float64 {
 	aw, ax, ay, az := float64(a.W), -float64(a.V[0]), -float64(a.V[1]), -float64(a.V[2])
 	bw, bx, by, bz := float64(b.W), float64(b.V[0]), float64(b.V[1]), float64(b.V[2])
-	w := aw*bw - ax*bx - ay*by - az*bz
-	x := aw*bx + ax*bw + ay*bz - az*by
-	y := aw*by - ax*bz + ay*bw + az*bx
-	z := aw*bz + ax*by - ay*bx + az*bw
-	return 2 * math.Atan2(math.Sqrt(x*x+y*y+z*z), math.Abs(w))
+	w := float64(aw*bw) - float64(ax*bx) - float64(ay*by) - float64(az*bz)
+	x := float64(aw*bx) + float64(ax*bw) + float64(ay*bz) - float64(az*by)
+	y := float64(aw*by) - float64(ax*bz) + float64(ay*bw) + float64(az*bx)
+	z := float64(aw*bz) + float64(ax*by) - float64(ay*bx) + float64(az*bw)
+	return float64(2 * math.Atan2(math.Sqrt(float64(x*x)+float64(y*y)+float64(z*z)), math.Abs(w)))
 }
 
 func randomQuat(r *rand.Rand) mgl32.Quat {
 	// Uniform on the 3-sphere (Shoemake).
-	u1, u2, u3 := r.Float64(), r.Float64()*2*math.Pi, r.Float64()*2*math.Pi
+	u1, u2, u3 := r.Float64(), float64(r.Float64()*2*math.Pi), float64(r.Float64()*2*math.Pi)
 	a, b := math.Sqrt(1-u1), math.Sqrt(u1)
-	return mgl32.Quat{W: float32(a * math.Cos(u2)), V: mgl32.Vec3{float32(a * math.Sin(u2)), float32(b * math.Sin(u3)), float32(b * math.Cos(u3))}}.Normalize()
+	return vecmath.QuatNormalize(mgl32.Quat{W: float32(a * math.Cos(u2)), V: mgl32.Vec3{float32(a * math.Sin(u2)), float32(b * math.Sin(u3)), float32(b * math.Cos(u3))}})
 }
 
 func corners(c mgl32.Vec3, q mgl32.Quat, half float32) (x [8]mgl32.Vec3) {
@@ -108,7 +109,7 @@ func corners(c mgl32.Vec3, q mgl32.Quat, half float32) (x [8]mgl32.Vec3) {
 				r[k] = half
 			}
 		}
-		x[i] = c.Add(q.Rotate(r))
+		x[i] = c.Add(vecmath.QuatRotate(q, r))
 	}
 	return x
 }
@@ -127,11 +128,11 @@ func TestOrientationRandom(t *testing.T) {
 		x := corners(c, q, half)
 		gc, gq := bodies.Orientation(x)
 		worst = math.Max(worst, angle(q, gq))
-		if d := gc.Sub(c).Len(); d > 1e-5*float32(1+c.Len()) {
+		if d := vecmath.Len(gc.Sub(c)); d > 1e-5*float32(1+vecmath.Len(c)) {
 			t.Fatalf("centre %v, want %v", gc, c)
 		}
 		for k := range x {
-			x[k] = x[k].Add(mgl32.Vec3{float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64())}.Mul(0.05 * half))
+			x[k] = x[k].Add(vecmath.Scale(mgl32.Vec3{float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64())}, float32(0.05*half)))
 		}
 		_, nq := bodies.Orientation(x)
 		worstNoisy = math.Max(worstNoisy, angle(q, nq))
@@ -150,7 +151,7 @@ func TestOrientationRandom(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		q := randomQuat(r)
 		qs = append(qs, q)
-		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1, Position: mgl32.Vec3{float32(i) * 2, 0, 0}, Rotation: q}))
+		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1, Position: mgl32.Vec3{float32(float32(i) * 2), 0, 0}, Rotation: q}))
 	}
 	w.Step()
 	for i, c := range cubes {
@@ -169,7 +170,7 @@ func TestSpin(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		w.Step()
 	}
-	want := mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0})
+	want := vecmath.QuatAxisAngle(1, mgl32.Vec3{0, 1, 0})
 	if a := angle(want, s.Rotation(c)); a > 0.01 {
 		t.Errorf("after 1 s at 1 rad/s the rotation is %.4f rad off, want < 0.01", a)
 	}
@@ -210,7 +211,7 @@ func TestRestOnFloor(t *testing.T) {
 				p := s.Position(c)
 				d := p.Sub(start)
 				d[1] = 0
-				maxDrift = math.Max(maxDrift, float64(d.Len()))
+				maxDrift = math.Max(maxDrift, float64(vecmath.Len(d)))
 				worstH = math.Max(worstH, math.Abs(float64(p[1])-size/2))
 			}
 			if worstH > 0.01*size/2 {
@@ -260,19 +261,19 @@ func TestStack(t *testing.T) {
 					m = float32(5 - i)
 				}
 				top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: m, Hollow: tc.hollow,
-					Position: mgl32.Vec3{0, size/2 + float32(i)*size, 0},
-					Rotation: mgl32.QuatRotate(tc.twist*float32(i), mgl32.Vec3{0, 1, 0})})
+					Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
+					Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
 			}
 			start := s.Position(top)
 			var worst float64
 			for i := 0; i < 600; i++ {
 				w.Step()
-				worst = math.Max(worst, float64(s.Position(top).Sub(start).Len()))
+				worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
 			}
 			if worst > 0.05*size {
 				t.Errorf("top cube moved %.3g m in 10 s, want < 5%% of %.2f m", worst, size)
 			}
-			t.Logf("top cube moved at most %.3g m (%.2f%% of its size)", worst, 100*worst/size)
+			t.Logf("top cube moved at most %.3g m (%.2f%% of its size)", worst, float64(100*worst/size))
 		})
 	}
 }
@@ -292,13 +293,13 @@ func slide(t *testing.T, deg float64, viaSystem bool) float64 {
 		}
 	}
 	const size = 0.4
-	q := mgl32.QuatRotate(float32(th), mgl32.Vec3{0, 0, 1})
-	start := n.Mul(size / 2)
+	q := vecmath.QuatAxisAngle(float32(th), mgl32.Vec3{0, 0, 1})
+	start := vecmath.Scale(n, size/2)
 	c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: start, Rotation: q})
 	for i := 0; i < 120; i++ {
 		w.Step()
 	}
-	return float64(s.Position(c).Sub(start).Len())
+	return float64(vecmath.Len(s.Position(c).Sub(start)))
 }
 
 // Below the friction angle a cube stays put on a slope; above it, it
@@ -326,14 +327,14 @@ func TestSlope(t *testing.T) {
 // theorem over the 15 axes of two boxes (0 if they are apart).
 func penetration(ca mgl32.Vec3, qa mgl32.Quat, ha float32, cb mgl32.Vec3, qb mgl32.Quat, hb float32) float64 {
 	var axes []mgl32.Vec3
-	ua := [3]mgl32.Vec3{qa.Rotate(mgl32.Vec3{1, 0, 0}), qa.Rotate(mgl32.Vec3{0, 1, 0}), qa.Rotate(mgl32.Vec3{0, 0, 1})}
-	ub := [3]mgl32.Vec3{qb.Rotate(mgl32.Vec3{1, 0, 0}), qb.Rotate(mgl32.Vec3{0, 1, 0}), qb.Rotate(mgl32.Vec3{0, 0, 1})}
+	ua := [3]mgl32.Vec3{vecmath.QuatRotate(qa, mgl32.Vec3{1, 0, 0}), vecmath.QuatRotate(qa, mgl32.Vec3{0, 1, 0}), vecmath.QuatRotate(qa, mgl32.Vec3{0, 0, 1})}
+	ub := [3]mgl32.Vec3{vecmath.QuatRotate(qb, mgl32.Vec3{1, 0, 0}), vecmath.QuatRotate(qb, mgl32.Vec3{0, 1, 0}), vecmath.QuatRotate(qb, mgl32.Vec3{0, 0, 1})}
 	axes = append(axes, ua[:]...)
 	axes = append(axes, ub[:]...)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			if c := ua[i].Cross(ub[j]); c.Len() > 1e-3 {
-				axes = append(axes, c.Normalize())
+			if c := vecmath.Cross(ua[i], ub[j]); vecmath.Len(c) > 1e-3 {
+				axes = append(axes, vecmath.Normalize(c))
 			}
 		}
 	}
@@ -342,10 +343,10 @@ func penetration(ca mgl32.Vec3, qa mgl32.Quat, ha float32, cb mgl32.Vec3, qb mgl
 	for _, ax := range axes {
 		var ra, rb float64
 		for k := 0; k < 3; k++ {
-			ra += float64(ha) * math.Abs(float64(ua[k].Dot(ax)))
-			rb += float64(hb) * math.Abs(float64(ub[k].Dot(ax)))
+			ra += float64(float64(ha) * math.Abs(float64(vecmath.Dot(ua[k], ax))))
+			rb += float64(float64(hb) * math.Abs(float64(vecmath.Dot(ub[k], ax))))
 		}
-		o := ra + rb - math.Abs(float64(d.Dot(ax)))
+		o := ra + rb - math.Abs(float64(vecmath.Dot(d, ax)))
 		if o <= 0 {
 			return 0
 		}
@@ -371,11 +372,11 @@ func TestDropOnEachOther(t *testing.T) {
 		case 0:
 			qb = mgl32.QuatIdent() // face on face
 		case 1:
-			qb = mgl32.QuatRotate(math.Pi/4, mgl32.Vec3{0, 1, 0}) // twisted face on face
+			qb = vecmath.QuatAxisAngle(math.Pi/4, mgl32.Vec3{0, 1, 0}) // twisted face on face
 		case 2:
-			qb = mgl32.QuatRotate(math.Pi/4, mgl32.Vec3{1, 0, 0}) // edge on face
+			qb = vecmath.QuatAxisAngle(math.Pi/4, mgl32.Vec3{1, 0, 0}) // edge on face
 		}
-		off := mgl32.Vec3{float32(r.Float64()-0.5) * 0.3, 0, float32(r.Float64()-0.5) * 0.3}
+		off := mgl32.Vec3{float32(float32(r.Float64()-0.5) * 0.3), 0, float32(float32(r.Float64()-0.5) * 0.3)}
 		a := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: mgl32.Vec3{0, size, 0}, Rotation: qa, Hollow: trial%2 == 1})
 		b := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: mgl32.Vec3{0, 2, 0}.Add(off), Rotation: qb, Hollow: trial%2 == 1})
 		for i := 0; i < 180; i++ {
@@ -393,7 +394,7 @@ func TestDropOnEachOther(t *testing.T) {
 	if worst > 0.01*size {
 		t.Errorf("worst overlap %.4f m, want < 1%% of %.2f m", worst, size)
 	}
-	t.Logf("worst overlap %.4f m (%.2f%% of the size)", worst, 100*worst/size)
+	t.Logf("worst overlap %.4f m (%.2f%% of the size)", worst, float64(100*worst/size))
 }
 
 // A cloth (a particle grid with links) dropped on a cube drapes it: no
@@ -432,9 +433,9 @@ func TestClothOnCube(t *testing.T) {
 	for step := 0; step < 240; step++ {
 		w.Step()
 		p, q := s.Transform(c)
-		inv := q.Conjugate()
+		inv := vecmath.QuatConjugate(q)
 		for _, g := range grid {
-			l := inv.Rotate(w.Position(g).Sub(p))
+			l := vecmath.QuatRotate(inv, w.Position(g).Sub(p))
 			depth := math.Inf(1)
 			for k := 0; k < 3; k++ {
 				depth = math.Min(depth, float64(size/2-float32(math.Abs(float64(l[k])))))
@@ -475,7 +476,7 @@ func TestParticlePushesCube(t *testing.T) {
 	if vc[0] < 0.5 {
 		t.Errorf("cube moves at %v m/s after the hit, want it pushed along +x", vc)
 	}
-	if total.Sub(mgl32.Vec3{2, 0, 0}).Len() > 0.1 {
+	if vecmath.Len(total.Sub(mgl32.Vec3{2, 0, 0})) > 0.1 {
 		t.Errorf("total momentum %v kg·m/s, want (2, 0, 0) within 0.1", total)
 	}
 	if l := w.Position(p).Sub(s.Position(c)); l[0] > -0.25 && l[0] < 0.25 && l[1] > -0.25 && l[1] < 0.25 && l[2] > -0.25 && l[2] < 0.25 {
@@ -633,7 +634,7 @@ func TestGrabAndThrow(t *testing.T) {
 		w.DragTo(centre, target)
 		w.Step()
 	}
-	if p := s.Position(c); p.Sub(target).Len() > 0.02 {
+	if p := s.Position(c); vecmath.Len(p.Sub(target)) > 0.02 {
 		t.Errorf("held cube centre at %v, want at the drag target %v", p, target)
 	}
 	w.Release(centre)
@@ -696,7 +697,7 @@ func TestThrownCubesDoNotPassThrough(t *testing.T) {
 					w.Step()
 				}
 				va, vb := s.Velocity(thrown), s.Velocity(target)
-				ke := (va.Dot(va) + vb.Dot(vb)) / (speed * speed)
+				ke := (vecmath.Dot(va, va) + vecmath.Dot(vb, vb)) / (speed * speed)
 				pz := (va[2] + vb[2]) / speed
 				if dz := s.Position(target)[2] - s.Position(thrown)[2]; dz <= 0 || ke > 0.55 || pz < 0.99 || pz > 1.01 {
 					t.Errorf("%v m crates at %.1f m/s, tilt %v: the thrown one ends %.3f m behind the other (want > 0), energy %.3f of what it came with (want <= 0.55), momentum %.3f (want 1 +- 0.01)",
@@ -722,7 +723,7 @@ func TestDragIntoStack(t *testing.T) {
 		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 		var stack []bodies.Cube
 		for i := 0; i < n; i++ {
-			stack = append(stack, addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: mgl32.Vec3{0, size/2 + size*float32(i), 0}}))
+			stack = append(stack, addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: mgl32.Vec3{0, size/2 + float32(size*float32(i)), 0}}))
 		}
 		dragged := addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Position: mgl32.Vec3{-2, 0.6, 0}})
 		corners := s.Corners(dragged)
@@ -733,7 +734,7 @@ func TestDragIntoStack(t *testing.T) {
 			w.DragTo(p, mgl32.Vec3{start[0] + speed*float32(f)/60, start[1], start[2]})
 			w.Step()
 			for _, c := range stack {
-				fastest = max(fastest, s.Velocity(c).Len())
+				fastest = max(fastest, vecmath.Len(s.Velocity(c)))
 			}
 			for _, q := range corners[1:] {
 				lowest = min(lowest, w.Position(q)[1])
@@ -772,7 +773,7 @@ func TestDraggedCrateSqueezesCrate(t *testing.T) {
 		for f := 0; f < 240; f++ {
 			w.DragTo(p, mgl32.Vec3{start[0], max(start[1]-speed*float32(f)/60, 0.05), start[2]})
 			w.Step()
-			fastest = max(fastest, s.Velocity(low).Len())
+			fastest = max(fastest, vecmath.Len(s.Velocity(low)))
 			lowest = min(lowest, s.Position(low)[1])
 		}
 		t.Logf("pressed at %v m/s: the crate below at most %.2f m/s, its centre down to %.3f m (0.15 at rest)", speed, fastest, lowest)
@@ -794,7 +795,7 @@ func TestGrabTopOfStack(t *testing.T) {
 	var stack []bodies.Cube
 	for i := 0; i < 5; i++ {
 		stack = append(stack, addCube(t, s, bodies.CubeSettings{Size: size, Mass: 2,
-			Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4}, Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})}))
+			Position: mgl32.Vec3{-1.3, size/2 + float32(float32(i)*size), -0.4}, Rotation: vecmath.QuatAxisAngle(float32(0.08*float32(i)), mgl32.Vec3{0, 1, 0})}))
 	}
 	for f := 0; f < 120; f++ {
 		w.Advance(1.0 / 60)
@@ -809,7 +810,7 @@ func TestGrabTopOfStack(t *testing.T) {
 	for f := 0; f < 120; f++ {
 		w.Advance(1.0 / 60)
 		for i, c := range stack[:4] {
-			moved = max(moved, s.Position(c).Sub(start[i]).Len())
+			moved = max(moved, vecmath.Len(s.Position(c).Sub(start[i])))
 		}
 	}
 	t.Logf("the four lower crates moved at most %.2g m", moved)
@@ -841,7 +842,7 @@ func TestCubesStayWholeWhateverMovesThem(t *testing.T) {
 		{"dragged by a corner", 0.01, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) func(int) {
 			p := s.Corners(c)[7]
 			from := w.Position(p)
-			return func(f int) { w.DragTo(p, from.Add(mgl32.Vec3{0, 0.01 * float32(min(f, 60)), 0})) }
+			return func(f int) { w.DragTo(p, from.Add(mgl32.Vec3{0, float32(0.01 * float32(min(f, 60))), 0})) }
 		}, func(w *verlet3d.World, s *bodies.System, c bodies.Cube) string {
 			if y := s.Position(c)[1]; y < 2 {
 				return fmt.Sprintf("centre at %.3f m: the cube did not follow its corner up 0.6 m", y)
@@ -860,7 +861,7 @@ func TestCubesStayWholeWhateverMovesThem(t *testing.T) {
 			// The pivot is the last particle; the centre hangs at most
 			// the rope and half a diagonal (0.35 m) below it.
 			pivot := w.Position(verlet3d.Particle(w.NumParticles() - 1))
-			if d := pivot.Sub(s.Position(c)); d[1] < 0.5 || d.Len() > 0.86 {
+			if d := pivot.Sub(s.Position(c)); d[1] < 0.5 || vecmath.Len(d) > 0.86 {
 				return fmt.Sprintf("centre %v from the pivot, want it hanging 0.5-0.85 m below", d)
 			}
 			return ""
@@ -887,7 +888,7 @@ func TestCubesStayWholeWhateverMovesThem(t *testing.T) {
 			w, s := newWorldWith(t, verlet3d.DefaultConfig())
 			floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 			addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{-1, 0.2, 0}})
-			c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{3, 3, 0}, Rotation: mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 1}.Normalize())})
+			c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{3, 3, 0}, Rotation: vecmath.QuatAxisAngle(0.5, vecmath.Normalize(mgl32.Vec3{1, 0, 1}))})
 			for i := 0; i < 30; i++ {
 				w.Step() // the System alone: links idle
 			}
@@ -905,7 +906,7 @@ func TestCubesStayWholeWhateverMovesThem(t *testing.T) {
 					}
 				}
 				if worst > tc.maxStrain {
-					t.Fatalf("frame %d: a link strained %.1f%%, want at most %.1f%%: the cube's links were not all solved", f, 100*worst, 100*tc.maxStrain)
+					t.Fatalf("frame %d: a link strained %.1f%%, want at most %.1f%%: the cube's links were not all solved", f, float32(100*worst), float32(100*tc.maxStrain))
 				}
 			}
 			if msg := tc.ok(w, s, c); msg != "" {

@@ -14,7 +14,7 @@ import (
 // near the origin and 5 km out.
 func TestPlaneContactMatchesPathContact(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	f := func(s float32) float32 { return (2*r.Float32() - 1) * s }
+	f := func(s float32) float32 { return float32((float32(2*r.Float32()) - 1) * s) }
 	for i := 0; i < 200000; i++ {
 		normal := mgl32.Vec3{0, 1, 0}
 		if i%2 == 1 {
@@ -29,7 +29,7 @@ func TestPlaneContactMatchesPathContact(t *testing.T) {
 			t.Fatal(err)
 		}
 		margin := []float32{0, 0.001, 0.01, 0.05}[i%4]
-		b := pl.Point.Add(mgl32.Vec3{f(1), 0, f(1)}).Add(pl.Normal.Mul(f(0.03)))
+		b := pl.Point.Add(mgl32.Vec3{f(1), 0, f(1)}).Add(vecmath.Scale(pl.Normal, f(0.03)))
 		move := []float32{0, 0.001, 0.02, 0.3}[(i/4)%4]
 		a := b.Add(mgl32.Vec3{f(move), f(move), f(move)})
 		s1, n1, ok1 := planeContact(pl, &a, &b, margin)

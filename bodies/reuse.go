@@ -93,7 +93,7 @@ func (s *System) settle(cb *cube) {
 			c, q := &cb.c, &cb.q // in place: see moveRigidly
 			dc := abs(c[0]-k.c[0]) + abs(c[1]-k.c[1]) + abs(c[2]-k.c[2])
 			dq := math.Abs(q.w-k.q.w) + math.Abs(q.x-k.q.x) + math.Abs(q.y-k.q.y) + math.Abs(q.z-k.q.z)
-			k.settled = float64(dc)+2*math.Sqrt(3)*float64(cb.half)*dq <= keepMove
+			k.settled = float64(dc)+float64(2*math.Sqrt(3)*float64(cb.half)*dq) <= keepMove
 		}
 	}
 	if !k.settled {

@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -20,10 +21,10 @@ func TestKeptContactsAreTheFoundOnes(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 100; i++ {
 		x, z := float32(i%10)-5, float32(i/10)-5
-		q := mgl32.QuatRotate(r.Float32()*6.28, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{x * 0.7, 0.5 + 1.5*r.Float32(), z * 0.7}, Rotation: q,
-			Velocity:        mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}.Mul(2),
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(6)}); err != nil {
+		q := vecmath.QuatAxisAngle(float32(r.Float32()*6.28), vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}))
+		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{float32(x * 0.7), 0.5 + float32(1.5*r.Float32()), float32(z * 0.7)}, Rotation: q,
+			Velocity:        vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, 0, r.Float32() - 0.5}, 2),
+			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 6)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,11 +112,11 @@ func sameContacts(t *testing.T, what string, kept, found []contact, tolN, tolP f
 		if a.key() != b.key() {
 			t.Fatalf("%s contact %d: kept features %v/%v, found %v/%v", what, k, a.a, a.b, b.a, b.b)
 		}
-		if d := float64(a.n.Sub(b.n).Len()); d > tolN {
+		if d := float64(vecmath.Len(a.n.Sub(b.n))); d > tolN {
 			t.Errorf("%s contact %d: normal %v kept, %v found (%.2g rad apart, want < %.2g)", what, k, a.n, b.n, d, tolN)
 		}
 		if a.nb == 0 {
-			if d := float64(a.fixed.Sub(b.fixed).Len()); d > tolP {
+			if d := float64(vecmath.Len(a.fixed.Sub(b.fixed))); d > tolP {
 				t.Errorf("%s contact %d: collider point %v kept, %v found (%.2g m apart, want < %.2g)", what, k, a.fixed, b.fixed, d, tolP)
 			}
 		}
@@ -138,7 +139,7 @@ func sameContacts(t *testing.T, what string, kept, found []contact, tolN, tolP f
 func TestNewSettingsReachKeptContacts(t *testing.T) {
 	w, s := floorWorld(t)
 	for i := 0; i < 2; i++ {
-		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.2 + 0.4*float32(i), 0}}); err != nil {
+		if _, err := s.AddCube(CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.2 + float32(0.4*float32(i)), 0}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,7 +18,7 @@ type sweeper struct {
 
 func (k *sweeper) Apply(_ *verlet3d.World, s verlet3d.Substep) {
 	t := float32(s.Time) + s.H // where it is at the end of the substep
-	k.s.Center = mgl32.Vec3{k.x0 - k.v*t, k.y, 0}
+	k.s.Center = mgl32.Vec3{k.x0 - float32(k.v*t), k.y, 0}
 }
 
 // A crate at rest keeps its contacts for the rest of a step (reuse.go),
@@ -43,7 +43,7 @@ func TestBallMovingWithinTheStepPushesARestingCrate(t *testing.T) {
 	// 3 cm from the crate's side when it starts, at 1 m/s: it reaches the
 	// side in the middle of a step.
 	sw := &sweeper{s: sph, v: 1, y: half}
-	sw.x0 = half + r + 0.03 + sw.v*float32(w.Time())
+	sw.x0 = half + r + 0.03 + float32(sw.v*float32(w.Time()))
 	w.AddForceField(sw)
 	deepest := float32(0)
 	for i := 0; i < 30; i++ {
@@ -54,9 +54,9 @@ func TestBallMovingWithinTheStepPushesARestingCrate(t *testing.T) {
 	if moved := s.Position(c)[0]; moved > -0.1 {
 		t.Fatalf("the crate moved %.3f m along x, want pushed along -x by the ball", moved)
 	}
-	t.Logf("the ball sank at most %.2f mm into the crate's side", deepest*1000)
+	t.Logf("the ball sank at most %.2f mm into the crate's side", float32(deepest*1000))
 	if deepest > 0.002 {
-		t.Errorf("the ball sank %.1f mm into the crate's side, want < 2 mm", deepest*1000)
+		t.Errorf("the ball sank %.1f mm into the crate's side, want < 2 mm", float32(deepest*1000))
 	}
 }
 

@@ -48,9 +48,9 @@ func moment(pos []mgl32.Vec3, corners *[8]int32) (a mat3d, c [3]float64) {
 			if i>>uint(k)&1 == 1 {
 				s = 1
 			}
-			a[k][0] += s * (x[i][0] - c[0])
-			a[k][1] += s * (x[i][1] - c[1])
-			a[k][2] += s * (x[i][2] - c[2])
+			a[k][0] += float64(s * (x[i][0] - c[0]))
+			a[k][1] += float64(s * (x[i][1] - c[1]))
+			a[k][2] += float64(s * (x[i][2] - c[2]))
 		}
 	}
 	return a, c
@@ -62,36 +62,36 @@ type quatd struct{ w, x, y, z float64 }
 func (q quatd) mat() mat3d {
 	w, x, y, z := q.w, q.x, q.y, q.z
 	return mat3d{
-		{1 - 2*(y*y+z*z), 2 * (x*y + w*z), 2 * (x*z - w*y)},
-		{2 * (x*y - w*z), 1 - 2*(x*x+z*z), 2 * (y*z + w*x)},
-		{2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y)},
+		{1 - float64(2*(float64(y*y)+float64(z*z))), float64(2 * (float64(x*y) + float64(w*z))), float64(2 * (float64(x*z) - float64(w*y)))},
+		{float64(2 * (float64(x*y) - float64(w*z))), 1 - float64(2*(float64(x*x)+float64(z*z))), float64(2 * (float64(y*z) + float64(w*x)))},
+		{float64(2 * (float64(x*z) + float64(w*y))), float64(2 * (float64(y*z) - float64(w*x))), 1 - float64(2*(float64(x*x)+float64(y*y)))},
 	}
 }
 
 func (q quatd) mul(p quatd) quatd {
 	return quatd{
-		q.w*p.w - q.x*p.x - q.y*p.y - q.z*p.z,
-		q.w*p.x + q.x*p.w + q.y*p.z - q.z*p.y,
-		q.w*p.y - q.x*p.z + q.y*p.w + q.z*p.x,
-		q.w*p.z + q.x*p.y - q.y*p.x + q.z*p.w,
+		float64(q.w*p.w) - float64(q.x*p.x) - float64(q.y*p.y) - float64(q.z*p.z),
+		float64(q.w*p.x) + float64(q.x*p.w) + float64(q.y*p.z) - float64(q.z*p.y),
+		float64(q.w*p.y) - float64(q.x*p.z) + float64(q.y*p.w) + float64(q.z*p.x),
+		float64(q.w*p.z) + float64(q.x*p.y) - float64(q.y*p.x) + float64(q.z*p.w),
 	}
 }
 
 func (q quatd) normalize() quatd {
-	n2 := q.w*q.w + q.x*q.x + q.y*q.y + q.z*q.z
+	n2 := float64(q.w*q.w) + float64(q.x*q.x) + float64(q.y*q.y) + float64(q.z*q.z)
 	if d := n2 - 1; d > -1e-6 && d < 1e-6 {
 		// Near unit length (every turn within a step): one Newton step
 		// for 1/√n2, (3 - n2)/2, off by 3(n2 - 1)²/8 at most (4e-13),
 		// without a square root or a division.
-		f := 1.5 - 0.5*n2
-		return quatd{q.w * f, q.x * f, q.y * f, q.z * f}
+		f := 1.5 - float64(0.5*n2)
+		return quatd{float64(q.w * f), float64(q.x * f), float64(q.y * f), float64(q.z * f)}
 	}
 	l := math.Sqrt(n2)
 	if l < 1e-300 || math.IsNaN(l) {
 		return quatd{w: 1}
 	}
 	il := 1 / l
-	return quatd{q.w * il, q.x * il, q.y * il, q.z * il}
+	return quatd{float64(q.w * il), float64(q.x * il), float64(q.y * il), float64(q.z * il)}
 }
 
 func toQuatd(q mgl32.Quat) quatd {
@@ -111,18 +111,18 @@ func (q quatd) quat() mgl32.Quat {
 // correction) use the series of cos and sin, within 3e-11 of them below
 // 0.01 rad.
 func (q quatd) turned(x, y, z float64) quatd {
-	ang2 := x*x + y*y + z*z
+	ang2 := float64(x*x) + float64(y*y) + float64(z*z)
 	if ang2 == 0 {
 		return q
 	}
 	var c, s float64
 	if ang2 < 1e-4 {
-		c, s = 1-ang2/8, 0.5-ang2/48
+		c, s = 1-float64(ang2/8), 0.5-ang2/48
 	} else {
 		ang := math.Sqrt(ang2)
-		c, s = math.Cos(ang/2), math.Sin(ang/2)/ang
+		c, s = math.Cos(float64(ang/2)), math.Sin(float64(ang/2))/ang
 	}
-	return quatd{c, x * s, y * s, z * s}.mul(q).normalize()
+	return quatd{c, float64(x * s), float64(y * s), float64(z * s)}.mul(q).normalize()
 }
 
 // polarRotation refines the guess q toward the rotational part of a, with
@@ -135,14 +135,14 @@ func polarRotation(a mat3d, q quatd, maxIter int) (_ quatd, ok bool) {
 		var ox, oy, oz, den float64
 		for k := 0; k < 3; k++ {
 			rk, ak := r[k], a[k]
-			ox += rk[1]*ak[2] - rk[2]*ak[1]
-			oy += rk[2]*ak[0] - rk[0]*ak[2]
-			oz += rk[0]*ak[1] - rk[1]*ak[0]
-			den += rk[0]*ak[0] + rk[1]*ak[1] + rk[2]*ak[2]
+			ox += float64(rk[1]*ak[2]) - float64(rk[2]*ak[1])
+			oy += float64(rk[2]*ak[0]) - float64(rk[0]*ak[2])
+			oz += float64(rk[0]*ak[1]) - float64(rk[1]*ak[0])
+			den += float64(rk[0]*ak[0]) + float64(rk[1]*ak[1]) + float64(rk[2]*ak[2])
 		}
 		den = math.Abs(den) + 1e-12
 		ox, oy, oz = ox/den, oy/den, oz/den
-		ang2 := ox*ox + oy*oy + oz*oz
+		ang2 := float64(ox*ox) + float64(oy*oy) + float64(oz*oz)
 		if ang2 < 1e-14 || math.IsNaN(ang2) { // 1e-7 rad: float32 resolution
 			return q, true
 		}
@@ -173,20 +173,20 @@ func rotationNear(a mat3d, guess quatd, maxIter int) quatd {
 // polarRotation when no previous rotation is known.
 func faceAverage(a mat3d) quatd {
 	x := a[0]
-	lx := math.Sqrt(x[0]*x[0] + x[1]*x[1] + x[2]*x[2])
+	lx := math.Sqrt(float64(x[0]*x[0]) + float64(x[1]*x[1]) + float64(x[2]*x[2]))
 	if lx < 1e-12 {
 		return quatd{w: 1}
 	}
 	x = [3]float64{x[0] / lx, x[1] / lx, x[2] / lx}
 	y := a[1]
-	d := y[0]*x[0] + y[1]*x[1] + y[2]*x[2]
-	y = [3]float64{y[0] - d*x[0], y[1] - d*x[1], y[2] - d*x[2]}
-	ly := math.Sqrt(y[0]*y[0] + y[1]*y[1] + y[2]*y[2])
+	d := float64(y[0]*x[0]) + float64(y[1]*x[1]) + float64(y[2]*x[2])
+	y = [3]float64{y[0] - float64(d*x[0]), y[1] - float64(d*x[1]), y[2] - float64(d*x[2])}
+	ly := math.Sqrt(float64(y[0]*y[0]) + float64(y[1]*y[1]) + float64(y[2]*y[2]))
 	if ly < 1e-12 {
 		return quatd{w: 1}
 	}
 	y = [3]float64{y[0] / ly, y[1] / ly, y[2] / ly}
-	z := [3]float64{x[1]*y[2] - x[2]*y[1], x[2]*y[0] - x[0]*y[2], x[0]*y[1] - x[1]*y[0]}
+	z := [3]float64{float64(x[1]*y[2]) - float64(x[2]*y[1]), float64(x[2]*y[0]) - float64(x[0]*y[2]), float64(x[0]*y[1]) - float64(x[1]*y[0])}
 	return matToQuat(mat3d{x, y, z})
 }
 
@@ -198,17 +198,17 @@ func matToQuat(m mat3d) quatd {
 	var q quatd
 	switch {
 	case tr > 0:
-		s := math.Sqrt(tr+1) * 2
-		q = quatd{0.25 * s, (m[1][2] - m[2][1]) / s, (m[2][0] - m[0][2]) / s, (m[0][1] - m[1][0]) / s}
+		s := float64(math.Sqrt(tr+1) * 2)
+		q = quatd{float64(0.25 * s), (m[1][2] - m[2][1]) / s, (m[2][0] - m[0][2]) / s, (m[0][1] - m[1][0]) / s}
 	case m00 > m11 && m00 > m22:
-		s := math.Sqrt(1+m00-m11-m22) * 2
-		q = quatd{(m[1][2] - m[2][1]) / s, 0.25 * s, (m[1][0] + m[0][1]) / s, (m[2][0] + m[0][2]) / s}
+		s := float64(math.Sqrt(1+m00-m11-m22) * 2)
+		q = quatd{(m[1][2] - m[2][1]) / s, float64(0.25 * s), (m[1][0] + m[0][1]) / s, (m[2][0] + m[0][2]) / s}
 	case m11 > m22:
-		s := math.Sqrt(1+m11-m00-m22) * 2
-		q = quatd{(m[2][0] - m[0][2]) / s, (m[1][0] + m[0][1]) / s, 0.25 * s, (m[2][1] + m[1][2]) / s}
+		s := float64(math.Sqrt(1+m11-m00-m22) * 2)
+		q = quatd{(m[2][0] - m[0][2]) / s, (m[1][0] + m[0][1]) / s, float64(0.25 * s), (m[2][1] + m[1][2]) / s}
 	default:
-		s := math.Sqrt(1+m22-m00-m11) * 2
-		q = quatd{(m[0][1] - m[1][0]) / s, (m[2][0] + m[0][2]) / s, (m[2][1] + m[1][2]) / s, 0.25 * s}
+		s := float64(math.Sqrt(1+m22-m00-m11) * 2)
+		q = quatd{(m[0][1] - m[1][0]) / s, (m[2][0] + m[0][2]) / s, (m[2][1] + m[1][2]) / s, float64(0.25 * s)}
 	}
 	return q.normalize()
 }

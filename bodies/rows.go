@@ -62,23 +62,25 @@ func tangents(n mgl32.Vec3) (t1, t2 mgl32.Vec3) {
 	}
 	// n × e normalised, then n × t1, component by component (see
 	// moveRigidly), rounded as mgl32's Cross and Normalize round them.
-	x, y, z := n[1]*e[2]-n[2]*e[1], n[2]*e[0]-n[0]*e[2], n[0]*e[1]-n[1]*e[0]
-	l := 1.0 / float32(math.Sqrt(float64(x*x+y*y+z*z)))
-	x, y, z = x*l, y*l, z*l
+	x, y, z := float32(n[1]*e[2])-float32(n[2]*e[1]), float32(n[2]*e[0])-float32(n[0]*e[2]), float32(n[0]*e[1])-float32(n[1]*e[0])
+	l := 1.0 / float32(math.Sqrt(float64(float32(x*x)+float32(y*y)+float32(z*z))))
+	x, y, z = float32(x*l), float32(y*l), float32(z*l)
 	t1 = mgl32.Vec3{x, y, z}
-	t2 = mgl32.Vec3{n[1]*z - n[2]*y, n[2]*x - n[0]*z, n[0]*y - n[1]*x}
+	t2 = mgl32.Vec3{float32(n[1]*z) - float32(n[2]*y), float32(n[2]*x) - float32(n[0]*z), float32(n[0]*y) - float32(n[1]*x)}
 	return t1, t2
 }
 
 // crossTo and dotTo are the cross and dot products through pointers, as
 // the hot paths want them (see moveRigidly). dst must be neither a nor b.
 func crossTo(dst, a, b *mgl32.Vec3) {
-	dst[0] = a[1]*b[2] - a[2]*b[1]
-	dst[1] = a[2]*b[0] - a[0]*b[2]
-	dst[2] = a[0]*b[1] - a[1]*b[0]
+	dst[0] = float32(a[1]*b[2]) - float32(a[2]*b[1])
+	dst[1] = float32(a[2]*b[0]) - float32(a[0]*b[2])
+	dst[2] = float32(a[0]*b[1]) - float32(a[1]*b[0])
 }
 
-func dotTo(a, b *mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func dotTo(a, b *mgl32.Vec3) float32 {
+	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+}
 
 // setup fills the geometry of row r for contact c from the positions
 // when the Solve call began; the impulses (pn, p1, p2) carry over from
@@ -114,26 +116,26 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	crossTo(&r.an, &ra, n)
 	crossTo(&r.at1, &ra, t1)
 	crossTo(&r.at2, &ra, t2)
-	r.c0 = ((pa[0]-pb[0])*n[0] + (pa[1]-pb[1])*n[1] + (pa[2]-pb[2])*n[2]) - c.r - c.floor
+	r.c0 = (float32((pa[0]-pb[0])*n[0]) + float32((pa[1]-pb[1])*n[1]) + float32((pa[2]-pb[2])*n[2])) - c.r - c.floor
 	sx := (pa[0] - c.paPrev[0]) - (pb[0] - c.pbPrev[0])
 	sy := (pa[1] - c.paPrev[1]) - (pb[1] - c.pbPrev[1])
 	sz := (pa[2] - c.paPrev[2]) - (pb[2] - c.pbPrev[2])
-	r.s1 = sx*t1[0] + sy*t1[1] + sz*t1[2]
-	r.s2 = sx*t2[0] + sy*t2[1] + sz*t2[2]
+	r.s1 = float32(sx*t1[0]) + float32(sy*t1[1]) + float32(sz*t1[2])
+	r.s2 = float32(sx*t2[0]) + float32(sy*t2[1]) + float32(sz*t2[2])
 	m := a.invM
-	r.wn = m + dotTo(&r.an, &r.an)*a.invI
-	r.k11 = m + dotTo(&r.at1, &r.at1)*a.invI
-	r.k22 = m + dotTo(&r.at2, &r.at2)*a.invI
-	r.k12 = dotTo(&r.at1, &r.at2) * a.invI
+	r.wn = m + float32(dotTo(&r.an, &r.an)*a.invI)
+	r.k11 = m + float32(dotTo(&r.at1, &r.at1)*a.invI)
+	r.k22 = m + float32(dotTo(&r.at2, &r.at2)*a.invI)
+	r.k12 = float32(dotTo(&r.at1, &r.at2) * a.invI)
 	if c.cb >= 0 {
 		b := &s.rig[r.ib]
 		crossTo(&r.bn, &rb, n)
 		crossTo(&r.bt1, &rb, t1)
 		crossTo(&r.bt2, &rb, t2)
-		r.wn += b.invM + dotTo(&r.bn, &r.bn)*b.invI
-		r.k11 += b.invM + dotTo(&r.bt1, &r.bt1)*b.invI
-		r.k22 += b.invM + dotTo(&r.bt2, &r.bt2)*b.invI
-		r.k12 += dotTo(&r.bt1, &r.bt2) * b.invI
+		r.wn += b.invM + float32(dotTo(&r.bn, &r.bn)*b.invI)
+		r.k11 += b.invM + float32(dotTo(&r.bt1, &r.bt1)*b.invI)
+		r.k22 += b.invM + float32(dotTo(&r.bt2, &r.bt2)*b.invI)
+		r.k12 += float32(dotTo(&r.bt1, &r.bt2) * b.invI)
 	} else {
 		// A fixed point: no arm, no mass.
 		r.bn, r.bt1, r.bt2 = mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}
@@ -142,9 +144,9 @@ func (s *System) setup(r *row, c *contact, pos []mgl32.Vec3) {
 	if r.wn > 0 {
 		r.iwn = 1 / r.wn
 	}
-	if det := r.k11*r.k22 - r.k12*r.k12; det > 0 && r.wn > 0 {
+	if det := float32(r.k11*r.k22) - float32(r.k12*r.k12); det > 0 && r.wn > 0 {
 		inv := 1 / det
-		r.i11, r.i12, r.i22 = r.k22*inv, -r.k12*inv, r.k11*inv
+		r.i11, r.i12, r.i22 = float32(r.k22*inv), float32(-r.k12*inv), float32(r.k11*inv)
 	}
 }
 
@@ -183,18 +185,18 @@ func (s *System) slideBound(is *island) float32 {
 		lo, hi := &cb.lo, &cb.hi
 		far = max(far, abs(lo[0]), abs(hi[0]), abs(lo[1]), abs(hi[1]), abs(lo[2]), abs(hi[2]))
 	}
-	return max(convergedSlide, 2*ulpAt(far))
+	return max(convergedSlide, float32(2*ulpAt(far)))
 }
 
 // jdot returns how far the corrections of bodies a and b move a row's
 // points apart along direction d, with arms ra = rA × d and rb = rB × d:
 // d·(dcA - dcB) + ra·thA - rb·thB, summed as a tree.
 func jdot(d, ra, rb *mgl32.Vec3, a, b *rigid) float32 {
-	x := d[0]*(a.dc[0]-b.dc[0]) + d[1]*(a.dc[1]-b.dc[1])
-	y := d[2]*(a.dc[2]-b.dc[2]) + ra[0]*a.th[0]
-	z := ra[1]*a.th[1] + ra[2]*a.th[2]
-	u := rb[0]*b.th[0] + rb[1]*b.th[1]
-	v := rb[2] * b.th[2]
+	x := float32(d[0]*(a.dc[0]-b.dc[0])) + float32(d[1]*(a.dc[1]-b.dc[1]))
+	y := float32(d[2]*(a.dc[2]-b.dc[2])) + float32(ra[0]*a.th[0])
+	z := float32(ra[1]*a.th[1]) + float32(ra[2]*a.th[2])
+	u := float32(rb[0]*b.th[0]) + float32(rb[1]*b.th[1])
+	v := float32(rb[2] * b.th[2])
 	return ((x + y) + z) - (u + v)
 }
 
@@ -202,9 +204,9 @@ func jdot(d, ra, rb *mgl32.Vec3, a, b *rigid) float32 {
 // zero: the same sums without b's terms, so the same value, and short
 // enough to inline. Most rows are a crate on the floor.
 func jdotA(d, ra *mgl32.Vec3, a *rigid) float32 {
-	x := d[0]*a.dc[0] + d[1]*a.dc[1]
-	y := d[2]*a.dc[2] + ra[0]*a.th[0]
-	z := ra[1]*a.th[1] + ra[2]*a.th[2]
+	x := float32(d[0]*a.dc[0]) + float32(d[1]*a.dc[1])
+	y := float32(d[2]*a.dc[2]) + float32(ra[0]*a.th[0])
+	z := float32(ra[1]*a.th[1]) + float32(ra[2]*a.th[2])
 	return (x + y) + z
 }
 
@@ -232,7 +234,7 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 		} else {
 			C = r.c0 + jdot(&r.n, &r.an, &r.bn, a, b)
 		}
-		pn := r.pn - C*r.iwn
+		pn := r.pn - float32(C*r.iwn)
 		if pn < 0 {
 			pn = 0
 		}
@@ -240,27 +242,27 @@ func (s *System) rowNormals(rows []row, rev bool) (moved float32) {
 		if d == 0 {
 			continue
 		}
-		if m := abs(d) * r.wn; m > moved {
+		if m := float32(abs(d) * r.wn); m > moved {
 			moved = m
 		}
 		r.pn = pn
 		if a.invI != 0 {
-			m, i := d*a.invM, d*a.invI
-			a.dc[0] += r.n[0] * m
-			a.dc[1] += r.n[1] * m
-			a.dc[2] += r.n[2] * m
-			a.th[0] += r.an[0] * i
-			a.th[1] += r.an[1] * i
-			a.th[2] += r.an[2] * i
+			m, i := float32(d*a.invM), float32(d*a.invI)
+			a.dc[0] += float32(r.n[0] * m)
+			a.dc[1] += float32(r.n[1] * m)
+			a.dc[2] += float32(r.n[2] * m)
+			a.th[0] += float32(r.an[0] * i)
+			a.th[1] += float32(r.an[1] * i)
+			a.th[2] += float32(r.an[2] * i)
 		}
 		if b.invI != 0 {
-			m, i := d*b.invM, d*b.invI
-			b.dc[0] -= r.n[0] * m
-			b.dc[1] -= r.n[1] * m
-			b.dc[2] -= r.n[2] * m
-			b.th[0] -= r.bn[0] * i
-			b.th[1] -= r.bn[1] * i
-			b.th[2] -= r.bn[2] * i
+			m, i := float32(d*b.invM), float32(d*b.invI)
+			b.dc[0] -= float32(r.n[0] * m)
+			b.dc[1] -= float32(r.n[1] * m)
+			b.dc[2] -= float32(r.n[2] * m)
+			b.th[0] -= float32(r.bn[0] * i)
+			b.th[1] -= float32(r.bn[1] * i)
+			b.th[2] -= float32(r.bn[2] * i)
 		}
 	}
 	return moved
@@ -295,26 +297,26 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 				s1 = r.s1 + jdot(&r.t1, &r.at1, &r.bt1, a, b)
 				s2 = r.s2 + jdot(&r.t2, &r.at2, &r.bt2, a, b)
 			}
-			p1 = r.p1 - (r.i11*s1 + r.i12*s2)
-			p2 = r.p2 - (r.i12*s1 + r.i22*s2)
-			if lt2, lim := p1*p1+p2*p2, r.mu*r.pn; lt2 > lim*lim {
+			p1 = r.p1 - (float32(r.i11*s1) + float32(r.i12*s2))
+			p2 = r.p2 - (float32(r.i12*s1) + float32(r.i22*s2))
+			if lt2, lim := float32(p1*p1)+float32(p2*p2), float32(r.mu*r.pn); lt2 > lim*lim {
 				// Kinetic: the cone cannot stop the sliding, so friction
 				// acts against it, along the sliding s (the impulse that
 				// stops the point is not parallel to the sliding when the
 				// contact turns the cube): the impulse along s that
 				// takes it back, |s|² / (sᵀKs), times s.
 				p1, p2 = r.p1, r.p2
-				if l2 := s1*s1 + s2*s2; l2 > 1e-24 {
-					if w := r.k11*s1*s1 + 2*r.k12*s1*s2 + r.k22*s2*s2; w > 0 {
+				if l2 := float32(s1*s1) + float32(s2*s2); l2 > 1e-24 {
+					if w := float32(r.k11*s1*s1) + float32(2*r.k12*s1*s2) + float32(r.k22*s2*s2); w > 0 {
 						f := l2 / w
-						p1 -= s1 * f
-						p2 -= s2 * f
+						p1 -= float32(s1 * f)
+						p2 -= float32(s2 * f)
 					}
 				}
-				if lt2 = p1*p1 + p2*p2; lt2 > lim*lim {
+				if lt2 = float32(p1*p1) + float32(p2*p2); lt2 > lim*lim {
 					f := lim / float32(math.Sqrt(float64(lt2)))
-					p1 *= f
-					p2 *= f
+					p1 = float32(p1 * f)
+					p2 = float32(p2 * f)
 				}
 			}
 		}
@@ -326,30 +328,30 @@ func (s *System) rowFriction(rows []row, rev bool) (slid float32) {
 		}
 		r.p1, r.p2 = p1, p2
 		// How far the correction moves the points: K·d.
-		m1, m2 := r.k11*d1+r.k12*d2, r.k12*d1+r.k22*d2
-		if m := m1*m1 + m2*m2; m > slid2 {
+		m1, m2 := float32(r.k11*d1)+float32(r.k12*d2), float32(r.k12*d1)+float32(r.k22*d2)
+		if m := float32(m1*m1) + float32(m2*m2); m > slid2 {
 			slid2 = m
 		}
-		px := r.t1[0]*d1 + r.t2[0]*d2
-		py := r.t1[1]*d1 + r.t2[1]*d2
-		pz := r.t1[2]*d1 + r.t2[2]*d2
+		px := float32(r.t1[0]*d1) + float32(r.t2[0]*d2)
+		py := float32(r.t1[1]*d1) + float32(r.t2[1]*d2)
+		pz := float32(r.t1[2]*d1) + float32(r.t2[2]*d2)
 		if a.invI != 0 {
 			m, i := a.invM, a.invI
-			a.dc[0] += px * m
-			a.dc[1] += py * m
-			a.dc[2] += pz * m
-			a.th[0] += (r.at1[0]*d1 + r.at2[0]*d2) * i
-			a.th[1] += (r.at1[1]*d1 + r.at2[1]*d2) * i
-			a.th[2] += (r.at1[2]*d1 + r.at2[2]*d2) * i
+			a.dc[0] += float32(px * m)
+			a.dc[1] += float32(py * m)
+			a.dc[2] += float32(pz * m)
+			a.th[0] += float32((float32(r.at1[0]*d1) + float32(r.at2[0]*d2)) * i)
+			a.th[1] += float32((float32(r.at1[1]*d1) + float32(r.at2[1]*d2)) * i)
+			a.th[2] += float32((float32(r.at1[2]*d1) + float32(r.at2[2]*d2)) * i)
 		}
 		if b.invI != 0 {
 			m, i := b.invM, b.invI
-			b.dc[0] -= px * m
-			b.dc[1] -= py * m
-			b.dc[2] -= pz * m
-			b.th[0] -= (r.bt1[0]*d1 + r.bt2[0]*d2) * i
-			b.th[1] -= (r.bt1[1]*d1 + r.bt2[1]*d2) * i
-			b.th[2] -= (r.bt1[2]*d1 + r.bt2[2]*d2) * i
+			b.dc[0] -= float32(px * m)
+			b.dc[1] -= float32(py * m)
+			b.dc[2] -= float32(pz * m)
+			b.th[0] -= float32((float32(r.bt1[0]*d1) + float32(r.bt2[0]*d2)) * i)
+			b.th[1] -= float32((float32(r.bt1[1]*d1) + float32(r.bt2[1]*d2)) * i)
+			b.th[2] -= float32((float32(r.bt1[2]*d1) + float32(r.bt2[2]*d2)) * i)
 		}
 	}
 	return float32(math.Sqrt(float64(slid2)))

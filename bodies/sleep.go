@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/internal/bridge"
@@ -65,11 +66,22 @@ const (
 
 // Sleeping reports whether c is asleep. It panics if c is not a cube of
 // the System.
-func (s *System) Sleeping(c Cube) bool { return s.check(c).asleep }
+func (s *System) Sleeping(c Cube) bool {
+	if s.pose != nil {
+		return s.poseBody(c).group >= 0
+	}
+	return s.check(c).asleep
+}
 
 // Wake wakes c, and the cubes that fell asleep with it, at once. It panics
 // if c is not a cube of the System.
 func (s *System) Wake(c Cube) {
+	if s.pose != nil {
+		s.poseBody(c)
+		s.pose.wakeCube(int(c))
+		s.w.Wake()
+		return
+	}
 	cb := s.check(c)
 	if cb.asleep {
 		s.wakeGroup(cb.group)
@@ -181,7 +193,7 @@ func (s *System) listSleepers() []sleeper {
 			continue
 		}
 		for k, n := 0, cb.numParticles(); k < n; k++ {
-			s.sleepers = append(s.sleepers, sleeper{p: cb.particle(k), cube: int32(i), frozen: cb.frozen[k], ulps: 4 * ulp(cb.frozen[k])})
+			s.sleepers = append(s.sleepers, sleeper{p: cb.particle(k), cube: int32(i), frozen: cb.frozen[k], ulps: float32(4 * ulp(cb.frozen[k]))})
 		}
 	}
 	s.sleepersStale = false
@@ -198,11 +210,11 @@ func (s *System) checkSleepers(pos, prev []mgl32.Vec3, inv []float32, h float32)
 		s.wakeAll()
 		return
 	}
-	h2 := h * h
-	fall := g.Mul(h2) // one substep's integration from rest
+	h2 := float32(h * h)
+	fall := vecmath.Scale(g, h2) // one substep's integration from rest
 	// Rounding of positions far from the origin, and a thousandth of the
 	// fall, pass as nothing.
-	slack := 1e-3 * fall.Len()
+	slack := float32(1e-3 * vecmath.Len(fall))
 	sl := s.listSleepers()
 	for i := range sl {
 		// Component by component: mgl32's Vec3 methods pass their
@@ -255,7 +267,7 @@ func (s *System) wakeByColliders(first bool) {
 // grown by the margin (a ball pressing on a face between the corners).
 func (s *System) reaches(c verlet3d.Collider, cb *cube) bool {
 	for _, x := range cb.frozen[:8] {
-		if sp, n := c.Closest(x); x.Sub(sp).Dot(n) < s.margin {
+		if sp, n := c.Closest(x); vecmath.Dot(x.Sub(sp), n) < s.margin {
 			return true
 		}
 	}
@@ -300,7 +312,7 @@ func (s *System) settleSleepers(pos, prev []mgl32.Vec3) {
 		// Far from the origin rounding alone moves a particle by a few
 		// float32 steps.
 		lim := wakeMove + sp.ulps
-		if dx*dx+dy*dy+dz*dz > lim*lim {
+		if float32(dx*dx)+float32(dy*dy)+float32(dz*dz) > lim*lim {
 			if cb := &s.cubes[sp.cube]; cb.asleep {
 				s.wakeGroup(cb.group)
 			}
@@ -320,7 +332,7 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 		}
 		return
 	}
-	limit := cfg.SleepSpeed * h
+	limit := float32(cfg.SleepSpeed * h)
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		if cb.asleep {
@@ -333,8 +345,8 @@ func (s *System) updateSleep(pos, prev []mgl32.Vec3, h float32) {
 			dx, dy, dz := x[0]-o[0], x[1]-o[1], x[2]-o[2]
 			// A couple of float32 steps far from the origin is rounding,
 			// not motion.
-			lim := limit + 2*ulp(*x)
-			slow = dx*dx+dy*dy+dz*dz <= lim*lim
+			lim := limit + float32(2*ulp(*x))
+			slow = float32(dx*dx)+float32(dy*dy)+float32(dz*dz) <= lim*lim
 		}
 		if slow {
 			// Bounded: a cube kept awake by a moving neighbour for hours
@@ -422,7 +434,7 @@ func (s *System) wakeTouched() {
 // than particleWakeSpeed along the contact normal n (pointing out of the
 // cube), over a substep of length h.
 func (s *System) wakeByParticle(ib int32, p int32, n mgl32.Vec3, pos, prev []mgl32.Vec3, h float32) {
-	if v := pos[p].Sub(prev[p]).Dot(n); v < -particleWakeSpeed*h {
+	if v := vecmath.Dot(pos[p].Sub(prev[p]), n); v < -particleWakeSpeed*h {
 		s.wakeGroup(s.cubes[ib].group)
 	}
 }

@@ -1,6 +1,7 @@
 package bodies_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -37,10 +38,10 @@ func newYardSleeping(t *testing.T, workers int, sleep bool) *yard {
 	w, s := newWorldWith(t, cfg)
 	y := &yard{w: w, s: s, floor: floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)}
 	for i := range y.stack {
-		y.stack[i] = addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.21 + 0.41*float32(i), 0}, Rotation: mgl32.QuatRotate(0.1*float32(i), mgl32.Vec3{0, 1, 0})})
+		y.stack[i] = addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.21 + float32(0.41*float32(i)), 0}, Rotation: vecmath.QuatAxisAngle(float32(0.1*float32(i)), mgl32.Vec3{0, 1, 0})})
 	}
 	for i := range y.single {
-		y.single[i] = addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{1.5 * float32(2*i-1), 0.6, 0.3}, Rotation: mgl32.QuatRotate(0.4, mgl32.Vec3{1, 0, 1}.Normalize())})
+		y.single[i] = addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{float32(1.5 * float32(2*i-1)), 0.6, 0.3}, Rotation: vecmath.QuatAxisAngle(0.4, vecmath.Normalize(mgl32.Vec3{1, 0, 1}))})
 	}
 	pivot, _ := w.AddParticle(mgl32.Vec3{20, 3, 0}, 1)
 	w.Pin(pivot)
@@ -102,7 +103,7 @@ func TestCubesSleepInAnAwakeWorld(t *testing.T) {
 			t.Errorf("cube %d asleep with velocity %v", c, v)
 		}
 	}
-	if v := y.w.Velocity(y.bob); v.Len() < 0.1 {
+	if v := y.w.Velocity(y.bob); vecmath.Len(v) < 0.1 {
 		t.Errorf("the pendulum stopped (%v m/s): the test no longer keeps the World awake", v)
 	}
 }
@@ -196,7 +197,7 @@ func TestAsleepCubeWakes(t *testing.T) {
 						y.mover(f)
 					}
 					y.w.Step()
-					moved = max(moved, y.s.Position(c).Sub(from).Len())
+					moved = max(moved, vecmath.Len(y.s.Position(c).Sub(from)))
 				}
 				return moved
 			}
@@ -211,7 +212,7 @@ func TestAsleepCubeWakes(t *testing.T) {
 			if want < tc.moveBy {
 				t.Fatalf("the awake twin moved %.4f m: the poke does too little to test waking", want)
 			}
-			if d := math.Abs(float64(got - want)); d > math.Max(0.01, 0.25*float64(want)) {
+			if d := math.Abs(float64(got - want)); d > math.Max(0.01, float64(0.25*float64(want))) {
 				t.Errorf("moved %.4f m after sleeping, %.4f m never asleep", got, want)
 			}
 		})
@@ -269,7 +270,7 @@ func TestClothOnAsleepCube(t *testing.T) {
 			var ps []verlet3d.Particle
 			for i := 0; i < 6; i++ {
 				for j := 0; j < 6; j++ {
-					p, _ := y.w.AddParticle(ctr.Add(mgl32.Vec3{0.05*float32(i) - 0.125, 0, 0.05*float32(j) - 0.125}).Add(mgl32.Vec3{0, top - ctr[1] + tc.height + 0.01, 0}), 0.01)
+					p, _ := y.w.AddParticle(ctr.Add(mgl32.Vec3{float32(0.05*float32(i)) - 0.125, 0, float32(0.05*float32(j)) - 0.125}).Add(mgl32.Vec3{0, top - ctr[1] + tc.height + 0.01, 0}), 0.01)
 					y.w.SetRadius(p, 0.005)
 					ps = append(ps, p)
 				}
@@ -312,7 +313,7 @@ func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
 	}
 	y.w.ShiftOrigin(off)
 	for _, c := range y.cubes() {
-		if p, want := y.s.Position(c), at[c].Sub(off); p.Sub(want).Len() > 1e-5 {
+		if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-5 {
 			t.Errorf("cube %d at %v right after the shift, want %v", c, p, want)
 		}
 	}
@@ -323,7 +324,7 @@ func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
 		if !y.s.Sleeping(c) {
 			t.Errorf("cube %d woke up after the origin shift", c)
 		}
-		if p, want := y.s.Position(c), at[c].Sub(off); p.Sub(want).Len() > 1e-4 {
+		if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-4 {
 			t.Errorf("cube %d at %v, want %v", c, p, want)
 		}
 	}
@@ -387,6 +388,6 @@ func TestRemovedSystemWakesItsCubes(t *testing.T) {
 		worst = max(worst, float32(math.Abs(float64(y.w.LinkStrain(l)))))
 	}
 	if worst > 0.02 {
-		t.Errorf("a link is strained %.1f%% after the fall: the cubes came apart", 100*worst)
+		t.Errorf("a link is strained %.1f%% after the fall: the cubes came apart", float32(100*worst))
 	}
 }

@@ -60,11 +60,11 @@ func TestSoakThrownCubes(t *testing.T) {
 	var cubes []bodies.Cube
 	for i := 0; i < 50; i++ {
 		x, z := float32(i%7)-3, float32(i/7)-3
-		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{x, 0.3 + float32(i%3)*0.5, z}}))
+		cubes = append(cubes, addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{x, 0.3 + float32(float32(i%3)*0.5), z}}))
 	}
 	rng := rand.New(rand.NewSource(16))
 	dur := soakSeconds()
-	frames := int(dur * 60)
+	frames := int(float64(dur * 60))
 	var heap0 uint64
 	var window []float64
 	var escaped float32
@@ -77,9 +77,9 @@ func TestSoakThrownCubes(t *testing.T) {
 		}
 		if f%30 == 0 {
 			c := cubes[rng.Intn(len(cubes))]
-			dir := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.Float64()), float32(rng.NormFloat64())}.Normalize()
-			spin := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Mul(10)
-			if err := s.Throw(c, dir.Mul(30+50*float32(rng.Float64())), spin); err != nil {
+			dir := vecmath.Normalize(mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.Float64()), float32(rng.NormFloat64())})
+			spin := vecmath.Scale(mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}, 10)
+			if err := s.Throw(c, vecmath.Scale(dir, 30+float32(50*float32(rng.Float64()))), spin); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -101,7 +101,7 @@ func TestSoakThrownCubes(t *testing.T) {
 			}
 			escaped = max(escaped, out)
 			v := s.Velocity(c)
-			e += 0.5 * float64(s.Mass(c)) * float64(v.Dot(v))
+			e += float64(0.5 * float64(s.Mass(c)) * float64(vecmath.Dot(v, v)))
 		}
 		k := int(tm / 10)
 		for len(window) <= k {

@@ -1,6 +1,7 @@
 package bodies
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/internal/bridge"
@@ -112,13 +113,13 @@ func (c *contact) placeA(dst *mgl32.Vec3, pos []mgl32.Vec3) {
 		// A corner or a particle, without the loop: zero plus the one
 		// term, as the loop sums it (so a -0 comes out +0 alike).
 		v, w := &pos[c.a[0]], c.wa[0]
-		dst[0], dst[1], dst[2] = 0+v[0]*w, 0+v[1]*w, 0+v[2]*w
+		dst[0], dst[1], dst[2] = 0+float32(v[0]*w), 0+float32(v[1]*w), 0+float32(v[2]*w)
 		return
 	}
 	var x, y, z float32
 	for i := uint8(0); i < c.na; i++ {
 		v, w := &pos[c.a[i]], c.wa[i]
-		x, y, z = x+v[0]*w, y+v[1]*w, z+v[2]*w
+		x, y, z = x+float32(v[0]*w), y+float32(v[1]*w), z+float32(v[2]*w)
 	}
 	dst[0], dst[1], dst[2] = x, y, z
 }
@@ -139,7 +140,7 @@ func (c *contact) placeB(dst *mgl32.Vec3, pos []mgl32.Vec3) {
 	var x, y, z float32
 	for i := uint8(0); i < c.nb; i++ {
 		v, w := &pos[c.b[i]], c.wb[i]
-		x, y, z = x+v[0]*w, y+v[1]*w, z+v[2]*w
+		x, y, z = x+float32(v[0]*w), y+float32(v[1]*w), z+float32(v[2]*w)
 	}
 	dst[0], dst[1], dst[2] = x, y, z
 }
@@ -162,7 +163,7 @@ func (cb *cube) faceAgainst(n mgl32.Vec3) (axis int, sign float32) {
 	sign = 1
 	best := float32(math.MaxFloat32)
 	for k := 0; k < 3; k++ {
-		d := cb.axis[k].Dot(n)
+		d := vecmath.Dot(cb.axis[k], n)
 		if d < best {
 			best, axis, sign = d, k, 1
 		}
@@ -179,7 +180,7 @@ func (cb *cube) com(pos []mgl32.Vec3) mgl32.Vec3 {
 	if cb.centre >= 0 {
 		f := cb.m0 / cb.mass
 		x, g := &pos[cb.centre], 1-f
-		return mgl32.Vec3{c[0]*g + x[0]*f, c[1]*g + x[1]*f, c[2]*g + x[2]*f}
+		return mgl32.Vec3{float32(c[0]*g) + float32(x[0]*f), float32(c[1]*g) + float32(x[1]*f), float32(c[2]*g) + float32(x[2]*f)}
 	}
 	return c
 }
@@ -192,7 +193,7 @@ func cornerMean(pos []mgl32.Vec3, p *[8]int32) mgl32.Vec3 {
 		v := &pos[q]
 		x, y, z = x+v[0], y+v[1], z+v[2]
 	}
-	return mgl32.Vec3{x * (1.0 / 8), y * (1.0 / 8), z * (1.0 / 8)}
+	return mgl32.Vec3{float32(x * (1.0 / 8)), float32(y * (1.0 / 8)), float32(z * (1.0 / 8))}
 }
 
 // During a Solve call every cube accumulates its rigid correction in dc
@@ -203,31 +204,31 @@ func cornerMean(pos []mgl32.Vec3, p *[8]int32) mgl32.Vec3 {
 // at returns p0 moved by dc and the small turn th applied to the offset r.
 func at(p0, dc, th, r mgl32.Vec3) mgl32.Vec3 {
 	return mgl32.Vec3{
-		p0[0] + dc[0] + th[1]*r[2] - th[2]*r[1],
-		p0[1] + dc[1] + th[2]*r[0] - th[0]*r[2],
-		p0[2] + dc[2] + th[0]*r[1] - th[1]*r[0],
+		p0[0] + dc[0] + float32(th[1]*r[2]) - float32(th[2]*r[1]),
+		p0[1] + dc[1] + float32(th[2]*r[0]) - float32(th[0]*r[2]),
+		p0[2] + dc[2] + float32(th[0]*r[1]) - float32(th[1]*r[0]),
 	}
 }
 
 // sideW returns the generalised inverse mass of a cube at offset r along
 // the unit direction d: 1/M + |r×d|²/I.
 func sideW(cb *cube, r, d mgl32.Vec3) float32 {
-	x := r[1]*d[2] - r[2]*d[1]
-	y := r[2]*d[0] - r[0]*d[2]
-	z := r[0]*d[1] - r[1]*d[0]
-	return cb.invM + (x*x+y*y+z*z)*cb.invI
+	x := float32(r[1]*d[2]) - float32(r[2]*d[1])
+	y := float32(r[2]*d[0]) - float32(r[0]*d[2])
+	z := float32(r[0]*d[1]) - float32(r[1]*d[0])
+	return cb.invM + float32((float32(x*x)+float32(y*y)+float32(z*z))*cb.invI)
 }
 
 // kick adds the rigid response to impulse P at offset r (sign ±1) to the
 // cube's pending correction.
 func kick(cb *cube, r, P mgl32.Vec3, sign float32) {
-	m, i := sign*cb.invM, sign*cb.invI
-	cb.dc[0] += P[0] * m
-	cb.dc[1] += P[1] * m
-	cb.dc[2] += P[2] * m
-	cb.th[0] += (r[1]*P[2] - r[2]*P[1]) * i
-	cb.th[1] += (r[2]*P[0] - r[0]*P[2]) * i
-	cb.th[2] += (r[0]*P[1] - r[1]*P[0]) * i
+	m, i := float32(sign*cb.invM), float32(sign*cb.invI)
+	cb.dc[0] += float32(P[0] * m)
+	cb.dc[1] += float32(P[1] * m)
+	cb.dc[2] += float32(P[2] * m)
+	cb.th[0] += float32((float32(r[1]*P[2]) - float32(r[2]*P[1])) * i)
+	cb.th[1] += float32((float32(r[2]*P[0]) - float32(r[0]*P[2])) * i)
+	cb.th[2] += float32((float32(r[0]*P[1]) - float32(r[1]*P[0])) * i)
 }
 
 // sides returns the two sides' cubes (nil for a particle, a fixed point or
@@ -267,7 +268,7 @@ func (c *contact) mass(ca, cb *cube, d mgl32.Vec3, inv []float32, push bool) flo
 	if ca != nil {
 		w += sideW(ca, c.ra, d)
 	} else if c.ca < 0 {
-		w += inv[c.a[0]] * c.free(d, push)
+		w += float32(inv[c.a[0]] * c.free(d, push))
 	}
 	if cb != nil {
 		w += sideW(cb, c.rb, d)
@@ -296,8 +297,8 @@ func (c *contact) free(d mgl32.Vec3, push bool) float32 {
 	case !push || c.pinned:
 		return 0
 	}
-	f := c.hold.Dot(d)
-	return max(0, 1-f*f)
+	f := vecmath.Dot(c.hold, d)
+	return max(0, 1-float32(f*f))
 }
 
 // impulse applies P to side A and -P to side B (push as for mass).
@@ -306,10 +307,10 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 		kick(ca, c.ra, P, 1)
 	} else if c.ca < 0 && (push || !c.blocked) && !c.pinned {
 		p := c.a[0]
-		dx := P.Mul(inv[p])
+		dx := vecmath.Scale(P, inv[p])
 		if c.blocked {
 			// Only across the collider's surface.
-			dx = dx.Sub(c.hold.Mul(dx.Dot(c.hold)))
+			dx = dx.Sub(vecmath.Scale(c.hold, vecmath.Dot(dx, c.hold)))
 			c.paHeld = c.paHeld.Add(dx)
 		}
 		pos[p] = pos[p].Add(dx)
@@ -318,7 +319,7 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 		kick(cb, c.rb, P, -1)
 	} else if c.cb < 0 && c.nb > 0 {
 		p := c.b[0]
-		pos[p] = pos[p].Sub(P.Mul(inv[p]))
+		pos[p] = pos[p].Sub(vecmath.Scale(P, inv[p]))
 	}
 }
 
@@ -396,7 +397,7 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	s.pos, s.moveInIsland = pos, rigid == len(s.contacts)
 	// Slower approaches than 0.2 m/s do not bounce: resting contacts stay
 	// quiet.
-	s.minApproach = -0.2 * sub.H
+	s.minApproach = float32(-0.2 * sub.H)
 	s.splitIslands(w.Config().Workers)
 	bridge.Shares(w, len(s.islandSplit)-1, s.islandJob)
 	s.pos = nil
@@ -438,7 +439,7 @@ func (s *System) islandStart(is *island, pos []mgl32.Vec3) {
 			// Turning only, about the held particle: the inertia
 			// there, I + M·d² (the parallel axis, taken as isotropic).
 			d := cb.com(pos).Sub(cb.ctr0)
-			s.rig[k] = rigid{invI: 1 / (1/cb.invI + cb.mass*d.Dot(d))}
+			s.rig[k] = rigid{invI: 1 / (1/cb.invI + float32(cb.mass*vecmath.Dot(d, d)))}
 		}
 	}
 }
@@ -491,9 +492,9 @@ func (s *System) normals(cs []contact, pos []mgl32.Vec3, inv []float32) {
 		if c.blocked {
 			pa = c.paHeld
 		}
-		C := (pa[0]-pb[0])*c.n[0] + (pa[1]-pb[1])*c.n[1] + (pa[2]-pb[2])*c.n[2] - c.r - c.floor
+		C := float32((pa[0]-pb[0])*c.n[0]) + float32((pa[1]-pb[1])*c.n[1]) + float32((pa[2]-pb[2])*c.n[2]) - c.r - c.floor
 		if pn := max(c.pn-C/c.wn, 0); pn != c.pn {
-			c.impulse(ca, cb, c.n.Mul(pn-c.pn), pos, inv, true)
+			c.impulse(ca, cb, vecmath.Scale(c.n, pn-c.pn), pos, inv, true)
 			c.pn = pn
 		}
 	}
@@ -509,22 +510,22 @@ func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
 		ca, cb, pa, pb := s.sides(c, pos)
 		if c.pn <= 0 {
 			// Lifted off: let go of the friction held so far.
-			c.impulse(ca, cb, c.pt.Mul(-1), pos, inv, false)
+			c.impulse(ca, cb, vecmath.Scale(c.pt, -1), pos, inv, false)
 			c.pt = mgl32.Vec3{}
 			continue
 		}
 		d := pa.Sub(c.paPrev).Sub(pb.Sub(c.pbPrev))
-		dt := d.Sub(c.n.Mul(d.Dot(c.n)))
+		dt := d.Sub(vecmath.Scale(c.n, vecmath.Dot(d, c.n)))
 		pt := c.pt
-		if l2 := dt.Dot(dt); l2 > 1e-24 {
+		if l2 := vecmath.Dot(dt, dt); l2 > 1e-24 {
 			l := float32(math.Sqrt(float64(l2)))
-			dir := dt.Mul(1 / l)
+			dir := vecmath.Scale(dt, 1/l)
 			if w := c.mass(ca, cb, dir, inv, false); w > 0 {
-				pt = pt.Sub(dir.Mul(l / w))
+				pt = pt.Sub(vecmath.Scale(dir, l/w))
 			}
 		}
-		if lt2, lim := pt.Dot(pt), c.mu*c.pn; lt2 > lim*lim {
-			pt = pt.Mul(lim / float32(math.Sqrt(float64(lt2))))
+		if lt2, lim := vecmath.Dot(pt, pt), float32(c.mu*c.pn); lt2 > lim*lim {
+			pt = vecmath.Scale(pt, lim/float32(math.Sqrt(float64(lt2))))
 		}
 		if pt != c.pt {
 			c.impulse(ca, cb, pt.Sub(c.pt), pos, inv, false)
@@ -557,9 +558,9 @@ func moveRigidly(pos []mgl32.Vec3, ps []int32, ctr, dc, th *mgl32.Vec3) {
 	for _, q := range ps {
 		x := &pos[q]
 		rx, ry, rz := x[0]-ctr[0], x[1]-ctr[1], x[2]-ctr[2]
-		x[0] = (x[0] + dc[0]) + (th[1]*rz - th[2]*ry)
-		x[1] = (x[1] + dc[1]) + (th[2]*rx - th[0]*rz)
-		x[2] = (x[2] + dc[2]) + (th[0]*ry - th[1]*rx)
+		x[0] = (x[0] + dc[0]) + (float32(th[1]*rz) - float32(th[2]*ry))
+		x[1] = (x[1] + dc[1]) + (float32(th[2]*rx) - float32(th[0]*rz))
+		x[2] = (x[2] + dc[2]) + (float32(th[0]*ry) - float32(th[1]*rx))
 	}
 }
 
@@ -602,7 +603,7 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 			h.p = h.p.Add(pos[p])
 			h.nn = h.nn.Add(c.n)
 			h.v0 += c.vn0
-			h.v += pos[p].Sub(prev[p]).Dot(c.n)
+			h.v += vecmath.Dot(pos[p].Sub(prev[p]), c.n)
 			h.e = max(h.e, c.e)
 		}
 	}
@@ -612,8 +613,8 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 		if inv[p] == 0 || c.blocked {
 			continue // a held particle is not projected into what holds it
 		}
-		if C := pos[p].Sub(c.pointB(pos)).Dot(c.n) - c.r - c.floor; C < 0 {
-			pos[p] = pos[p].Sub(c.n.Mul(C))
+		if C := vecmath.Dot(pos[p].Sub(c.pointB(pos)), c.n) - c.r - c.floor; C < 0 {
+			pos[p] = pos[p].Sub(vecmath.Scale(c.n, C))
 		}
 	}
 	s.colliderBounce(pos, prev)
@@ -672,21 +673,21 @@ func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
 		cb := &s.cubes[i]
 		h := cb.hit
 		cb.hit = hitSum{}
-		l := h.nn.Len()
+		l := vecmath.Len(h.nn)
 		if cb.held || l < 1e-6 {
 			continue
 		}
 		k := 1 / float32(h.n)
-		n := h.nn.Mul(1 / l)
-		v0, v := h.v0*k, h.v*k
-		dv := -h.e*v0 - v
+		n := vecmath.Scale(h.nn, 1/l)
+		v0, v := float32(h.v0*k), float32(h.v*k)
+		dv := float32(-h.e*v0) - v
 		if dv <= 0 {
 			continue
 		}
 		ctr := cb.com(pos)
-		r := h.p.Mul(k).Sub(ctr)
-		P := n.Mul(dv / sideW(cb, r, n))
-		rigidMove(cb, prev, ctr, P.Mul(-cb.invM), r.Cross(P).Mul(-cb.invI))
+		r := vecmath.Scale(h.p, k).Sub(ctr)
+		P := vecmath.Scale(n, dv/sideW(cb, r, n))
+		rigidMove(cb, prev, ctr, vecmath.Scale(P, -cb.invM), vecmath.Scale(vecmath.Cross(r, P), -cb.invI))
 	}
 	s.hits = s.hits[:0]
 }
@@ -697,8 +698,8 @@ func (s *System) colliderBounce(pos, prev []mgl32.Vec3) {
 func (s *System) bounce(c *contact, e float32, pos, prev []mgl32.Vec3, inv []float32) {
 	a, b := &s.cubes[c.ca], &s.cubes[c.cb]
 	pa, pb := c.pointA(pos), c.pointB(pos)
-	vn := pa.Sub(c.pointA(prev)).Sub(pb.Sub(c.pointB(prev))).Dot(c.n)
-	dv := -e*c.vn0 - vn
+	vn := vecmath.Dot(pa.Sub(c.pointA(prev)).Sub(pb.Sub(c.pointB(prev))), c.n)
+	dv := float32(-e*c.vn0) - vn
 	if dv <= 0 {
 		return
 	}
@@ -714,12 +715,12 @@ func (s *System) bounce(c *contact, e float32, pos, prev []mgl32.Vec3, inv []flo
 	if w <= 0 {
 		return
 	}
-	P := c.n.Mul(dv / w)
+	P := vecmath.Scale(c.n, dv/w)
 	// Raising the relative velocity moves prev the other way.
 	if !a.held {
-		rigidMove(a, prev, ca, P.Mul(-a.invM), c.ra.Cross(P).Mul(-a.invI))
+		rigidMove(a, prev, ca, vecmath.Scale(P, -a.invM), vecmath.Scale(vecmath.Cross(c.ra, P), -a.invI))
 	}
 	if !b.held {
-		rigidMove(b, prev, cb, P.Mul(b.invM), c.rb.Cross(P).Mul(b.invI))
+		rigidMove(b, prev, cb, vecmath.Scale(P, b.invM), vecmath.Scale(vecmath.Cross(c.rb, P), b.invI))
 	}
 }

@@ -45,11 +45,22 @@ type Settings struct {
 	// ones 0.7% (1.2% with 12 passes, 2.0% with 8; the tests allow 2%); a
 	// hollow twisted stack of five 0.95%, 1.6% and 3.2% in 10 s.
 	Passes int
+	// Engine chooses how rigid cubes are solved: ParticleEngine (the
+	// default) or PoseEngine. It is fixed when the System is made:
+	// SetSettings refuses another.
+	Engine Engine
+	// Substeps is how many times a step a PoseEngine System moves its
+	// cubes and solves their contacts, spread evenly over the World's
+	// substeps (at most Config.Substeps). Rigid contacts need fewer, and
+	// shorter, substeps than cloth: each costs a pass over every contact.
+	// 1 to 100 for PoseEngine; default 5. ParticleEngine moves cubes every
+	// substep and ignores it.
+	Substeps int
 }
 
 // DefaultSettings returns settings for wooden crates.
 func DefaultSettings() Settings {
-	return Settings{Friction: 0.6, ParticleFriction: 0.4, Margin: 0.01, Passes: 16}
+	return Settings{Friction: 0.6, ParticleFriction: 0.4, Margin: 0.01, Passes: 16, Substeps: 5}
 }
 
 // Validate reports the first invalid field, naming it and its value.
@@ -63,6 +74,10 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
 	case !finite(s.Margin) || s.Margin < 0:
 		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
+	case s.Engine != ParticleEngine && s.Engine != PoseEngine:
+		return fmt.Errorf("bodies: Settings.Engine = %v, want ParticleEngine or PoseEngine", s.Engine)
+	case s.Engine == PoseEngine && (s.Substeps < 1 || s.Substeps > 100):
+		return fmt.Errorf("bodies: Settings.Substeps = %d, want 1 to 100 (PoseEngine)", s.Substeps)
 	case s.Passes < 1 || s.Passes > 100:
 		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	}
@@ -95,6 +110,8 @@ type System struct {
 	maxWidth  float32   // widest cube bounds along x, m
 	margin    float32
 	stats     Stats
+	pose      *poseEngine // the PoseEngine's cubes; nil for ParticleEngine
+	poseHooks poseHooks
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
@@ -202,6 +219,9 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Engine == PoseEngine {
+		return newPoseSystem(w, s), nil
+	}
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
 	sys.islandJob = sys.solveIslandShares
@@ -219,6 +239,11 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 // (their links, which the World skipped while the System held them, hold
 // them together again).
 func (s *System) Remove() {
+	if s.pose != nil {
+		s.w.RemoveConstraintSet(s.poseHooks)
+		s.pose.wakeAll()
+		return
+	}
 	s.w.RemoveConstraintSet(s.hooks)
 	s.alone, s.linksKey = false, linksKey{}
 	s.wakeAll()
@@ -246,17 +271,35 @@ func (s *System) SetSettings(set Settings) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}
+	if set.Engine != s.set.Engine {
+		return fmt.Errorf("bodies: Settings.Engine = %v: the System was made with %v, which it keeps", set.Engine, s.set.Engine)
+	}
 	s.set = set
+	if s.pose != nil {
+		s.pose.wakeAll()
+		s.w.Wake()
+		return nil
+	}
 	s.epoch++
 	s.wakeAll() // asleep cubes rest by the old friction
 	return nil
 }
 
 // Stats returns the contact counts of the last substep.
-func (s *System) Stats() Stats { return s.stats }
+func (s *System) Stats() Stats {
+	if s.pose != nil {
+		return s.pose.stats
+	}
+	return s.stats
+}
 
 // Len returns the number of cubes.
-func (s *System) NumCubes() int { return len(s.cubes) }
+func (s *System) NumCubes() int {
+	if s.pose != nil {
+		return len(s.pose.bodies)
+	}
+	return len(s.cubes)
+}
 
 // AddCollider adds c to the World (every particle but the cubes', cloth
 // included, then collides with it: cs.Mask less ParticleGroup) and to the
@@ -273,6 +316,11 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	if err := s.w.AddCollider(c, cs); err != nil {
 		return err
 	}
+	if s.pose != nil {
+		s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
+		s.pose.wakeAll()
+		return nil
+	}
 	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
 	s.epoch++
 	return nil
@@ -282,6 +330,9 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 // Hollow) joined by links between every pair, 36 (28 if Hollow). It
 // returns an error naming the field if the settings are invalid.
 func (s *System) AddCube(cs CubeSettings) (Cube, error) {
+	if s.pose != nil {
+		return s.addPoseCube(cs)
+	}
 	c, err := bridge.Build(s.w, func() (Cube, error) { return s.addCube(cs) })
 	if err != nil {
 		return -1, err // a refused cube leaves the World as it was
@@ -297,12 +348,12 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	}
 	q := mgl32.QuatIdent()
 	if cs.Rotation != (mgl32.Quat{}) {
-		q = cs.Rotation.Normalize()
+		q = vecmath.QuatNormalize(cs.Rotation)
 	}
-	half := cs.Size / 2
+	half := float32(cs.Size / 2)
 	cornerMass := cs.Mass / 24
 	if cs.Hollow {
-		cornerMass = cs.Mass / 8
+		cornerMass = float32(cs.Mass / 8)
 	}
 	w := s.w
 	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
@@ -314,8 +365,8 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	var parts [9]verlet3d.Particle
 	n := 8
 	for i := 0; i < 8; i++ {
-		r := mgl32.Vec3{cornerSign(i, 0) * half, cornerSign(i, 1) * half, cornerSign(i, 2) * half}
-		p, err := w.AddParticle(cs.Position.Add(q.Rotate(r)), cornerMass)
+		r := mgl32.Vec3{float32(cornerSign(i, 0) * half), float32(cornerSign(i, 1) * half), float32(cornerSign(i, 2) * half)}
+		p, err := w.AddParticle(cs.Position.Add(vecmath.QuatRotate(q, r)), cornerMass)
 		if err != nil {
 			return -1, fmt.Errorf("bodies: AddCube: %w", err)
 		}
@@ -347,7 +398,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	}
 	for i := 0; i < n; i++ {
 		r := w.Position(parts[i]).Sub(cs.Position)
-		w.SetVelocity(parts[i], cs.Velocity.Add(cs.AngularVelocity.Cross(r)))
+		w.SetVelocity(parts[i], cs.Velocity.Add(vecmath.Cross(cs.AngularVelocity, r)))
 	}
 	cb.q = toQuatd(q)
 	cb.pos, cb.quat = cs.Position, cb.q.quat()
@@ -386,20 +437,39 @@ func (s *System) check(c Cube) *cube {
 // free rigid cube, the one its momentum turned them to, within 1e-6 rad of
 // the particles' own).
 func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
+	if s.pose != nil {
+		b := s.poseBody(c)
+		return b.x, b.q
+	}
 	cb := s.check(c)
 	return cb.pos, cb.quat
 }
 
 // Position returns the centre of c in metres.
-func (s *System) Position(c Cube) mgl32.Vec3 { return s.check(c).pos }
+func (s *System) Position(c Cube) mgl32.Vec3 {
+	if s.pose != nil {
+		return s.poseBody(c).x
+	}
+	return s.check(c).pos
+}
 
 // Rotation returns the rotation of c from its own frame to the world.
-func (s *System) Rotation(c Cube) mgl32.Quat { return s.check(c).quat }
+func (s *System) Rotation(c Cube) mgl32.Quat {
+	if s.pose != nil {
+		return s.poseBody(c).q
+	}
+	return s.check(c).quat
+}
 
 // TransformIn recovers the transform of c from another set of positions
 // indexed by particle, such as World.Interpolated for smooth rendering
 // between steps. It does not change the System.
+//
+// A PoseEngine cube has no particles: it returns Transform.
 func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.Quat) {
+	if s.pose != nil {
+		return s.Transform(c)
+	}
 	cb := s.check(c)
 	a, ctr := moment(positions, &cb.p)
 	q := rotationNear(a, toQuatd(cb.quat), 8)
@@ -407,15 +477,29 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 }
 
 // Size returns the edge length of c in metres.
-func (s *System) Size(c Cube) float32 { return 2 * s.check(c).half }
+func (s *System) Size(c Cube) float32 {
+	if s.pose != nil {
+		return float32(2 * s.poseBody(c).half)
+	}
+	return float32(2 * s.check(c).half)
+}
 
 // Mass returns the mass of c in kg.
-func (s *System) Mass(c Cube) float32 { return s.check(c).mass }
+func (s *System) Mass(c Cube) float32 {
+	if s.pose != nil {
+		return s.poseBody(c).mass
+	}
+	return s.check(c).mass
+}
 
 // Corners returns the corner particles of c. Corner i sits at
 // (±1, ±1, ±1)·Size/2 in the cube's frame: bit 0 of i selects +x, bit 1 +y,
-// bit 2 +z.
+// bit 2 +z. A PoseEngine cube has no particles: Corners panics.
 func (s *System) Corners(c Cube) [8]verlet3d.Particle {
+	if s.pose != nil {
+		s.poseBody(c)
+		panic(fmt.Sprintf("bodies: Corners(%d): a PoseEngine cube has no particles", c))
+	}
 	cb := s.check(c)
 	var out [8]verlet3d.Particle
 	for i, p := range cb.p {
@@ -427,6 +511,10 @@ func (s *System) Corners(c Cube) [8]verlet3d.Particle {
 // CentreParticle returns the centre particle of c; ok is false if the cube
 // was made without one.
 func (s *System) CenterParticle(c Cube) (p verlet3d.Particle, ok bool) {
+	if s.pose != nil {
+		s.poseBody(c)
+		return -1, false
+	}
 	cb := s.check(c)
 	return verlet3d.Particle(cb.centre), cb.centre >= 0
 }
@@ -448,15 +536,18 @@ func (cb *cube) particles(f func(p verlet3d.Particle)) {
 
 // Velocity returns the mass-weighted mean velocity of c in m/s.
 func (s *System) Velocity(c Cube) mgl32.Vec3 {
+	if s.pose != nil {
+		return s.poseBody(c).v
+	}
 	cb := s.check(c)
 	var v mgl32.Vec3
 	var m float32
 	cb.particles(func(p verlet3d.Particle) {
 		mp := s.w.Mass(p)
-		v = v.Add(s.w.Velocity(p).Mul(mp))
+		v = v.Add(vecmath.Scale(s.w.Velocity(p), mp))
 		m += mp
 	})
-	return v.Mul(1 / m)
+	return vecmath.Scale(v, 1/m)
 }
 
 // Throw sets the velocity of c: its centre moves at v (m/s) and it spins
@@ -464,6 +555,9 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 // error naming the values for non-finite ones, or ones that would move a
 // corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
+	if s.pose != nil {
+		return s.throwPose(c, v, omega)
+	}
 	cb := s.check(c)
 	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): want finite velocities", c, v, omega)
@@ -473,7 +567,7 @@ func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): %w", c, v, omega, err)
 	}
 	cb.particles(func(p verlet3d.Particle) {
-		s.w.SetVelocity(p, v.Add(omega.Cross(s.w.Position(p).Sub(ctr))))
+		s.w.SetVelocity(p, v.Add(vecmath.Cross(omega, s.w.Position(p).Sub(ctr))))
 	})
 	return nil
 }
@@ -489,9 +583,9 @@ func (s *System) checkSpeeds(cb *cube, ctr, v, omega mgl32.Vec3) error {
 		var u [3]float64
 		for i := 0; i < 3; i++ {
 			j, k := (i+1)%3, (i+2)%3
-			u[i] = float64(v[i]) + float64(omega[j])*float64(r[k]) - float64(omega[k])*float64(r[j])
+			u[i] = float64(v[i]) + float64(float64(omega[j])*float64(r[k])) - float64(float64(omega[k])*float64(r[j]))
 		}
-		sp := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+		sp := math.Sqrt(float64(u[0]*u[0]) + float64(u[1]*u[1]) + float64(u[2]*u[2]))
 		if !(sp <= verlet3d.MaxSpeedLimit) {
 			bad = true
 		}
@@ -509,7 +603,7 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 	for _, p := range cb.p {
 		c = c.Add(pos[p])
 	}
-	return c.Mul(1.0 / 8)
+	return vecmath.Scale(c, 1.0/8)
 }
 
 // ApplyImpulse hits c with impulse (N·s) at the world point at: the centre
@@ -518,6 +612,9 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 // returns an error naming the values for a non-finite at or impulse, or one
 // that would move a corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
+	if s.pose != nil {
+		return s.impulsePose(c, at, impulse)
+	}
 	cb := s.check(c)
 	if !vecmath.Finite(at) || !vecmath.Finite(impulse) {
 		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): want finite vectors", c, at, impulse)
@@ -529,14 +626,14 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	cb.particles(func(p verlet3d.Particle) {
 		mp := float64(s.w.Mass(p))
 		r := s.w.Position(p).Sub(ctr)
-		rr := float64(r.Dot(r))
+		rr := float64(vecmath.Dot(r, r))
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
-				v := -float64(r[i]) * float64(r[j])
+				v := float64(-float64(r[i]) * float64(r[j]))
 				if i == j {
 					v += rr
 				}
-				in[i][j] += mp * v
+				in[i][j] += float64(mp * v)
 			}
 		}
 		m += mp
@@ -544,9 +641,9 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	// The torque in float64: a 1e30 arm times a 1e30 impulse is finite.
 	ra := at.Sub(ctr)
 	tq := [3]float64{
-		float64(ra[1])*float64(impulse[2]) - float64(ra[2])*float64(impulse[1]),
-		float64(ra[2])*float64(impulse[0]) - float64(ra[0])*float64(impulse[2]),
-		float64(ra[0])*float64(impulse[1]) - float64(ra[1])*float64(impulse[0]),
+		float64(float64(ra[1])*float64(impulse[2])) - float64(float64(ra[2])*float64(impulse[1])),
+		float64(float64(ra[2])*float64(impulse[0])) - float64(float64(ra[0])*float64(impulse[2])),
+		float64(float64(ra[0])*float64(impulse[1])) - float64(float64(ra[1])*float64(impulse[0])),
 	}
 	omega64 := solve3d(in, tq)
 	dv64 := [3]float64{float64(impulse[0]) / m, float64(impulse[1]) / m, float64(impulse[2]) / m}
@@ -563,7 +660,7 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	}
 	cb.particles(func(p verlet3d.Particle) {
 		r := s.w.Position(p).Sub(ctr)
-		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(omega.Cross(r)))
+		s.w.SetVelocity(p, s.w.Velocity(p).Add(dv).Add(vecmath.Cross(omega, r)))
 	})
 	return nil
 }

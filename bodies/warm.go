@@ -123,9 +123,9 @@ next:
 		// In place, component by component (see moveRigidly).
 		e := &cw.e[cw.n]
 		e.key, e.pn = key, r.pn
-		e.pt[0] = r.t1[0]*r.p1 + r.t2[0]*r.p2
-		e.pt[1] = r.t1[1]*r.p1 + r.t2[1]*r.p2
-		e.pt[2] = r.t1[2]*r.p1 + r.t2[2]*r.p2
+		e.pt[0] = float32(r.t1[0]*r.p1) + float32(r.t2[0]*r.p2)
+		e.pt[1] = float32(r.t1[1]*r.p1) + float32(r.t2[1]*r.p2)
+		e.pt[2] = float32(r.t1[2]*r.p1) + float32(r.t2[2]*r.p2)
 		cw.n++
 	}
 }
@@ -152,17 +152,17 @@ func (cw *cubeWarm) load(r *row, c *contact, h float32, sub uint32) {
 	}
 	f := float32(1)
 	if h != cw.h && cw.h > 0 {
-		f = (h / cw.h) * (h / cw.h)
+		f = float32((h / cw.h) * (h / cw.h))
 	}
-	r.pn = e.pn * f
-	r.p1, r.p2 = dotTo(&e.pt, &r.t1)*f, dotTo(&e.pt, &r.t2)*f
-	if lt2, lim := r.p1*r.p1+r.p2*r.p2, r.mu*r.pn; lt2 > lim*lim {
+	r.pn = float32(e.pn * f)
+	r.p1, r.p2 = float32(dotTo(&e.pt, &r.t1)*f), float32(dotTo(&e.pt, &r.t2)*f)
+	if lt2, lim := float32(r.p1*r.p1)+float32(r.p2*r.p2), float32(r.mu*r.pn); lt2 > lim*lim {
 		g := float32(0)
 		if lim > 0 {
 			g = lim / float32(math.Sqrt(float64(lt2)))
 		}
-		r.p1 *= g
-		r.p2 *= g
+		r.p1 = float32(r.p1 * g)
+		r.p2 = float32(r.p2 * g)
 	}
 }
 
@@ -194,21 +194,21 @@ func (s *System) warmStart(is *island) {
 		}
 		// The impulse, and its moment about the cube's centre.
 		pn, p1, p2 := r.pn, r.p1, r.p2
-		px := r.n[0]*pn + r.t1[0]*p1 + r.t2[0]*p2
-		py := r.n[1]*pn + r.t1[1]*p1 + r.t2[1]*p2
-		pz := r.n[2]*pn + r.t1[2]*p1 + r.t2[2]*p2
+		px := float32(r.n[0]*pn) + float32(r.t1[0]*p1) + float32(r.t2[0]*p2)
+		py := float32(r.n[1]*pn) + float32(r.t1[1]*p1) + float32(r.t2[1]*p2)
+		pz := float32(r.n[2]*pn) + float32(r.t1[2]*p1) + float32(r.t2[2]*p2)
 		m, i := g.invM, g.invI
 		if r.ia == slot {
-			dx, dy, dz = dx+px*m, dy+py*m, dz+pz*m
-			tx += (r.an[0]*pn + r.at1[0]*p1 + r.at2[0]*p2) * i
-			ty += (r.an[1]*pn + r.at1[1]*p1 + r.at2[1]*p2) * i
-			tz += (r.an[2]*pn + r.at1[2]*p1 + r.at2[2]*p2) * i
+			dx, dy, dz = dx+float32(px*m), dy+float32(py*m), dz+float32(pz*m)
+			tx += float32((float32(r.an[0]*pn) + float32(r.at1[0]*p1) + float32(r.at2[0]*p2)) * i)
+			ty += float32((float32(r.an[1]*pn) + float32(r.at1[1]*p1) + float32(r.at2[1]*p2)) * i)
+			tz += float32((float32(r.an[2]*pn) + float32(r.at1[2]*p1) + float32(r.at2[2]*p2)) * i)
 		}
 		if r.ib == slot {
-			dx, dy, dz = dx+(px*-1)*m, dy+(py*-1)*m, dz+(pz*-1)*m
-			tx += (r.bn[0]*-pn - r.bt1[0]*p1 - r.bt2[0]*p2) * i
-			ty += (r.bn[1]*-pn - r.bt1[1]*p1 - r.bt2[1]*p2) * i
-			tz += (r.bn[2]*-pn - r.bt1[2]*p1 - r.bt2[2]*p2) * i
+			dx, dy, dz = dx+float32((px*-1)*m), dy+float32((py*-1)*m), dz+float32((pz*-1)*m)
+			tx += float32((float32(r.bn[0]*-pn) - float32(r.bt1[0]*p1) - float32(r.bt2[0]*p2)) * i)
+			ty += float32((float32(r.bn[1]*-pn) - float32(r.bt1[1]*p1) - float32(r.bt2[1]*p2)) * i)
+			tz += float32((float32(r.bn[2]*-pn) - float32(r.bt1[2]*p1) - float32(r.bt2[2]*p2)) * i)
 		}
 	}
 	g.dc, g.th = mgl32.Vec3{dx, dy, dz}, mgl32.Vec3{tx, ty, tz}
@@ -230,30 +230,30 @@ func (s *System) warmStartPile(is *island) {
 			r.pn, r.p1, r.p2 = 0, 0, 0
 			continue
 		}
-		r.pn, r.p1, r.p2 = r.pn*pileWarm, r.p1*pileWarm, r.p2*pileWarm
+		r.pn, r.p1, r.p2 = float32(r.pn*pileWarm), float32(r.p1*pileWarm), float32(r.p2*pileWarm)
 		// The impulse, and its moments about the two sides' centres,
 		// component by component (see moveRigidly).
 		pn, p1, p2 := r.pn, r.p1, r.p2
-		px := r.n[0]*pn + r.t1[0]*p1 + r.t2[0]*p2
-		py := r.n[1]*pn + r.t1[1]*p1 + r.t2[1]*p2
-		pz := r.n[2]*pn + r.t1[2]*p1 + r.t2[2]*p2
+		px := float32(r.n[0]*pn) + float32(r.t1[0]*p1) + float32(r.t2[0]*p2)
+		py := float32(r.n[1]*pn) + float32(r.t1[1]*p1) + float32(r.t2[1]*p2)
+		pz := float32(r.n[2]*pn) + float32(r.t1[2]*p1) + float32(r.t2[2]*p2)
 		if a := &s.rig[r.ia]; a.invI != 0 {
 			m, i := a.invM, a.invI
-			a.dc[0] += px * m
-			a.dc[1] += py * m
-			a.dc[2] += pz * m
-			a.th[0] += (r.an[0]*pn + r.at1[0]*p1 + r.at2[0]*p2) * i
-			a.th[1] += (r.an[1]*pn + r.at1[1]*p1 + r.at2[1]*p2) * i
-			a.th[2] += (r.an[2]*pn + r.at1[2]*p1 + r.at2[2]*p2) * i
+			a.dc[0] += float32(px * m)
+			a.dc[1] += float32(py * m)
+			a.dc[2] += float32(pz * m)
+			a.th[0] += float32((float32(r.an[0]*pn) + float32(r.at1[0]*p1) + float32(r.at2[0]*p2)) * i)
+			a.th[1] += float32((float32(r.an[1]*pn) + float32(r.at1[1]*p1) + float32(r.at2[1]*p2)) * i)
+			a.th[2] += float32((float32(r.an[2]*pn) + float32(r.at1[2]*p1) + float32(r.at2[2]*p2)) * i)
 		}
 		if b := &s.rig[r.ib]; b.invI != 0 {
 			m, i := b.invM, b.invI
-			b.dc[0] -= px * m
-			b.dc[1] -= py * m
-			b.dc[2] -= pz * m
-			b.th[0] -= (r.bn[0]*pn + r.bt1[0]*p1 + r.bt2[0]*p2) * i
-			b.th[1] -= (r.bn[1]*pn + r.bt1[1]*p1 + r.bt2[1]*p2) * i
-			b.th[2] -= (r.bn[2]*pn + r.bt1[2]*p1 + r.bt2[2]*p2) * i
+			b.dc[0] -= float32(px * m)
+			b.dc[1] -= float32(py * m)
+			b.dc[2] -= float32(pz * m)
+			b.th[0] -= float32((float32(r.bn[0]*pn) + float32(r.bt1[0]*p1) + float32(r.bt2[0]*p2)) * i)
+			b.th[1] -= float32((float32(r.bn[1]*pn) + float32(r.bt1[1]*p1) + float32(r.bt2[1]*p2)) * i)
+			b.th[2] -= float32((float32(r.bn[2]*pn) + float32(r.bt1[2]*p1) + float32(r.bt2[2]*p2)) * i)
 		}
 	}
 }

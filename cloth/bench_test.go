@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -32,7 +33,7 @@ func benchClothOn(b *testing.B, n int, wind, self bool, workers int) {
 		}
 	}
 	if self {
-		_, err := cloth.NewSelfCollision(g, 0.9*s.Spacing)
+		_, err := cloth.NewSelfCollision(g, float32(0.9*s.Spacing))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,7 +50,7 @@ func benchClothOn(b *testing.B, n int, wind, self bool, workers int) {
 	ms := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e6
 	b.ReportMetric(ms, "ms/frame")
 	cfg := w.Config()
-	ci := float64(w.NumLinks()) * float64(cfg.Iterations*cfg.Substeps)
+	ci := float64(float64(w.NumLinks()) * float64(cfg.Iterations*cfg.Substeps))
 	b.ReportMetric(ms*1e6/ci, "ns/link-iter")
 }
 
@@ -100,8 +101,8 @@ func benchNaive(b *testing.B, n int) {
 	ps := make([]naiveParticle, n*n)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			p := mgl32.Vec3{float32(c) * sp, -float32(r) * sp, 0}
-			im := float32(n*n) / 0.5
+			p := mgl32.Vec3{float32(float32(c) * sp), float32(-float32(r) * sp), 0}
+			im := float32(float32(n*n) / 0.5)
 			if r == 0 {
 				im = 0
 			}
@@ -112,7 +113,7 @@ func benchNaive(b *testing.B, n int) {
 	add := func(r0, c0, r1, c1 int) {
 		if r1 < n && c1 < n && c1 >= 0 {
 			a, bb := &ps[r0*n+c0], &ps[r1*n+c1]
-			ls = append(ls, naiveLink{a, bb, a.pos.Sub(bb.pos).Len()})
+			ls = append(ls, naiveLink{a, bb, vecmath.Len(a.pos.Sub(bb.pos))})
 		}
 	}
 	for r := 0; r < n; r++ {
@@ -126,7 +127,7 @@ func benchNaive(b *testing.B, n int) {
 		}
 	}
 	h := float32(1.0 / 120)
-	g := mgl32.Vec3{0, -9.81, 0}.Mul(h * h)
+	g := vecmath.Scale(mgl32.Vec3{0, -9.81, 0}, float32(h*h))
 	step := func() {
 		for s := 0; s < 2; s++ {
 			for i := range ps {
@@ -134,7 +135,7 @@ func benchNaive(b *testing.B, n int) {
 				if p.invMass == 0 {
 					continue
 				}
-				v := p.pos.Sub(p.prev).Mul(0.996)
+				v := vecmath.Scale(p.pos.Sub(p.prev), 0.996)
 				p.prev = p.pos
 				p.pos = p.pos.Add(v).Add(g)
 			}
@@ -142,7 +143,7 @@ func benchNaive(b *testing.B, n int) {
 				for i := range ls {
 					l := &ls[i]
 					d := l.b.pos.Sub(l.a.pos)
-					dl := float32(math.Sqrt(float64(d.Dot(d))))
+					dl := float32(math.Sqrt(float64(vecmath.Dot(d, d))))
 					if dl == 0 {
 						continue
 					}
@@ -151,8 +152,8 @@ func benchNaive(b *testing.B, n int) {
 						continue
 					}
 					k := (dl - l.rest) / (dl * ws)
-					l.a.pos = l.a.pos.Add(d.Mul(k * l.a.invMass))
-					l.b.pos = l.b.pos.Sub(d.Mul(k * l.b.invMass))
+					l.a.pos = l.a.pos.Add(vecmath.Scale(d, float32(k*l.a.invMass)))
+					l.b.pos = l.b.pos.Sub(vecmath.Scale(d, float32(k*l.b.invMass)))
 				}
 			}
 		}

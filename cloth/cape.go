@@ -131,7 +131,7 @@ func (s *CapeSettings) validate() error {
 	if err := validPose(s.Reference, "CapeSettings.Reference"); err != nil {
 		return err
 	}
-	if !vecmath.Finite(s.Back) || s.Back.Len() < 1e-6 {
+	if !vecmath.Finite(s.Back) || vecmath.Len(s.Back) < 1e-6 {
 		return fmt.Errorf("cloth: CapeSettings.Back = %v, want a finite direction", s.Back)
 	}
 	for _, f := range []struct {
@@ -234,26 +234,26 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		pts[i] = a.Position
 		s.Anchors[i].Rotation = vecmath.Rotation(a.Rotation)
 	}
-	back := s.Reference.Rotation.Rotate(s.Back)
+	back := vecmath.QuatRotate(s.Reference.Rotation, s.Back)
 	back[1] = 0
-	if back.Len() < 1e-6 {
+	if vecmath.Len(back) < 1e-6 {
 		return nil, fmt.Errorf("cloth: CapeSettings.Back = %v is vertical in the world, want a horizontal direction", s.Back)
 	}
-	back = back.Normalize()
+	back = vecmath.Normalize(back)
 	across := pts[len(pts)-1].Sub(pts[0])
 	lineLen := float32(0)
 	for i := 1; i < len(pts); i++ {
-		lineLen += pts[i].Sub(pts[i-1]).Len()
+		lineLen += vecmath.Len(pts[i].Sub(pts[i-1]))
 	}
-	if across.Len() < 1e-4 {
+	if vecmath.Len(across) < 1e-4 {
 		// One anchor (or all at one point): across is the character's side.
-		across = mgl32.Vec3{0, 1, 0}.Cross(back)
+		across = vecmath.Cross(mgl32.Vec3{0, 1, 0}, back)
 		lineLen = 0
 	}
-	across = across.Normalize()
+	across = vecmath.Normalize(across)
 	width := s.Width
 	if width == 0 {
-		width = 1.6 * lineLen
+		width = float32(1.6 * lineLen)
 		if width < 0.1 {
 			width = 0.5
 		}
@@ -262,7 +262,7 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	for _, p := range pts {
 		center = center.Add(p)
 	}
-	center = center.Mul(1 / float32(len(pts)))
+	center = vecmath.Scale(center, 1/float32(len(pts)))
 	// The size in floats first: anchors far apart give a width (and a
 	// column count) no int holds, and the tilt search below visits
 	// every particle.
@@ -273,20 +273,20 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		if s.Width == 0 {
 			ws = fmt.Sprintf("0 (1.6 times the anchors' line: %v m)", width)
 		}
-		return nil, fmt.Errorf("cloth: CapeSettings.Width = %s, Length = %v and Spacing = %v make %.3g particles, want at most %d", ws, s.Length, s.Spacing, colsF*rowsF, maxParticles)
+		return nil, fmt.Errorf("cloth: CapeSettings.Width = %s, Length = %v and Spacing = %v make %.3g particles, want at most %d", ws, s.Length, s.Spacing, float64(colsF*rowsF), maxParticles)
 	}
 	cols, rows := int(colsF), int(rowsF)
 	if cols < 2 || rows < 2 {
 		return nil, fmt.Errorf("cloth: cape of %v x %v m with Spacing %v has fewer than 2 particles a side", width, s.Length, s.Spacing)
 	}
 	sp := width / float32(cols-1)
-	origin := center.Sub(across.Mul(width / 2)).Add(back.Mul(s.Standoff))
+	origin := center.Sub(vecmath.Scale(across, float32(width/2))).Add(vecmath.Scale(back, s.Standoff))
 
 	// Tilt the cape back from vertical just enough to clear the body.
 	var down mgl32.Vec3
 	for deg := 0.0; deg <= 80; deg += 2.5 {
 		a := deg * math.Pi / 180
-		down = mgl32.Vec3{0, -float32(math.Cos(a)), 0}.Add(back.Mul(float32(math.Sin(a))))
+		down = mgl32.Vec3{0, -float32(math.Cos(a)), 0}.Add(vecmath.Scale(back, float32(math.Sin(a))))
 		if clears(s.Body, origin, across, down, sp, cols, rows, s.Thickness+0.01) {
 			break
 		}
@@ -316,12 +316,12 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	for col := 0; col < cols; col++ {
 		p := g.Particle(0, col)
 		x := w.Position(p)
-		i, t := nearestOnLine(pts, x.Sub(back.Mul(s.Standoff)))
+		i, t := nearestOnLine(pts, x.Sub(vecmath.Scale(back, s.Standoff)))
 		pin := capePin{a: i, b: i, wb: t}
-		pin.offA = s.Anchors[i].Rotation.Inverse().Rotate(x.Sub(pts[i]))
+		pin.offA = vecmath.QuatRotate(vecmath.QuatInverse(s.Anchors[i].Rotation), x.Sub(pts[i]))
 		if t > 0 {
 			pin.b = i + 1
-			pin.offB = s.Anchors[i+1].Rotation.Inverse().Rotate(x.Sub(pts[i+1]))
+			pin.offB = vecmath.QuatRotate(vecmath.QuatInverse(s.Anchors[i+1].Rotation), x.Sub(pts[i+1]))
 		} else {
 			pin.wb = 0
 		}
@@ -330,15 +330,15 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		w.SetTarget(p, x)
 	}
 	// Bind pose in the reference frame, for carrying, lag limits, resets.
-	inv := s.Reference.Rotation.Inverse()
+	inv := vecmath.QuatInverse(s.Reference.Rotation)
 	for r := 0; r < rows; r++ {
 		for col := 0; col < cols; col++ {
 			p := g.Particle(r, col)
 			x := w.Position(p)
 			c.parts = append(c.parts, p)
-			c.local = append(c.local, inv.Rotate(x.Sub(s.Reference.Position)))
-			c.hang = append(c.hang, inv.Rotate(x.Sub(w.Position(c.top[col]))))
-			c.lagMax = append(c.lagMax, s.MaxLag*float32(r)*sp)
+			c.local = append(c.local, vecmath.QuatRotate(inv, x.Sub(s.Reference.Position)))
+			c.hang = append(c.hang, vecmath.QuatRotate(inv, x.Sub(w.Position(c.top[col]))))
+			c.lagMax = append(c.lagMax, float32(s.MaxLag*float32(r)*sp))
 			if r > 0 {
 				c.free = append(c.free, p)
 			}
@@ -357,10 +357,10 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 func clears(body []verlet3d.Capsule, origin, across, down mgl32.Vec3, sp float32, cols, rows int, margin float32) bool {
 	for r := 1; r < rows; r++ {
 		for col := 0; col < cols; col++ {
-			x := origin.Add(across.Mul(float32(col) * sp)).Add(down.Mul(float32(r) * sp))
+			x := origin.Add(vecmath.Scale(across, float32(float32(col)*sp))).Add(vecmath.Scale(down, float32(float32(r)*sp)))
 			for i := range body {
 				b := &body[i]
-				if vecmath.ClosestOnSegment(b.A, b.B, x).Sub(x).Len() < b.Radius+margin {
+				if vecmath.Len(vecmath.ClosestOnSegment(b.A, b.B, x).Sub(x)) < b.Radius+margin {
 					return false
 				}
 			}
@@ -379,11 +379,11 @@ func nearestOnLine(pts []mgl32.Vec3, x mgl32.Vec3) (int, float32) {
 	for i := 0; i+1 < len(pts); i++ {
 		ab := pts[i+1].Sub(pts[i])
 		t := float32(0)
-		if l2 := ab.Dot(ab); l2 > 1e-12 {
-			t = x.Sub(pts[i]).Dot(ab) / l2
+		if l2 := vecmath.Dot(ab, ab); l2 > 1e-12 {
+			t = vecmath.Dot(x.Sub(pts[i]), ab) / l2
 		}
 		t = float32(math.Max(0, math.Min(1, float64(t))))
-		if d := pts[i].Add(ab.Mul(t)).Sub(x).Len(); d < best {
+		if d := vecmath.Len(pts[i].Add(vecmath.Scale(ab, t)).Sub(x)); d < best {
 			best, bi, bt = d, i, t
 		}
 	}
@@ -447,14 +447,14 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 	}
 	rot := vecmath.Rotation(reference.Rotation)
 	move := reference.Position.Sub(c.ref.Position)
-	dq := rot.Mul(c.ref.Rotation.Inverse())
+	dq := vecmath.QuatMul(rot, vecmath.QuatInverse(c.ref.Rotation))
 	switch {
 	case !c.w.Pinned(c.top[0]):
 		// World.Reset sends the particles home and frees the kinematic top
 		// edge: put the cape back on the character rigidly.
 		c.place(verlet3d.Pose{Position: reference.Position, Rotation: rot})
 		jumped = true
-	case c.tele || move.Len() > c.s.TeleportDistance:
+	case c.tele || vecmath.Len(move) > c.s.TeleportDistance:
 		c.carry(move, dq, 1, 1, c.parts)
 		c.jumps++
 		jumped = true
@@ -476,10 +476,10 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 
 func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {
 	a := anchors[p.a]
-	t := a.Position.Add(vecmath.OrIdentity(a.Rotation).Rotate(p.offA))
+	t := a.Position.Add(vecmath.QuatRotate(vecmath.OrIdentity(a.Rotation), p.offA))
 	if p.wb > 0 {
 		b := anchors[p.b]
-		t = t.Mul(1 - p.wb).Add(b.Position.Add(vecmath.OrIdentity(b.Rotation).Rotate(p.offB)).Mul(p.wb))
+		t = vecmath.Scale(t, 1-p.wb).Add(vecmath.Scale(b.Position.Add(vecmath.QuatRotate(vecmath.OrIdentity(b.Rotation), p.offB)), p.wb))
 	}
 	return t
 }
@@ -489,7 +489,7 @@ func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {
 func (c *Cape) PinError() float32 {
 	var worst float32
 	for i := range c.pins {
-		if d := c.w.Position(c.top[i]).Sub(c.pinTarget(&c.pins[i], c.anch)).Len(); d > worst {
+		if d := vecmath.Len(c.w.Position(c.top[i]).Sub(c.pinTarget(&c.pins[i], c.anch))); d > worst {
 			worst = d
 		}
 	}
@@ -501,18 +501,18 @@ func (c *Cape) PinError() float32 {
 // the rotation dq about the reference's old position.
 func (c *Cape) carry(move mgl32.Vec3, dq mgl32.Quat, kl, ka float32, ps []verlet3d.Particle) {
 	if dq.W < 0 {
-		dq = dq.Scale(-1)
+		dq = vecmath.QuatScale(dq, -1)
 	}
-	q := mgl32.QuatSlerp(mgl32.QuatIdent(), dq, ka)
-	shift := move.Mul(kl)
+	q := vecmath.QuatSlerp(mgl32.QuatIdent(), dq, ka)
+	shift := vecmath.Scale(move, kl)
 	o := c.ref.Position
 	if shift != (mgl32.Vec3{}) || q != mgl32.QuatIdent() {
 		c.w.Wake()
 	}
 	pos, prev := c.w.Positions(), c.w.PrevPositions()
 	for _, p := range ps {
-		pos[p] = o.Add(shift).Add(q.Rotate(pos[p].Sub(o)))
-		prev[p] = o.Add(shift).Add(q.Rotate(prev[p].Sub(o)))
+		pos[p] = o.Add(shift).Add(vecmath.QuatRotate(q, pos[p].Sub(o)))
+		prev[p] = o.Add(shift).Add(vecmath.QuatRotate(q, prev[p].Sub(o)))
 	}
 }
 
@@ -522,7 +522,7 @@ func (c *Cape) place(ref verlet3d.Pose) {
 	c.w.Wake()
 	pos, prev := c.w.Positions(), c.w.PrevPositions()
 	for i, p := range c.parts {
-		x := ref.Position.Add(ref.Rotation.Rotate(c.local[i]))
+		x := ref.Position.Add(vecmath.QuatRotate(ref.Rotation, c.local[i]))
 		pos[p], prev[p] = x, x
 	}
 }
@@ -538,7 +538,7 @@ func (c *Cape) updateLag() {
 	cols := len(c.top)
 	for i := range c.parts {
 		top := c.w.Target(c.top[i%cols])
-		c.lagAt[i] = top.Add(c.ref.Rotation.Rotate(c.hang[i]))
+		c.lagAt[i] = top.Add(vecmath.QuatRotate(c.ref.Rotation, c.hang[i]))
 	}
 }
 
@@ -550,7 +550,7 @@ func (c *Cape) LagExcess() float32 {
 		if c.lagMax[i] == 0 {
 			continue
 		}
-		if over := c.w.Position(p).Sub(c.lagAt[i]).Len() - c.lagMax[i]; over > worst {
+		if over := vecmath.Len(c.w.Position(p).Sub(c.lagAt[i])) - c.lagMax[i]; over > worst {
 			worst = over
 		}
 	}
@@ -579,12 +579,12 @@ func (c *Cape) limitLag(w *verlet3d.World) {
 	for i, p := range parts {
 		x, a, r := &pos[p], at[i], lim[i]
 		dx, dy, dz := x[0]-a[0], x[1]-a[1], x[2]-a[2]
-		l2 := dx*dx + dy*dy + dz*dz
+		l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 		if l2 <= r*r || r == 0 || inv[p] == 0 {
 			continue
 		}
 		k := r / float32(math.Sqrt(float64(l2)))
-		*x = mgl32.Vec3{a[0] + dx*k, a[1] + dy*k, a[2] + dz*k}
+		*x = mgl32.Vec3{a[0] + float32(dx*k), a[1] + float32(dy*k), a[2] + float32(dz*k)}
 	}
 }
 
@@ -598,7 +598,7 @@ func (c *Cape) Penetration() float32 {
 		x := pos[p]
 		for i := range c.body {
 			k := &c.body[i]
-			if d := k.Radius - vecmath.ClosestOnSegment(k.A, k.B, x).Sub(x).Len(); d > worst {
+			if d := k.Radius - vecmath.Len(vecmath.ClosestOnSegment(k.A, k.B, x).Sub(x)); d > worst {
 				worst = d
 			}
 		}

@@ -2,6 +2,7 @@ package cloth_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
 	"testing"
@@ -65,20 +66,20 @@ func newWalker(t testing.TB, w *verlet3d.World) *walker {
 
 // place poses the walker at pos facing heading (rad about +Y).
 func (k *walker) place(pos mgl32.Vec3, heading float32) {
-	q := mgl32.QuatRotate(heading, mgl32.Vec3{0, 1, 0})
+	q := vecmath.QuatAxisAngle(heading, mgl32.Vec3{0, 1, 0})
 	k.ref = verlet3d.Pose{Position: pos, Rotation: q}
-	to := func(x mgl32.Vec3) mgl32.Vec3 { return pos.Add(q.Rotate(x)) }
+	to := func(x mgl32.Vec3) mgl32.Vec3 { return pos.Add(vecmath.QuatRotate(q, x)) }
 	for i, a := range k.anchorAt {
 		k.anchors[i] = verlet3d.Pose{Position: to(a), Rotation: q}
 	}
 	for i, b := range k.bodyAt {
 		if i >= 2 { // legs swing about the hip, in opposite phase
-			s := 0.4 * float32(math.Sin(float64(k.swing)))
+			s := float32(0.4 * float32(math.Sin(float64(k.swing))))
 			if i == 3 {
 				s = -s
 			}
 			d := b.B.Sub(b.A)
-			b.B = b.A.Add(mgl32.Vec3{0, d.Y() * float32(math.Cos(float64(s))), -d.Y() * float32(math.Sin(float64(s)))})
+			b.B = b.A.Add(mgl32.Vec3{0, float32(d.Y() * float32(math.Cos(float64(s)))), float32(-d.Y() * float32(math.Sin(float64(s))))})
 		}
 		k.body[i] = verlet3d.Capsule{A: to(b.A), B: to(b.B), Radius: b.Radius}
 	}
@@ -102,11 +103,11 @@ type walk struct {
 }
 
 func (g *walk) step(k *walker, dt, tm float32) {
-	g.heading += g.turn * dt
-	fwd := mgl32.QuatRotate(g.heading, mgl32.Vec3{0, 1, 0}).Rotate(mgl32.Vec3{0, 0, 1})
-	g.pos = g.pos.Add(fwd.Mul(g.speed * dt))
+	g.heading += float32(g.turn * dt)
+	fwd := vecmath.QuatRotate(vecmath.QuatAxisAngle(g.heading, mgl32.Vec3{0, 1, 0}), mgl32.Vec3{0, 0, 1})
+	g.pos = g.pos.Add(vecmath.Scale(fwd, float32(g.speed*dt)))
 	k.swing = 2 * math.Pi * 1.8 * tm * g.speed / 1.5
-	bob := 0.03 * float32(math.Sin(float64(4*math.Pi*1.8*tm)))
+	bob := float32(0.03 * float32(math.Sin(float64(4*math.Pi*1.8*tm))))
 	k.place(g.pos.Add(mgl32.Vec3{0, bob, 0}), g.heading)
 }
 
@@ -116,7 +117,7 @@ type capeRun struct {
 
 func (r capeRun) String() string {
 	return fmt.Sprintf("pin error %.2g m, deepest %.2g m inside the body, structural strain %.2f%%, lag excess %.2g m",
-		r.pin, r.pen, 100*r.strain, r.lag)
+		r.pin, r.pen, float32(100*r.strain), r.lag)
 }
 
 func (r *capeRun) frame(w *verlet3d.World, c *cloth.Cape, k *walker) {
@@ -163,7 +164,7 @@ func TestCapeWalkPoses(t *testing.T) {
 		t.Errorf("a particle was %.2g m inside the body, want <= 1e-3", r.pen)
 	}
 	if r.strain >= 0.1 {
-		t.Errorf("structural strain %.1f%%, want < 10%%", 100*r.strain)
+		t.Errorf("structural strain %.1f%%, want < 10%%", float32(100*r.strain))
 	}
 	if s := w.Stats(); s.NonFiniteResets != 0 {
 		t.Errorf("%d non-finite resets", s.NonFiniteResets)
@@ -184,7 +185,7 @@ func TestCapeWalkPoses(t *testing.T) {
 		t.Errorf("without colliders the cape stays %.2g m deep at most: the test body does not touch it", r2.pen)
 	}
 	lo, hi := c.Grid().Bounds()
-	mid := k.ref.Rotation.Inverse().Rotate(lo.Add(hi).Mul(0.5).Sub(k.ref.Position))
+	mid := vecmath.QuatRotate(vecmath.QuatInverse(k.ref.Rotation), vecmath.Scale(lo.Add(hi), 0.5).Sub(k.ref.Position))
 	if mid.Z() > -0.1 || mid.Y() > 1.4 || mid.Y() < 0.4 {
 		t.Errorf("cape center at %v in the walker's frame, want behind (z < -0.1), 0.4 to 1.4 m up", mid)
 	}
@@ -216,7 +217,7 @@ func TestCapeTeleportPoses(t *testing.T) {
 		t.Errorf("after the teleport: %v", after)
 	}
 	lo, hi := c.Grid().Bounds()
-	if d := lo.Add(hi).Mul(0.5).Sub(k.ref.Position).Len(); d > 2 {
+	if d := vecmath.Len(vecmath.Scale(lo.Add(hi), 0.5).Sub(k.ref.Position)); d > 2 {
 		t.Errorf("cape center %.1f m from the character after the jump, want < 2", d)
 	}
 	// Teleport() jumps for a short hop too.
@@ -267,7 +268,7 @@ func TestCapeCarryPoses(t *testing.T) {
 	if c.SetPose(k.ref, k.anchors, k.body) {
 		t.Error("a 0.3 m move was taken for a teleport")
 	}
-	if got := w.Position(p).Sub(x0); got.Sub(move).Len() > 1e-5 {
+	if got := w.Position(p).Sub(x0); vecmath.Len(got.Sub(move)) > 1e-5 {
 		t.Errorf("carried hem moved %v, want %v", got, move)
 	}
 	if err := c.SetCarry(1.5, 0); err == nil || !strings.Contains(err.Error(), "1.5") {

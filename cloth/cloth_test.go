@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
 	"testing"
@@ -154,7 +155,7 @@ func TestMeshLayout(t *testing.T) {
 	// Every triangle faces +Z (Down x Across with the defaults).
 	nrm := g.Normals(nil)
 	for i, n := range nrm {
-		if n.Sub(mgl32.Vec3{0, 0, 1}).Len() > 1e-5 {
+		if vecmath.Len(n.Sub(mgl32.Vec3{0, 0, 1})) > 1e-5 {
 			t.Fatalf("normal %d = %v, want +Z", i, n)
 		}
 	}
@@ -162,14 +163,14 @@ func TestMeshLayout(t *testing.T) {
 	if uv[0] != (mgl32.Vec2{0, 1}) || uv[19] != (mgl32.Vec2{1, 0}) {
 		t.Fatalf("UV corners %v %v, want (0,1) and (1,0)", uv[0], uv[19])
 	}
-	if p := w.Position(g.Particle(3, 4)); p.Sub(mgl32.Vec3{0.2, -0.15, 0}).Len() > 1e-6 {
+	if p := w.Position(g.Particle(3, 4)); vecmath.Len(p.Sub(mgl32.Vec3{0.2, -0.15, 0})) > 1e-6 {
 		t.Fatalf("particle (3,4) at %v, want (0.2, -0.15, 0)", p)
 	}
 	// A flat tablecloth: Down = +Z puts the front side up.
 	w2 := newWorld(t, nil)
 	s.Down = mgl32.Vec3{0, 0, 1}
 	g2 := newGrid(t, w2, s)
-	if n := g2.Normals(nil)[7]; n.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-5 {
+	if n := g2.Normals(nil)[7]; vecmath.Len(n.Sub(mgl32.Vec3{0, 1, 0})) > 1e-5 {
 		t.Fatalf("tablecloth normal %v, want +Y", n)
 	}
 }
@@ -198,7 +199,7 @@ func windForce(t *testing.T, air mgl32.Vec3) (reported, measured mgl32.Vec3, are
 	h := w.SubstepLength()
 	m := s.Mass / float32(len(before))
 	for i, p := range g.Positions(nil) {
-		measured = measured.Add(p.Sub(before[i]).Mul(m / (h * h)))
+		measured = measured.Add(vecmath.Scale(p.Sub(before[i]), m/(h*h)))
 	}
 	return wd.NetForce(), measured, 1
 }
@@ -208,25 +209,25 @@ func windForce(t *testing.T, air mgl32.Vec3) (reported, measured mgl32.Vec3, are
 func TestWindEdgeOn(t *testing.T) {
 	const u = 10
 	face, faceMeasured, area := windForce(t, mgl32.Vec3{0, 0, u})
-	want := 0.5 * 1.2 * 1 * area * u * u // 60 N
+	want := float32(0.5 * 1.2 * 1 * area * u * u) // 60 N
 	if math.Abs(float64(face[2]-want)) > 0.01*float64(want) || face.Vec2().Len() > 1e-3*want {
 		t.Fatalf("face-on force %v N, want (0, 0, %v) within 1%%", face, want)
 	}
-	if faceMeasured.Sub(face).Len() > 0.01*face.Len() {
+	if vecmath.Len(faceMeasured.Sub(face)) > 0.01*vecmath.Len(face) {
 		t.Fatalf("particles moved as if pushed by %v N, the wind reports %v N", faceMeasured, face)
 	}
-	t.Logf("face-on: %.3f N (reference %.3f N)", face.Len(), want)
+	t.Logf("face-on: %.3f N (reference %.3f N)", vecmath.Len(face), want)
 	for _, dir := range []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0.6, -0.8, 0}} {
-		edge, edgeMeasured, _ := windForce(t, dir.Mul(u))
-		ratio := edge.Len() / face.Len()
-		mratio := edgeMeasured.Len() / face.Len()
-		t.Logf("edge-on along %v: %.3g N reported, %.3g N measured (%.4f%% of face-on)", dir, edge.Len(), edgeMeasured.Len(), 100*ratio)
+		edge, edgeMeasured, _ := windForce(t, vecmath.Scale(dir, u))
+		ratio := vecmath.Len(edge) / vecmath.Len(face)
+		mratio := vecmath.Len(edgeMeasured) / vecmath.Len(face)
+		t.Logf("edge-on along %v: %.3g N reported, %.3g N measured (%.4f%% of face-on)", dir, vecmath.Len(edge), vecmath.Len(edgeMeasured), float32(100*ratio))
 		if ratio > 0.01 || mratio > 0.01 {
-			t.Errorf("edge-on along %v: force %v N is %.2f%% of face-on, want < 1%%", dir, edge, 100*ratio)
+			t.Errorf("edge-on along %v: force %v N is %.2f%% of face-on, want < 1%%", dir, edge, float32(100*ratio))
 		}
 	}
 	// At 45 degrees lift appears: the force leans off the normal.
-	oblique, _, _ := windForce(t, mgl32.Vec3{u, 0, u}.Mul(1/math.Sqrt2))
+	oblique, _, _ := windForce(t, vecmath.Scale(mgl32.Vec3{u, 0, u}, 1/math.Sqrt2))
 	if oblique[0] >= 0 {
 		t.Errorf("at 45 degrees the force %v has no lift across the flow", oblique)
 	}
@@ -294,12 +295,12 @@ func TestTetheredCurtainStrain(t *testing.T) {
 		return m
 	}
 	with, without := strain(true), strain(false)
-	t.Logf("max structural strain: %.2f%% with tethers, %.2f%% without", 100*with, 100*without)
+	t.Logf("max structural strain: %.2f%% with tethers, %.2f%% without", float32(100*with), float32(100*without))
 	if with > 0.05 {
-		t.Errorf("tethered curtain stretched %.2f%%, want < 5%%", 100*with)
+		t.Errorf("tethered curtain stretched %.2f%%, want < 5%%", float32(100*with))
 	}
 	if with >= without {
-		t.Errorf("tethers did not reduce the stretch (%.2f%% vs %.2f%%)", 100*with, 100*without)
+		t.Errorf("tethers did not reduce the stretch (%.2f%% vs %.2f%%)", float32(100*with), float32(100*without))
 	}
 }
 
@@ -336,9 +337,9 @@ func TestSetCompliance(t *testing.T) {
 	}
 	run(wLive, 1)
 	strainStiff := wLive.MaxLinkStrain()
-	t.Logf("max strain hanging: %.2f%% soft, %.2f%% after stiffening live", 100*strainSoft, 100*strainStiff)
+	t.Logf("max strain hanging: %.2f%% soft, %.2f%% after stiffening live", float32(100*strainSoft), float32(100*strainStiff))
 	if !(strainStiff < strainSoft/2) {
-		t.Errorf("stiffening live left %.2f%% strain, soft had %.2f%%: want under half", 100*strainStiff, 100*strainSoft)
+		t.Errorf("stiffening live left %.2f%% strain, soft had %.2f%%: want under half", float32(100*strainStiff), float32(100*strainSoft))
 	}
 	if got := gLive.Settings().Structural.Compliance; got != stiff {
 		t.Errorf("Settings().Structural.Compliance = %v after SetCompliance(%v, ...)", got, stiff)

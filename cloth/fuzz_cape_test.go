@@ -57,7 +57,7 @@ func FuzzCape(f *testing.F) {
 		width := float64(s.Width)
 		if width == 0 {
 			for i := 1; i < len(s.Anchors); i++ {
-				width += 1.6 * float64(s.Anchors[i].Position.Sub(s.Anchors[i-1].Position).Len())
+				width += float64(1.6 * float64(vecmath.Len(s.Anchors[i].Position.Sub(s.Anchors[i-1].Position))))
 			}
 		}
 		if sp := float64(s.Spacing); sp > 0 && (float64(s.Length)/sp > 60 || width/sp > 60) {
@@ -91,7 +91,7 @@ func FuzzCape(f *testing.F) {
 			case 3:
 				v := in.Vec()
 				checks.Tracef(t, "teleport by %v", v)
-				if vecmath.Finite(v) && v.Len() < 1e6 {
+				if vecmath.Finite(v) && vecmath.Len(v) < 1e6 {
 					g.pos = g.pos.Add(v)
 				}
 			case 4:
@@ -108,7 +108,7 @@ func FuzzCape(f *testing.F) {
 				g.step(k, 1.0/60, tm)
 				// Fuzzed anchors ride with the walker's root.
 				for j, a := range s.Anchors {
-					anchors[j] = verlet3d.Pose{Position: k.ref.Position.Add(k.ref.Rotation.Rotate(a.Position)), Rotation: k.ref.Rotation}
+					anchors[j] = verlet3d.Pose{Position: k.ref.Position.Add(vecmath.QuatRotate(k.ref.Rotation, a.Position)), Rotation: k.ref.Rotation}
 				}
 				if flags&16 == 0 {
 					copy(anchors, k.anchors)

@@ -130,7 +130,7 @@ func (s *Settings) Validate() error {
 	}
 	// The whole grid must lie where the World accepts particles.
 	lim := float32(verlet3d.MaxCoordinate)
-	if ext := float64(s.Spacing) * float64(s.Cols+s.Rows); ext+math.Abs(float64(s.Origin[0]))+math.Abs(float64(s.Origin[1]))+math.Abs(float64(s.Origin[2])) > float64(lim) {
+	if ext := float64(float64(s.Spacing) * float64(s.Cols+s.Rows)); ext+math.Abs(float64(s.Origin[0]))+math.Abs(float64(s.Origin[1]))+math.Abs(float64(s.Origin[2])) > float64(lim) {
 		return fmt.Errorf("cloth: Settings.Spacing = %v with Origin = %v spans beyond ±%g m (verlet3d.MaxCoordinate)", s.Spacing, s.Origin, lim)
 	}
 	if s.Radius > lim {
@@ -185,17 +185,17 @@ func (s *Settings) axes() (across, down mgl32.Vec3, err error) {
 	if down == (mgl32.Vec3{}) {
 		down = mgl32.Vec3{0, -1, 0}
 	}
-	la := across.Len()
+	la := vecmath.Len(across)
 	if la < 1e-12 || !finite(la) {
 		return across, down, fmt.Errorf("cloth: Settings.Across = %v, want a non-zero direction", s.Across)
 	}
-	across = across.Mul(1 / la)
-	down = down.Sub(across.Mul(down.Dot(across)))
-	ld := down.Len()
-	if ld < 1e-6*s.Down.Len() || ld < 1e-12 {
+	across = vecmath.Scale(across, 1/la)
+	down = down.Sub(vecmath.Scale(across, vecmath.Dot(down, across)))
+	ld := vecmath.Len(down)
+	if ld < 1e-6*vecmath.Len(s.Down) || ld < 1e-12 {
 		return across, down, fmt.Errorf("cloth: Settings.Down = %v is parallel to Across = %v, want another direction", s.Down, s.Across)
 	}
-	return across, down.Mul(1 / ld), nil
+	return across, vecmath.Scale(down, 1/ld), nil
 }
 
 // particleMass returns the mass of the particle at (r, c).
@@ -488,7 +488,7 @@ func (g *Grid) buildLinks() error {
 		}
 	}
 	// Shear: both diagonals of each cell.
-	diag := sp * float32(math.Sqrt2)
+	diag := float32(sp * float32(math.Sqrt2))
 	for r := 0; r+1 < rows; r++ {
 		for c := 0; c+1 < cols; c++ {
 			a := int32(r*cols + c)
@@ -522,13 +522,13 @@ func (g *Grid) buildLinks() error {
 			if c+2 < cols {
 				sa, _ := onEdge(a, a+1)
 				_, sb := onEdge(a+1, a+2)
-				add(a, a+2, kindBend, g.s.Bend, 2*sp, sa, sb)
+				add(a, a+2, kindBend, g.s.Bend, float32(2*sp), sa, sb)
 			}
 			if r+2 < rows {
 				n := int32(cols)
 				sa, _ := onEdge(a, a+n)
 				_, sb := onEdge(a+n, a+2*n)
-				add(a, a+2*n, kindBend, g.s.Bend, 2*sp, sa, sb)
+				add(a, a+2*n, kindBend, g.s.Bend, float32(2*sp), sa, sb)
 			}
 		}
 	}
@@ -569,7 +569,7 @@ func (g *Grid) Particle(row, col int) verlet3d.Particle { return g.verts[g.index
 func (g *Grid) Rest(row, col int) mgl32.Vec3 {
 	g.index(row, col)
 	sp := g.s.Spacing
-	return g.s.Origin.Add(g.across.Mul(float32(col) * sp)).Add(g.down.Mul(float32(row) * sp))
+	return g.s.Origin.Add(vecmath.Scale(g.across, float32(float32(col)*sp))).Add(vecmath.Scale(g.down, float32(float32(row)*sp)))
 }
 
 // Axes returns the unit Across and Down directions the grid was built with.
@@ -693,7 +693,7 @@ func (g *Grid) AddTethers(slack float32) error {
 	var far float64
 	for i := 0; i < rows*cols; i++ {
 		if !g.pinned[i] {
-			far = max(far, math.Sqrt(float64(dist2[i]))*float64(g.s.Spacing)*(1+float64(slack)))
+			far = max(far, float64(math.Sqrt(float64(dist2[i]))*float64(g.s.Spacing)*(1+float64(slack))))
 		}
 	}
 	if far > verlet3d.MaxCoordinate {
@@ -704,12 +704,12 @@ func (g *Grid) AddTethers(slack float32) error {
 			continue
 		}
 		best, bestD := nearest[i], float32(dist2[i])
-		rest := float32(math.Sqrt(float64(bestD))) * g.s.Spacing
-		h, err := g.w.AddTether(g.verts[best], g.verts[i], rest*(1+slack))
+		rest := float32(float32(math.Sqrt(float64(bestD))) * g.s.Spacing)
+		h, err := g.w.AddTether(g.verts[best], g.verts[i], float32(rest*(1+slack)))
 		if err != nil {
 			return err
 		}
-		g.tethers = append(g.tethers, gridTether{h: h, anchor: best, p: int32(i), max: rest * (1 + slack)})
+		g.tethers = append(g.tethers, gridTether{h: h, anchor: best, p: int32(i), max: float32(rest * (1 + slack))})
 	}
 	g.measureTethers(true)
 	return nil
@@ -861,7 +861,7 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 		// component (see package vecmath).
 		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 		vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-		nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+		nx, ny, nz := float32(uy*vz)-float32(uz*vy), float32(uz*vx)-float32(ux*vz), float32(ux*vy)-float32(uy*vx)
 		d := &dst[ia]
 		d[0], d[1], d[2] = d[0]+nx, d[1]+ny, d[2]+nz
 		d = &dst[ib]
@@ -869,16 +869,16 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 		d = &dst[ic]
 		d[0], d[1], d[2] = d[0]+nx, d[1]+ny, d[2]+nz
 	}
-	front := g.down.Cross(g.across)
+	front := vecmath.Cross(g.down, g.across)
 	for i := range dst {
 		n := &dst[i]
-		l2 := n[0]*n[0] + n[1]*n[1] + n[2]*n[2]
+		l2 := float32(n[0]*n[0]) + float32(n[1]*n[1]) + float32(n[2]*n[2])
 		if l2 < 1e-30 {
 			*n = front
 			continue
 		}
 		k := 1 / float32(math.Sqrt(float64(l2)))
-		n[0], n[1], n[2] = n[0]*k, n[1]*k, n[2]*k
+		n[0], n[1], n[2] = float32(n[0]*k), float32(n[1]*k), float32(n[2]*k)
 	}
 	return dst
 }
@@ -925,7 +925,7 @@ func (g *Grid) MaxStrain() float32 {
 		if l.dead || l.kind != kindStructural {
 			continue
 		}
-		d := pos[g.verts[l.a]].Sub(pos[g.verts[l.b]]).Len()
+		d := vecmath.Len(pos[g.verts[l.a]].Sub(pos[g.verts[l.b]]))
 		if s := (d - l.rest) / l.rest; s > m {
 			m = s
 		}
@@ -944,7 +944,7 @@ func (g *Grid) KineticEnergy() float64 {
 			continue
 		}
 		v := pos[p].Sub(prev[p])
-		e += 0.5 * float64(v.Dot(v)) / float64(inv[p]) / (h * h)
+		e += 0.5 * float64(vecmath.Dot(v, v)) / float64(inv[p]) / (h * h)
 	}
 	return e
 }

@@ -28,7 +28,7 @@ func TestCapeFarFromOriginWithFloatingOrigin(t *testing.T) {
 		gx, gz := start[0], start[1]
 		pose := func(tm float64) {
 			k.swing = float32(2 * math.Pi * 1.8 * tm)
-			bob := 0.03 * math.Sin(4*math.Pi*1.8*tm)
+			bob := float64(0.03 * math.Sin(float64(4*math.Pi*1.8*tm)))
 			k.place(mgl32.Vec3{float32(gx - origin[0]), float32(bob), float32(gz - origin[1])}, float32(heading))
 		}
 		pose(0)
@@ -37,8 +37,8 @@ func TestCapeFarFromOriginWithFloatingOrigin(t *testing.T) {
 		for i := 0; i < 600; i++ {
 			tm := float64(i) / 60
 			heading += 0.5 / 60
-			gx += 1.5 / 60 * math.Sin(heading)
-			gz += 1.5 / 60 * math.Cos(heading)
+			gx += float64(1.5 / 60 * math.Sin(heading))
+			gz += float64(1.5 / 60 * math.Cos(heading))
 			if floating && math.Hypot(gx-origin[0], gz-origin[1]) > every {
 				off := mgl32.Vec3{float32(gx - origin[0]), 0, float32(gz - origin[1])}
 				w.ShiftOrigin(off)
@@ -69,7 +69,7 @@ func TestCapeFarFromOriginWithFloatingOrigin(t *testing.T) {
 			t.Errorf("%s: %v", r.name, r.r)
 		}
 		if math.Abs(float64(r.r.strain-home.strain)) > 0.01 {
-			t.Errorf("%s: strain %.2f%%, at home %.2f%%", r.name, 100*r.r.strain, 100*home.strain)
+			t.Errorf("%s: strain %.2f%%, at home %.2f%%", r.name, float32(100*r.r.strain), float32(100*home.strain))
 		}
 	}
 	if control.pin < 1e-4 && control.strain < home.strain+0.01 {

@@ -2,6 +2,7 @@ package cloth
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -102,8 +103,8 @@ func (sc *SelfCollision) findPairs(w *verlet3d.World) {
 	sc.pairs = sc.pairs[:0]
 	// Pairs found a little beyond the distance stay active for the whole
 	// substep even if the solver moves them closer.
-	reach := sc.dist * 1.5
-	reach2 := reach * reach
+	reach := float32(sc.dist * 1.5)
+	reach2 := float32(reach * reach)
 	cols := int32(g.s.Cols)
 	sp := g.s.Spacing
 	restMin := sc.dist * sc.dist / (sp * sp) // in squared cells
@@ -125,12 +126,12 @@ func (sc *SelfCollision) findPairs(w *verlet3d.World) {
 							continue
 						}
 						d := pos[q].Sub(x)
-						if d.Dot(d) >= reach2 {
+						if vecmath.Dot(d, d) >= reach2 {
 							continue
 						}
 						oj := g.origin[j]
 						dr, dc := float32(oj/cols-ri), float32(oj%cols-ci)
-						if dr*dr+dc*dc < restMin {
+						if float32(dr*dr)+float32(dc*dc) < restMin {
 							continue // neighbors in the rest shape
 						}
 						sc.pairs = append(sc.pairs, [2]int32{int32(p), int32(q)})
@@ -150,15 +151,15 @@ func (sc *SelfCollision) pushApart(w *verlet3d.World) {
 	for _, pr := range sc.pairs {
 		a, b := pr[0], pr[1]
 		d := pos[b].Sub(pos[a])
-		l2 := d.Dot(d)
+		l2 := vecmath.Dot(d, d)
 		if l2 >= d0*d0 || l2 < 1e-18 {
 			continue
 		}
 		wa, wb := inv[a], inv[b]
 		l := float32(math.Sqrt(float64(l2)))
 		s := (d0 - l) / (l * (wa + wb))
-		pos[a] = pos[a].Sub(d.Mul(s * wa))
-		pos[b] = pos[b].Add(d.Mul(s * wb))
+		pos[a] = pos[a].Sub(vecmath.Scale(d, float32(s*wa)))
+		pos[b] = pos[b].Add(vecmath.Scale(d, float32(s*wb)))
 	}
 }
 

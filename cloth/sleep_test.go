@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -52,7 +53,7 @@ func TestDrapedTableclothSleeps(t *testing.T) {
 			}
 			if i == 899 {
 				for k, x := range w.Positions() {
-					moving = max(moving, x.Sub(start[k]).Len()*60)
+					moving = max(moving, float32(vecmath.Len(x.Sub(start[k]))*60))
 				}
 			}
 		}
@@ -101,7 +102,7 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 		var crates []bodies.Cube
 		var drop []mgl32.Vec3
 		for k := 0; k < 3; k++ {
-			at := mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4 + 0.3*float32(k), 0.1 * float32(k)}
+			at := mgl32.Vec3{float32(float32(k)*0.4) - 0.4, 0.4 + float32(0.3*float32(k)), float32(0.1 * float32(k))}
 			c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: at})
 			if err != nil {
 				t.Fatal(err)
@@ -119,7 +120,7 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 			if i == 899 {
 				for r := 0; r < n; r++ {
 					for c := 0; c < n; c++ {
-						fastest = max(fastest, w.Velocity(g.Particle(r, c)).Len())
+						fastest = max(fastest, vecmath.Len(w.Velocity(g.Particle(r, c))))
 					}
 				}
 			}
@@ -176,8 +177,8 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	w := newWorld(t, nil)
 	sys := floorSystem(t, w, n)
 	g := floorCloth(t, w, n, floorClothRadius+0.001)
-	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: n.Mul(0.2),
-		Rotation: mgl32.QuatBetweenVectors(mgl32.Vec3{0, 1, 0}, n)})
+	c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: vecmath.Scale(n, 0.2),
+		Rotation: vecmath.QuatBetweenVectors(mgl32.Vec3{0, 1, 0}, n)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		w.Step()
 	}
-	crate, clothMoved := sys.Position(c).Sub(crate0).Len(), w.Position(g.Particle(0, 0)).Sub(cloth0).Len()
+	crate, clothMoved := vecmath.Len(sys.Position(c).Sub(crate0)), vecmath.Len(w.Position(g.Particle(0, 0)).Sub(cloth0))
 	t.Logf("%d° slope: in 5 s the crate moved %.4f m, the cloth's corner %.4f m; World asleep %v", deg, crate, clothMoved, w.Sleeping())
 	if crate > 0.02 || clothMoved > 0.02 {
 		t.Errorf("%d° slope: in 5 s the crate moved %.3f m and the cloth %.3f m, want both under 0.02 (they hold by friction)", deg, crate, clothMoved)
@@ -226,12 +227,12 @@ const floorClothN, floorClothRadius = 24, 0.015
 func floorCloth(t *testing.T, w *verlet3d.World, up mgl32.Vec3, height float32) *cloth.Grid {
 	const side = 1.5
 	across := mgl32.Vec3{1, 0, 0}
-	down := across.Cross(up)
+	down := vecmath.Cross(across, up)
 	s := cloth.DefaultSettings()
 	s.Cols, s.Rows = floorClothN, floorClothN
 	s.Spacing = side / (floorClothN - 1)
 	s.Mass = 0.3
-	s.Origin = up.Mul(height).Sub(across.Mul(side / 2)).Sub(down.Mul(side / 2))
+	s.Origin = vecmath.Scale(up, height).Sub(vecmath.Scale(across, side/2)).Sub(vecmath.Scale(down, side/2))
 	s.Across, s.Down = across, down
 	s.Radius = floorClothRadius
 	return newGrid(t, w, s)
@@ -268,8 +269,8 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 			w.Step()
 		}
 		r := rand.New(rand.NewSource(seed))
-		q := mgl32.QuatRotate(r.Float32()*6.28, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		at := mgl32.Vec3{r.Float32()*0.4 - 0.2, 0.5, r.Float32()*0.4 - 0.2}
+		q := vecmath.QuatAxisAngle(float32(r.Float32()*6.28), vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}))
+		at := mgl32.Vec3{float32(r.Float32()*0.4) - 0.2, 0.5, float32(r.Float32()*0.4) - 0.2}
 		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.26, Mass: 1.28, Position: at, Rotation: q,
 			Velocity: mgl32.Vec3{0, -speed, 0}})
 		if err != nil {
@@ -302,7 +303,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 		if lim := bare + 0.5; mean > lim {
 			t.Errorf("%v m/s onto cloth: the crates bounced back at %.2f m/s on average, want <= %.2f (the bare floor's %.2f + 0.5; restitution 0)", speed, mean, lim, bare)
 		}
-		if lim := 0.5 + speed/2; worst > lim {
+		if lim := 0.5 + float32(speed/2); worst > lim {
 			t.Errorf("%v m/s onto cloth: a crate bounced back at %.2f m/s, want <= %.2f (restitution 0)", speed, worst, lim)
 		}
 	}
@@ -355,7 +356,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 		up := mgl32.Vec3{0, 1, 0}
 		sys := floorSystem(t, w, up)
 		g := floorCloth(t, w, up, floorClothRadius+0.001)
-		crates := turnedCrates(t, sys, func(k int) float32 { return tilt * float32(k+1) })
+		crates := turnedCrates(t, sys, func(k int) float32 { return float32(tilt * float32(k+1)) })
 		center := func() mgl32.Vec3 {
 			var c mgl32.Vec3
 			for r := 0; r < floorClothN; r++ {
@@ -363,7 +364,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 					c = c.Add(w.Position(g.Particle(r, q)))
 				}
 			}
-			return c.Mul(1 / float32(floorClothN*floorClothN))
+			return vecmath.Scale(c, 1/float32(floorClothN*floorClothN))
 		}
 		for i := 0; i < 60; i++ { // the crates land and settle
 			w.Step()
@@ -372,7 +373,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 		for i := 0; i < 600; i++ {
 			w.Step()
 		}
-		drift := center().Sub(c0).Len()
+		drift := vecmath.Len(center().Sub(c0))
 		t.Logf("tilt %.1f rad: the cloth moved %.4f m in 10 s", tilt, drift)
 		if drift > 0.01 {
 			t.Errorf("tilt %.1f rad: the cloth under the crates slid %.3f m across the floor in 10 s, want under 1 cm", tilt, drift)
@@ -392,8 +393,8 @@ func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) [
 	t.Helper()
 	var crates []bodies.Cube
 	for k := 0; k < 3; k++ {
-		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(k)*0.4 - 0.4, 0.4, 0},
-			Rotation: mgl32.QuatRotate(angle(k), mgl32.Vec3{1, 1, 0}.Normalize())})
+		c, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 1.5, Position: mgl32.Vec3{float32(float32(k)*0.4) - 0.4, 0.4, 0},
+			Rotation: vecmath.QuatAxisAngle(angle(k), vecmath.Normalize(mgl32.Vec3{1, 1, 0}))})
 		if err != nil {
 			t.Fatal(err)
 		}

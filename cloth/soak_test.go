@@ -30,7 +30,7 @@ func worldKinetic(w *verlet3d.World) float64 {
 	for i := 0; i < w.NumParticles(); i++ {
 		p := verlet3d.Particle(i)
 		v := w.Velocity(p)
-		e += 0.5 * float64(w.Mass(p)) * float64(v.Dot(v))
+		e += float64(0.5 * float64(w.Mass(p)) * float64(vecmath.Dot(v, v)))
 	}
 	return e
 }
@@ -56,7 +56,7 @@ type soakWatch struct {
 // every 5 s: each gets the frame number, its time and its length and
 // advances the World. The live heap after frame 120 is kept for heapFlat.
 func (s *soakWatch) run(each func(f int, tm float64, dt float32)) {
-	frames := int(soakSeconds() * 60)
+	frames := int(float64(soakSeconds() * 60))
 	for f := 0; f < frames; f++ {
 		dt := float32(1.0 / 60)
 		if f%300 == 299 {
@@ -110,7 +110,7 @@ func (s *soakWatch) bounded(factor float64) {
 		ref = max(ref, s.window[1])
 	}
 	for k, e := range s.window {
-		if e > factor*ref+1e-9 {
+		if e > float64(factor*ref)+1e-9 {
 			s.t.Errorf("kinetic energy peak %.3g J in window %d (t = %d..%d s), over %g x the first windows' %.3g J",
 				e, k, 10*k, 10*k+10, factor, ref)
 		}
@@ -180,7 +180,7 @@ func TestSoakCapeTeleports(t *testing.T) {
 	watch.bounded(4)
 	kib0, kib1 := watch.heapFlat()
 	t.Logf("%.0f s simulated, %d teleports: worst pin error %.3g m and strain %.1f%% a second after a teleport, heap %d -> %d KiB",
-		dur, c.NumTeleports(), worstPin, 100*worstStrain, kib0, kib1)
+		dur, c.NumTeleports(), worstPin, float32(100*worstStrain), kib0, kib1)
 	if c.NumTeleports() < int(dur/7)-1 {
 		t.Errorf("%d teleports detected, want about %d", c.NumTeleports(), int(dur/7))
 	}
@@ -188,7 +188,7 @@ func TestSoakCapeTeleports(t *testing.T) {
 		t.Errorf("pin error %.3g m a second after a teleport, want under 1 cm", worstPin)
 	}
 	if worstStrain > 0.5 {
-		t.Errorf("structural strain %.1f%% a second after a teleport, want under 50%%", 100*worstStrain)
+		t.Errorf("structural strain %.1f%% a second after a teleport, want under 50%%", float32(100*worstStrain))
 	}
 }
 
@@ -204,7 +204,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 	up := mgl32.Vec3{0, 1, 0}
 	sys := floorSystem(t, w, up)
 	g := floorCloth(t, w, up, floorClothRadius+0.001)
-	crates := turnedCrates(t, sys, func(k int) float32 { return 0.4 * float32(k) })
+	crates := turnedCrates(t, sys, func(k int) float32 { return float32(0.4 * float32(k)) })
 	watch := &soakWatch{t: t, w: w}
 	var farthest float32
 	throws := 0
@@ -212,7 +212,7 @@ func TestSoakCratesOnCloth(t *testing.T) {
 		if f%240 == 120 {
 			c := crates[(f/240)%len(crates)]
 			at := sys.Position(c)
-			v := mgl32.Vec3{-at[0], 0, -at[2]}.Add(mgl32.Vec3{float32(f%7) - 3, 0, float32(f%5) - 2}.Mul(0.3))
+			v := mgl32.Vec3{-at[0], 0, -at[2]}.Add(vecmath.Scale(mgl32.Vec3{float32(f%7) - 3, 0, float32(f%5) - 2}, 0.3))
 			if err := sys.Throw(c, v.Add(mgl32.Vec3{0, 4, 0}), mgl32.Vec3{float32(f%3) - 1, 2, 1}); err != nil {
 				t.Fatal(err)
 			}
@@ -367,8 +367,8 @@ func TestSoakTableclothTwoWorkers(t *testing.T) {
 			}
 			// 0.6 m/s on a loop of radius 0.8 m round the table, 10 cm
 			// over the floor (so that the cloth is not pinched).
-			a := 0.6 / 0.8 * tm
-			s.ball.Center = mgl32.Vec3{-0.35 + 0.8*float32(math.Cos(a)), 0.45, 0.8 * float32(math.Sin(a))}
+			a := float64(0.6 / 0.8 * tm)
+			s.ball.Center = mgl32.Vec3{-0.35 + float32(0.8*float32(math.Cos(a))), 0.45, float32(0.8 * float32(math.Sin(a)))}
 			s.w.Advance(dt)
 		}
 		watch.frame(tm, two.g.KineticEnergy())

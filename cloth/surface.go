@@ -160,7 +160,7 @@ func (sc *SurfaceCollision) cellKey(x float32) int32 {
 // the bounds, then tests each point's path against the triangles of the
 // cells it touches.
 func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
-	recover := surfaceRecoverySpeed * dt
+	recover := float32(surfaceRecoverySpeed * dt)
 	sc.prev, sc.contacts = sc.contacts, sc.prev[:0]
 	sc.prevFrom, sc.from = sc.from, sc.prevFrom
 	clear(sc.from)
@@ -357,12 +357,12 @@ func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, 
 func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, recover, h float32) (side, floor float32, impact, ok bool) {
 	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
 	a0, b0, c0 := prev[ia], prev[ib], prev[ic]
-	n0 := b0.Sub(a0).Cross(c0.Sub(a0))
-	l0 := n0.Len()
+	n0 := vecmath.Cross(b0.Sub(a0), c0.Sub(a0))
+	l0 := vecmath.Len(n0)
 	if l0 < 1e-12 {
 		return 0, 0, false, false
 	}
-	d0 := prev[p].Sub(a0).Dot(n0) / l0
+	d0 := vecmath.Dot(prev[p].Sub(a0), n0) / l0
 	side = known
 	if side == 0 {
 		side = 1
@@ -377,29 +377,29 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	// pressed between two crates, thinner than two thicknesses) is not
 	// undone in one substep, which would move the point and the cloth at
 	// depth/substep (1.5 cm in 1/600 s is 9 m/s).
-	floor = min(0, side*d0-th+recover)
+	floor = min(0, float32(side*d0)-th+recover)
 	a, b, c := pos[ia], pos[ib], pos[ic]
-	n := b.Sub(a).Cross(c.Sub(a))
-	if n.LenSqr() < 1e-24 {
+	n := vecmath.Cross(b.Sub(a), c.Sub(a))
+	if vecmath.LenSqr(n) < 1e-24 {
 		return 0, 0, false, false
 	}
 	x := pos[p]
 	// Coming at the cloth fast: the point's own speed toward the
 	// triangle, not relative to it (a point carrying a dent along is
 	// still an impact).
-	impact = x.Sub(prev[p]).Dot(n)*side < -surfaceImpactSpeed*h*n.Len()
+	impact = vecmath.Dot(x.Sub(prev[p]), n)*side < -surfaceImpactSpeed*h*vecmath.Len(n)
 	q := vecmath.ClosestOnTriangle(x, a, b, c)
-	if x.Sub(q).LenSqr() < th*th {
+	if vecmath.LenSqr(x.Sub(q)) < th*th {
 		return side, floor, impact, true
 	}
 	// Crossed: now on the other side, and near enough that the paths of
 	// the point and the triangle this substep could have met (a point
 	// punching a dent into the cloth ends beyond the triangles' corners,
 	// not over one of them; a dent springing back passes a slow point).
-	if x.Sub(a).Dot(n)*side < 0 {
-		move := max(pos[ia].Sub(prev[ia]).LenSqr(), pos[ib].Sub(prev[ib]).LenSqr(), pos[ic].Sub(prev[ic]).LenSqr())
-		r := th + x.Sub(prev[p]).Len() + float32(math.Sqrt(float64(move)))
-		if x.Sub(q).LenSqr() < r*r {
+	if vecmath.Dot(x.Sub(a), n)*side < 0 {
+		move := max(vecmath.LenSqr(pos[ia].Sub(prev[ia])), vecmath.LenSqr(pos[ib].Sub(prev[ib])), vecmath.LenSqr(pos[ic].Sub(prev[ic])))
+		r := th + vecmath.Len(x.Sub(prev[p])) + float32(math.Sqrt(float64(move)))
+		if vecmath.LenSqr(x.Sub(q)) < r*r {
 			return side, floor, impact, true
 		}
 	}
@@ -410,14 +410,14 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 // triangle's plane.
 func barycentric(x, a, b, c mgl32.Vec3) (u, v, w float32) {
 	e0, e1, d := b.Sub(a), c.Sub(a), x.Sub(a)
-	d00, d01, d11 := e0.Dot(e0), e0.Dot(e1), e1.Dot(e1)
-	d20, d21 := d.Dot(e0), d.Dot(e1)
-	den := d00*d11 - d01*d01
+	d00, d01, d11 := vecmath.Dot(e0, e0), vecmath.Dot(e0, e1), vecmath.Dot(e1, e1)
+	d20, d21 := vecmath.Dot(d, e0), vecmath.Dot(d, e1)
+	den := float32(d00*d11) - float32(d01*d01)
 	if den == 0 {
 		return -1, -1, -1
 	}
-	v = (d11*d20 - d01*d21) / den
-	w = (d00*d21 - d01*d20) / den
+	v = (float32(d11*d20) - float32(d01*d21)) / den
+	w = (float32(d00*d21) - float32(d01*d20)) / den
 	return 1 - v - w, v, w
 }
 
@@ -430,12 +430,12 @@ func barycentric(x, a, b, c mgl32.Vec3) (u, v, w float32) {
 func (sc *SurfaceCollision) plane(pos []mgl32.Vec3, c *surfaceContact) (ia, ib, ic uint32, n mgl32.Vec3, u, v, w float32, ok bool) {
 	ia, ib, ic = sc.tris[3*c.t], sc.tris[3*c.t+1], sc.tris[3*c.t+2]
 	a, b, cc := pos[ia], pos[ib], pos[ic]
-	n = b.Sub(a).Cross(cc.Sub(a))
-	l := n.Len()
+	n = vecmath.Cross(b.Sub(a), cc.Sub(a))
+	l := vecmath.Len(n)
 	if l < 1e-12 {
 		return 0, 0, 0, n, 0, 0, 0, false
 	}
-	n = n.Mul(c.side / l)
+	n = vecmath.Scale(n, c.side/l)
 	x := pos[c.p]
 	u, v, w = barycentric(x, a, b, cc)
 	if u < 0 || v < 0 || w < 0 {
@@ -463,7 +463,7 @@ func (sc *SurfaceCollision) push(w *verlet3d.World) {
 			continue
 		}
 		x, a, b, cc := pos[c.p], pos[ia], pos[ib], pos[ic]
-		C := x.Sub(a).Dot(n) - th - c.floor
+		C := vecmath.Dot(x.Sub(a), n) - th - c.floor
 		if C >= 0 {
 			continue
 		}
@@ -479,16 +479,16 @@ func (sc *SurfaceCollision) push(w *verlet3d.World) {
 		if wp > 0 && c.impact {
 			wa, wb, wc = min(wa, wp), min(wb, wp), min(wc, wp)
 		}
-		den := wp + u*u*wa + v*v*wb + ww*ww*wc
+		den := wp + float32(u*u*wa) + float32(v*v*wb) + float32(ww*ww*wc)
 		if den == 0 {
 			continue
 		}
 		s := -C / den
 		c.pushed -= C
-		pos[c.p] = x.Add(n.Mul(wp * s))
-		pos[ia] = a.Sub(n.Mul(wa * u * s))
-		pos[ib] = b.Sub(n.Mul(wb * v * s))
-		pos[ic] = cc.Sub(n.Mul(wc * ww * s))
+		pos[c.p] = x.Add(vecmath.Scale(n, float32(wp*s)))
+		pos[ia] = a.Sub(vecmath.Scale(n, float32(wa*u*s)))
+		pos[ib] = b.Sub(vecmath.Scale(n, float32(wb*v*s)))
+		pos[ic] = cc.Sub(vecmath.Scale(n, float32(wc*ww*s)))
 	}
 }
 
@@ -523,22 +523,22 @@ func (sc *SurfaceCollision) settle(w *verlet3d.World) {
 		x, a, b, cc := pos[c.p], pos[ia], pos[ib], pos[ic]
 		// How far the point and the triangle moved apart along n this
 		// substep.
-		tri := a.Sub(prev[ia]).Mul(u).Add(b.Sub(prev[ib]).Mul(v)).Add(cc.Sub(prev[ic]).Mul(ww))
-		apart := x.Sub(prev[c.p]).Sub(tri).Dot(n)
+		tri := vecmath.Scale(a.Sub(prev[ia]), u).Add(vecmath.Scale(b.Sub(prev[ib]), v)).Add(vecmath.Scale(cc.Sub(prev[ic]), ww))
+		apart := vecmath.Dot(x.Sub(prev[c.p]).Sub(tri), n)
 		r := min(apart, c.pushed)
 		wp, wa, wb, wc := inv[c.p], inv[ia], inv[ib], inv[ic]
 		if x == prev[c.p] {
 			wp = 0
 		}
-		den := wp + u*u*wa + v*v*wb + ww*ww*wc
+		den := wp + float32(u*u*wa) + float32(v*v*wb) + float32(ww*ww*wc)
 		if r <= 0 || den == 0 {
 			continue
 		}
 		s := r / den
-		prev[c.p] = prev[c.p].Add(n.Mul(wp * s))
-		prev[ia] = prev[ia].Sub(n.Mul(wa * u * s))
-		prev[ib] = prev[ib].Sub(n.Mul(wb * v * s))
-		prev[ic] = prev[ic].Sub(n.Mul(wc * ww * s))
+		prev[c.p] = prev[c.p].Add(vecmath.Scale(n, float32(wp*s)))
+		prev[ia] = prev[ia].Sub(vecmath.Scale(n, float32(wa*u*s)))
+		prev[ib] = prev[ib].Sub(vecmath.Scale(n, float32(wb*v*s)))
+		prev[ic] = prev[ic].Sub(vecmath.Scale(n, float32(wc*ww*s)))
 	}
 }
 

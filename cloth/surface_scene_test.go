@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sort"
 	"testing"
@@ -101,19 +102,19 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // planeDistance returns x's signed distance to the plane of abc (along the
 // right-handed normal) and whether its projection falls inside abc.
 func planeDistance(x, a, b, c mgl32.Vec3) (float32, bool) {
-	n := b.Sub(a).Cross(c.Sub(a))
-	l := n.Len()
+	n := vecmath.Cross(b.Sub(a), c.Sub(a))
+	l := vecmath.Len(n)
 	if l < 1e-12 {
 		return 0, false
 	}
-	n = n.Mul(1 / l)
-	d := x.Sub(a).Dot(n)
+	n = vecmath.Scale(n, 1/l)
+	d := vecmath.Dot(x.Sub(a), n)
 	e0, e1, e := b.Sub(a), c.Sub(a), x.Sub(a)
-	d00, d01, d11 := e0.Dot(e0), e0.Dot(e1), e1.Dot(e1)
-	d20, d21 := e.Dot(e0), e.Dot(e1)
-	den := d00*d11 - d01*d01
-	v := (d11*d20 - d01*d21) / den
-	w := (d00*d21 - d01*d20) / den
+	d00, d01, d11 := vecmath.Dot(e0, e0), vecmath.Dot(e0, e1), vecmath.Dot(e1, e1)
+	d20, d21 := vecmath.Dot(e, e0), vecmath.Dot(e, e1)
+	den := float32(d00*d11) - float32(d01*d01)
+	v := (float32(d11*d20) - float32(d01*d21)) / den
+	w := (float32(d00*d21) - float32(d01*d20)) / den
 	return d, v >= 0 && w >= 0 && v+w <= 1
 }
 
@@ -159,7 +160,7 @@ func runPyramid(t *testing.T, surface bool, seed int64) pyramidRun {
 		for _, x := range old[:len(verts)] { // the latest, after the swap
 			c = c.Add(x)
 		}
-		c = c.Mul(1 / float32(len(verts)))
+		c = vecmath.Scale(c, 1/float32(len(verts)))
 		res.strays = max(res.strays, mgl32.Vec2{c[0] - 0.9, c[2] - 0.5}.Len())
 		if res.maxContacts > 20*len(corners) || time.Since(start) > 60*time.Second {
 			t.Logf("stopped at %.2f s: %d contacts in a substep, %.0f s of wall time", float32(i+1)/60, res.maxContacts, time.Since(start).Seconds())
@@ -215,7 +216,7 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 		if wi.maxContacts > 4*corners {
 			t.Errorf("seed %d: %d contacts in a substep, want under %d (4 per corner)", seed, wi.maxContacts, 4*corners)
 		}
-		if wi.maxStrain > 1.5*wo.maxStrain+0.05 {
+		if wi.maxStrain > float32(1.5*wo.maxStrain)+0.05 {
 			t.Errorf("seed %d: the cloth stretched %.3f, %.3f without the collision", seed, wi.maxStrain, wo.maxStrain)
 		}
 		strayWith += wi.strays / 3
@@ -252,20 +253,20 @@ func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 		name   string
 		crates int
 	}{{"one crate", 1}, {"a stack of two", 2}} {
-		top := float32(tc.crates) * size
+		top := float32(float32(tc.crates) * size)
 		asleep := 0
 		var frames []int
 		for k := 0; k < 7; k++ {
 			surface := k > 0 // place 0 is the control, without the collision
-			off := float32(max(k-1, 0)) * 0.003
+			off := float32(float32(max(k-1, 0)) * 0.003)
 			w := newWorld(t, nil)
 			sys, err := draped.Floor(w)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i := 0; i < tc.crates; i++ {
-				y := size/2 + float32(i)*(size+0.001)
-				at := mgl32.Vec3{draped.CenterX + off, y, draped.CenterZ - off/2}
+				y := size/2 + float32(float32(i)*(size+0.001))
+				at := mgl32.Vec3{draped.CenterX + off, y, draped.CenterZ - float32(off/2)}
 				if _, err := sys.AddCube(bodies.CubeSettings{Size: size, Mass: 1.5, Position: at}); err != nil {
 					t.Fatal(err)
 				}
@@ -285,7 +286,7 @@ func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 			pos := w.Positions()
 			var low float32 = 2
 			for _, v := range g.Vertices() {
-				if x := pos[v]; abs32(x[0]-draped.CenterX-off) < size/2-0.02 && abs32(x[2]-draped.CenterZ+off/2) < size/2-0.02 {
+				if x := pos[v]; abs32(x[0]-draped.CenterX-off) < size/2-0.02 && abs32(x[2]-draped.CenterZ+float32(off/2)) < size/2-0.02 {
 					low = min(low, x[1])
 				}
 			}

@@ -42,7 +42,7 @@ func heightOver(w *verlet3d.World, g *cloth.Grid, p verlet3d.Particle) float32 {
 	u := (x[0] - c00[0]) / (c01[0] - c00[0])
 	v := (x[2] - c00[2]) / (c10[2] - c00[2])
 	u, v = min(max(u, 0), 1), min(max(v, 0), 1)
-	surf := (1-u)*(1-v)*c00[1] + u*(1-v)*c01[1] + (1-u)*v*c10[1] + u*v*c11[1]
+	surf := float32((1-u)*(1-v)*c00[1]) + float32(u*(1-v)*c01[1]) + float32((1-u)*v*c10[1]) + float32(u*v*c11[1])
 	return x[1] - surf
 }
 
@@ -170,9 +170,9 @@ func TestSurfaceCollisionBetweenLayers(t *testing.T) {
 	g.PinWhere(func(int, int) bool { return true })
 	for r := 0; r < 21; r++ {
 		for c := 0; c < 11; c++ {
-			x, z := float32(c)*0.05, float32(r)*0.05
+			x, z := float32(float32(c)*0.05), float32(float32(r)*0.05)
 			if r > 10 {
-				x, z = 0.5-x, 0.5-float32(r-11)*0.05
+				x, z = 0.5-x, 0.5-float32(float32(r-11)*0.05)
 			}
 			y := float32(1)
 			if r > 10 {

@@ -298,7 +298,7 @@ func (g *Grid) Cut(a, b mgl32.Vec3, radius float32) (int, error) {
 		return 0, fmt.Errorf("cloth: Cut(%v, %v, %v): want finite points and radius >= 0", a, b, radius)
 	}
 	pos := g.w.Positions()
-	r2 := radius * radius
+	r2 := float32(radius * radius)
 	n := 0
 	for i := range g.links {
 		l := &g.links[i]
@@ -331,25 +331,25 @@ func (g *Grid) CutNear(p mgl32.Vec3, radius float32) (int, error) {
 func segmentDist2(p1, q1, p2, q2 mgl32.Vec3) float32 {
 	d1, d2 := q1.Sub(p1), q2.Sub(p2)
 	r := p1.Sub(p2)
-	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(r)
+	a, e, f := vecmath.Dot(d1, d1), vecmath.Dot(d2, d2), vecmath.Dot(d2, r)
 	const eps = 1e-12
 	var s, t float32
 	switch {
 	case a <= eps && e <= eps:
-		return r.Dot(r)
+		return vecmath.Dot(r, r)
 	case a <= eps:
 		t = vecmath.Clamp01(f / e)
 	default:
-		c := d1.Dot(r)
+		c := vecmath.Dot(d1, r)
 		if e <= eps {
 			s = vecmath.Clamp01(-c / a)
 		} else {
-			b := d1.Dot(d2)
-			den := a*e - b*b
+			b := vecmath.Dot(d1, d2)
+			den := float32(a*e) - float32(b*b)
 			if den > eps {
-				s = vecmath.Clamp01((b*f - c*e) / den)
+				s = vecmath.Clamp01((float32(b*f) - float32(c*e)) / den)
 			}
-			t = (b*s + f) / e
+			t = (float32(b*s) + f) / e
 			if t < 0 {
 				t, s = 0, vecmath.Clamp01(-c/a)
 			} else if t > 1 {
@@ -357,8 +357,8 @@ func segmentDist2(p1, q1, p2, q2 mgl32.Vec3) float32 {
 			}
 		}
 	}
-	d := p1.Add(d1.Mul(s)).Sub(p2.Add(d2.Mul(t)))
-	return d.Dot(d)
+	d := p1.Add(vecmath.Scale(d1, s)).Sub(p2.Add(vecmath.Scale(d2, t)))
+	return vecmath.Dot(d, d)
 }
 
 // measureTethers measures each tether's path through intact structural and

@@ -1,6 +1,7 @@
 package cloth_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 
 	"github.com/drape3d/drape/cloth"
@@ -42,7 +43,7 @@ func TestTearSplitsMesh(t *testing.T) {
 	cut := 0
 	for k := 0; k < 8; k++ {
 		r, c := 4+k, 3+k
-		center := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
+		center := vecmath.Scale(pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)), 0.25)
 		n, err := g.CutNear(center, 0.005)
 		if err != nil {
 			t.Fatal(err)
@@ -77,14 +78,14 @@ func TestTearSplitsMesh(t *testing.T) {
 	// corner drift apart.
 	start := pos(15, 0)
 	for i := 1; i <= 120; i++ {
-		g.SetTarget(15, 0, start.Add(mgl32.Vec3{-0.3, -0.1, 0.1}.Mul(float32(i)/120)))
+		g.SetTarget(15, 0, start.Add(vecmath.Scale(mgl32.Vec3{-0.3, -0.1, 0.1}, float32(i)/120)))
 		w.Step()
 	}
 	checkMesh(t, g)
 	var gap float32
 	for v := verts; v < len(g.Vertices()); v++ {
 		r, c := g.Origin(v)
-		if d := w.Position(g.Vertices()[v]).Sub(w.Position(g.Particle(r, c))).Len(); d > gap {
+		if d := vecmath.Len(w.Position(g.Vertices()[v]).Sub(w.Position(g.Particle(r, c)))); d > gap {
 			gap = d
 		}
 	}
@@ -113,7 +114,7 @@ func TestTearByStrain(t *testing.T) {
 	}
 	// Yank the bottom corners down hard.
 	for i := 0; i < 60; i++ {
-		y := -0.55 - 0.05*float32(i)
+		y := -0.55 - float32(0.05*float32(i))
 		g.SetTarget(11, 0, mgl32.Vec3{0, y, 0})
 		g.SetTarget(11, 11, mgl32.Vec3{0.55, y, 0})
 		w.Step()
@@ -124,7 +125,7 @@ func TestTearByStrain(t *testing.T) {
 		t.Fatalf("no tear: %d links broken, %d of %d triangles", w.Stats().LinksBroken, g.NumTriangles(), tris)
 	}
 	if m := w.MaxLinkStrain(); m > 1 {
-		t.Errorf("a surviving link is strained %.0f%%: a torn link was left spanning the hole", 100*m)
+		t.Errorf("a surviving link is strained %.0f%%: a torn link was left spanning the hole", float32(100*m))
 	}
 }
 
@@ -165,7 +166,7 @@ func TestClothOnSphere(t *testing.T) {
 	for i := 0; i < 180; i++ {
 		w.Step()
 		for _, p := range g.Positions(nil) {
-			if d := sph.Radius - p.Sub(sph.Center).Len(); d > worst {
+			if d := sph.Radius - vecmath.Len(p.Sub(sph.Center)); d > worst {
 				worst = d
 			}
 		}
@@ -218,7 +219,7 @@ func TestTableclothComesToRest(t *testing.T) {
 		t.Fatalf("kinetic energy %.3g J after 5 s, want < 1e-3 J", g.KineticEnergy())
 	}
 	for i, p := range g.Positions(nil) {
-		if d := sph.Radius + s.Radius - p.Sub(sph.Center).Len(); d > 1e-4 {
+		if d := sph.Radius + s.Radius - vecmath.Len(p.Sub(sph.Center)); d > 1e-4 {
 			t.Fatalf("vertex %d is %.3g m inside the sphere", i, d)
 		}
 		if p[1] < s.Radius-1e-4 {

@@ -12,7 +12,7 @@ func TestNearestPinsMatchesBruteForce(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		rows, cols := 1+rng.Intn(20), 1+rng.Intn(20)
 		pinned := make([]bool, rows*cols)
-		density := rng.Float64() * 0.3
+		density := float64(rng.Float64() * 0.3)
 		for i := range pinned {
 			pinned[i] = rng.Float64() < density
 		}

@@ -2,6 +2,7 @@ package cloth
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -242,7 +243,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		wd.force = make([]mgl32.Vec3, len(verts), 2*len(verts))
 	}
 	wd.force = wd.force[:len(verts)] // all zero: push clears what it adds
-	half := 0.5 * s.Density
+	half := float32(0.5 * s.Density)
 	wd.pos, wd.prev, wd.air, wd.uniform = pos, prev, air, uniform
 	wd.cp, wd.cq = half*0.5*(s.Drag+s.Lift)/3, half*0.5*s.Lift/3 // pressure and lift, per vertex
 	wd.k3 = 1 / sub.H / 3
@@ -258,7 +259,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 	for _, n := range wd.bandNet[:wd.nBands] {
 		net = net.Add(n)
 	}
-	wd.net = net.Mul(3)
+	wd.net = vecmath.Scale(net, 3)
 	w.Parallel(len(verts), wd.pushJob)
 }
 
@@ -354,17 +355,17 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 	}
 	// Air relative to the triangle: air minus the mean vertex velocity.
 	qa, qb, qc := &prev[pa], &prev[pb], &prev[pc]
-	ux := air[0] - (a[0]+b[0]+c[0]-qa[0]-qb[0]-qc[0])*k3
-	uy := air[1] - (a[1]+b[1]+c[1]-qa[1]-qb[1]-qc[1])*k3
-	uz := air[2] - (a[2]+b[2]+c[2]-qa[2]-qb[2]-qc[2])*k3
-	u2 := ux*ux + uy*uy + uz*uz
+	ux := air[0] - float32((a[0]+b[0]+c[0]-qa[0]-qb[0]-qc[0])*k3)
+	uy := air[1] - float32((a[1]+b[1]+c[1]-qa[1]-qb[1]-qc[1])*k3)
+	uz := air[2] - float32((a[2]+b[2]+c[2]-qa[2]-qb[2]-qc[2])*k3)
+	u2 := float32(ux*ux) + float32(uy*uy) + float32(uz*uz)
 	if u2 < 1e-12 {
 		return net
 	}
 	ex, ey, ez := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 	fx, fy, fz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-	nx, ny, nz := ey*fz-ez*fy, ez*fx-ex*fz, ex*fy-ey*fx
-	n2 := nx*nx + ny*ny + nz*nz
+	nx, ny, nz := float32(ey*fz)-float32(ez*fy), float32(ez*fx)-float32(ex*fz), float32(ex*fy)-float32(ey*fx)
+	n2 := float32(nx*nx) + float32(ny*ny) + float32(nz*nz)
 	if n2 < 1e-24 {
 		return net // degenerate triangle: no normal, no area
 	}
@@ -376,14 +377,14 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 	// n, minus ½ρ/2·Lift/3 · (u·n)²/(nl·ul) along u. One square root
 	// and one division a triangle, where term by term it takes two and
 	// five.
-	dot := ux*nx + uy*ny + uz*nz
-	d := dot * float32(1/math.Sqrt(float64(n2)*float64(u2)))
-	an := cp * u2 * d
-	au := cq * dot * d
-	wx, wy, wz := an*nx-au*ux, an*ny-au*uy, an*nz-au*uz
+	dot := float32(ux*nx) + float32(uy*ny) + float32(uz*nz)
+	d := float32(dot * float32(1/math.Sqrt(float64(float64(n2)*float64(u2)))))
+	an := float32(cp * u2 * d)
+	au := float32(cq * dot * d)
+	wx, wy, wz := float32(an*nx)-float32(au*ux), float32(an*ny)-float32(au*uy), float32(an*nz)-float32(au*uz)
 	if !(wx < maxWindForce && wx > -maxWindForce && wy < maxWindForce && wy > -maxWindForce && wz < maxWindForce && wz > -maxWindForce) {
 		s := &wd.s
-		f := windForce64(0.5*s.Density, s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
+		f := windForce64(float32(0.5*s.Density), s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
 		wx, wy, wz = f[0], f[1], f[2]
 	}
 	// Component by component (see package vecmath), for the Go loop
@@ -408,25 +409,25 @@ const maxWindForce = 1e30
 func windForce64(half, cd, cl float32, n, u mgl32.Vec3) mgl32.Vec3 {
 	var n2, u2, dot float64
 	for i := range 3 {
-		n2 += float64(n[i]) * float64(n[i])
-		u2 += float64(u[i]) * float64(u[i])
-		dot += float64(u[i]) * float64(n[i])
+		n2 += float64(float64(n[i]) * float64(n[i]))
+		u2 += float64(float64(u[i]) * float64(u[i]))
+		dot += float64(float64(u[i]) * float64(n[i]))
 	}
 	h := float64(half) * 0.5 / 3
-	d := dot / math.Sqrt(n2*u2)
-	an := h * (float64(cd) + float64(cl)) * u2 * d
-	au := h * float64(cl) * dot * d
+	d := dot / math.Sqrt(float64(n2*u2))
+	an := float64(h * (float64(cd) + float64(cl)) * u2 * d)
+	au := float64(h * float64(cl) * dot * d)
 	var f [3]float64
 	for i := range f {
-		f[i] = an*float64(n[i]) - au*float64(u[i])
+		f[i] = float64(an*float64(n[i])) - float64(au*float64(u[i]))
 	}
-	l := math.Sqrt(f[0]*f[0] + f[1]*f[1] + f[2]*f[2])
+	l := math.Sqrt(float64(f[0]*f[0]) + float64(f[1]*f[1]) + float64(f[2]*f[2]))
 	if !(l > 0) || math.IsInf(l, 0) {
 		return mgl32.Vec3{}
 	}
 	if l > maxWindForce {
 		sc := maxWindForce / l
-		f = [3]float64{f[0] * sc, f[1] * sc, f[2] * sc}
+		f = [3]float64{float64(f[0] * sc), float64(f[1] * sc), float64(f[2] * sc)}
 	}
 	return mgl32.Vec3{float32(f[0]), float32(f[1]), float32(f[2])}
 }
@@ -457,9 +458,9 @@ func (wd *WindForce) sampleAir(pos []mgl32.Vec3, t float32) {
 			a, b, c0, d := &row0[j], &row0[j+1], &row1[j], &row1[j+1]
 			o := &out[c]
 			for k := range 3 {
-				top := a[k]*gc + b[k]*fc
-				bot := c0[k]*gc + d[k]*fc
-				o[k] = top*gr + bot*fr
+				top := float32(a[k]*gc) + float32(b[k]*fc)
+				bot := float32(c0[k]*gc) + float32(d[k]*fc)
+				o[k] = float32(top*gr) + float32(bot*fr)
 			}
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package cloth
 
 import "github.com/drape3d/drape/internal/simd"

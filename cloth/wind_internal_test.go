@@ -1,6 +1,7 @@
 package cloth
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -102,7 +103,7 @@ func TestWindKernelMatchesGoLoop(t *testing.T) {
 							for _, p := range []verlet3d.Particle{g.Particle(r, col), g.Particle(r+1, col), g.Particle(r, col+1), g.Particle(r+1, col+1)} {
 								m = m.Add(w.Position(p))
 							}
-							if _, err := g.CutNear(m.Mul(0.25), 0.01); err != nil {
+							if _, err := g.CutNear(vecmath.Scale(m, 0.25), 0.01); err != nil {
 								t.Fatal(err)
 							}
 						}

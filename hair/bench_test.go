@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 
 	"github.com/drape3d/drape/hair"
@@ -44,7 +45,7 @@ func benchHairFrames(b *testing.B, strands, segments, workers int, extra func(*h
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		h.SetHead(c, vecmath.QuatAxisAngle(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
 		w.Step()
 		after()
 	}
@@ -94,7 +95,7 @@ func BenchmarkHair2000x16ShouldersWorkers2(b *testing.B) { benchHairShoulders(b,
 func BenchmarkWorldFloor34000(b *testing.B) {
 	w, _ := verlet3d.NewWorld(hair.WorldConfig())
 	for i := 0; i < 34000; i++ {
-		w.AddParticle(mgl32.Vec3{float32(i%100)*0.01 - 0.5, 1 + float32(i/100)*0.001, 0}, 1)
+		w.AddParticle(mgl32.Vec3{float32(float32(i%100)*0.01) - 0.5, 1 + float32(float32(i/100)*0.001), 0}, 1)
 	}
 	sph, _ := verlet3d.NewSphere(mgl32.Vec3{0, 1.1, 0}, 0.1)
 	w.AddCollider(sph, verlet3d.ContactSettings{})
@@ -136,10 +137,10 @@ func BenchmarkNaiveHair2000x16(b *testing.B) {
 	for s := 0; s < h.NumStrands(); s++ {
 		o := s * per
 		for j := 0; j+1 < per; j++ {
-			links = append(links, naiveLink{o + j, o + j + 1, ps[o+j].pos.Sub(ps[o+j+1].pos).Len()})
+			links = append(links, naiveLink{o + j, o + j + 1, vecmath.Len(ps[o+j].pos.Sub(ps[o+j+1].pos))})
 		}
 		for j := 0; j+2 < per; j++ {
-			links = append(links, naiveLink{o + j, o + j + 2, ps[o+j].pos.Sub(ps[o+j+2].pos).Len()})
+			links = append(links, naiveLink{o + j, o + j + 2, vecmath.Len(ps[o+j].pos.Sub(ps[o+j+2].pos))})
 		}
 	}
 	const hs = 1.0 / 120
@@ -156,27 +157,27 @@ func BenchmarkNaiveHair2000x16(b *testing.B) {
 				p := &ps[k]
 				v := p.pos.Sub(p.prev)
 				p.prev = p.pos
-				p.pos = p.pos.Add(v.Mul(0.996)).Add(g)
+				p.pos = p.pos.Add(vecmath.Scale(v, 0.996)).Add(g)
 			}
 			for it := 0; it < 10; it++ {
 				for _, l := range links {
 					pa, pb := &ps[l.a], &ps[l.b]
 					d := pb.pos.Sub(pa.pos)
-					dl := d.Len()
+					dl := vecmath.Len(d)
 					if dl == 0 {
 						continue
 					}
-					diff := (dl - l.rest) / dl * 0.5
+					diff := float32((dl - l.rest) / dl * 0.5)
 					if l.a%per != 0 {
-						pa.pos = pa.pos.Add(d.Mul(diff))
-						pb.pos = pb.pos.Sub(d.Mul(diff))
+						pa.pos = pa.pos.Add(vecmath.Scale(d, diff))
+						pb.pos = pb.pos.Sub(vecmath.Scale(d, diff))
 					} else {
-						pb.pos = pb.pos.Sub(d.Mul(2 * diff))
+						pb.pos = pb.pos.Sub(vecmath.Scale(d, float32(2*diff)))
 					}
 				}
 				for k := range ps {
-					if l := ps[k].pos.Len(); l < rad && l > 0 {
-						ps[k].pos = ps[k].pos.Mul(rad / l)
+					if l := vecmath.Len(ps[k].pos); l < rad && l > 0 {
+						ps[k].pos = vecmath.Scale(ps[k].pos, rad/l)
 					}
 				}
 			}

@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -45,14 +46,14 @@ func TestCarryKernelMatchesScalar(t *testing.T) {
 		for _, h := range []*Hair{kh, sh} {
 			for o := range c.strands * h.per {
 				f := float32(o)
-				h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+				h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{float32(0.01 * sin32(float32(5*f))), -0.02, float32(0.015 * sin32(f))})
 			}
 			h.pos[base+h.per+5][1] = float32(math.Inf(1))
 			h.prev[base+2*h.per-1][2] = float32(math.NaN())
 			h.carryFrom = mgl32.Vec3{0.31, 1.58, -0.22}
 			h.carryTo = mgl32.Vec3{0.33, 1.61, -0.21}
-			q := mgl32.QuatRotate(0.07, mgl32.Vec3{0.3, 1, -0.2}.Normalize())
-			h.carryM = q.Mat4().Mat3()
+			q := vecmath.QuatAxisAngle(0.07, vecmath.Normalize(mgl32.Vec3{0.3, 1, -0.2}))
+			h.carryM = vecmath.QuatMat4(q).Mat3()
 		}
 		for _, r := range [][2]int{{0, c.strands}, {1, c.strands - 1}, {c.strands - 1, c.strands}} {
 			kh.carry(r[0], r[1])

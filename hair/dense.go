@@ -115,13 +115,13 @@ func (d *Dense) place(seed uint64) {
 	dir := make([]mgl32.Vec3, ng)
 	comb := make([]mgl32.Vec3, ng)
 	for g := 0; g < ng; g++ {
-		dir[g] = h.rest[g*per].Normalize()
+		dir[g] = vecmath.Normalize(h.rest[g*per])
 		tip := h.rest[g*per+per-1].Sub(h.rest[g*per])
-		comb[g] = tip.Normalize()
+		comb[g] = vecmath.Normalize(tip)
 	}
 	// Mean spacing of guide roots on the unit sphere, for the search grid
 	// and the size of a guide's patch.
-	area := 2 * math.Pi * (1 - math.Cos(float64(h.set.CapAngle)))
+	area := float64(2 * math.Pi * (1 - math.Cos(float64(h.set.CapAngle))))
 	space := float32(math.Sqrt(area / float64(ng)))
 	g := newRootGrid(dir, space)
 	nn := make([]float32, ng) // distance to the nearest other guide
@@ -144,30 +144,30 @@ func (d *Dense) place(seed uint64) {
 				d.root[s] = h.rest[gi*per]
 				continue
 			}
-			d.shade[s] = vecmath.Clamp01(h.shade[gi] + 0.3*(r.float()-0.5))
+			d.shade[s] = vecmath.Clamp01(h.shade[gi] + float32(0.3*(r.float()-0.5)))
 			// A random point in the guide's patch: a disc of radius
 			// 0.6 of its nearest-neighbor distance, uniform in area.
 			n := dir[gi]
-			u := n.Cross(mgl32.Vec3{0, 0, 1})
-			if u.Len() < 0.1 {
-				u = n.Cross(mgl32.Vec3{1, 0, 0})
+			u := vecmath.Cross(n, mgl32.Vec3{0, 0, 1})
+			if vecmath.Len(u) < 0.1 {
+				u = vecmath.Cross(n, mgl32.Vec3{1, 0, 0})
 			}
-			u = u.Normalize()
-			v := n.Cross(u)
-			rad := 0.6 * nn[gi] * sqrt32(r.float())
-			phi := 2 * math.Pi * float64(r.float())
-			p := n.Add(u.Mul(rad * float32(math.Cos(phi)))).Add(v.Mul(rad * float32(math.Sin(phi)))).Normalize()
-			d.root[s] = p.Mul(R)
+			u = vecmath.Normalize(u)
+			v := vecmath.Cross(n, u)
+			rad := float32(0.6 * nn[gi] * sqrt32(r.float()))
+			phi := float64(2 * math.Pi * float64(r.float()))
+			p := vecmath.Normalize(n.Add(vecmath.Scale(u, float32(rad*float32(math.Cos(phi))))).Add(vecmath.Scale(v, float32(rad*float32(math.Sin(phi))))))
+			d.root[s] = vecmath.Scale(p, R)
 			// Its own guide and the two nearest guides combed the same
 			// way (not across the parting), inverse-square weighted.
 			buf = g.nearest(p, 2, 4, buf[:0], func(j int) bool {
-				return j != gi && comb[j].Dot(comb[gi]) > 0.5
+				return j != gi && vecmath.Dot(comb[j], comb[gi]) > 0.5
 			})
 			gs := [3]int32{int32(gi), int32(gi), int32(gi)}
-			ws := [3]float32{1 / (p.Sub(n).LenSqr() + 0.05*space*space), 0, 0}
+			ws := [3]float32{1 / (vecmath.LenSqr(p.Sub(n)) + float32(0.05*space*space)), 0, 0}
 			for c := 0; c < 2 && c < len(buf); c++ {
 				gs[c+1] = int32(buf[c].i)
-				ws[c+1] = 1 / (buf[c].d2 + 0.05*space*space)
+				ws[c+1] = 1 / (buf[c].d2 + float32(0.05*space*space))
 			}
 			sum := ws[0] + ws[1] + ws[2]
 			for c := range ws {
@@ -176,17 +176,17 @@ func (d *Dense) place(seed uint64) {
 			d.guide[s], d.weight[s] = gs, ws
 			// Volume: a fixed offset at the tip, along the scalp, of up to
 			// the patch size, and a little outward.
-			a := 2 * math.Pi * float64(r.float())
-			m := 0.5 * nn[gi] * R * r.float()
-			d.offset[s] = u.Mul(m * float32(math.Cos(a))).Add(v.Mul(m * float32(math.Sin(a)))).
-				Add(n.Mul(h.set.Volume * 0.5 * r.float()))
+			a := float64(2 * math.Pi * float64(r.float()))
+			m := float32(0.5 * nn[gi] * R * r.float())
+			d.offset[s] = vecmath.Scale(u, float32(m*float32(math.Cos(a)))).Add(vecmath.Scale(v, float32(m*float32(math.Sin(a))))).
+				Add(vecmath.Scale(n, float32(h.set.Volume*0.5*r.float())))
 		}
 	}
 	// Rest lengths: the guides' blended; every segment has the same.
 	for s := 0; s < d.n; s++ {
 		var l float32
 		for c := 0; c < 3; c++ {
-			l += d.weight[s][c] * h.restLen[d.guide[s][c]]
+			l += float32(d.weight[s][c] * h.restLen[d.guide[s][c]])
 		}
 		d.restLen[s] = l
 		d.seg[s] = l / float32(per-1)
@@ -263,10 +263,10 @@ func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 	v := vecmath.Clamp01(p.Variation)
 	seg := float32(d.per - 1)
 	for i := 0; i < d.n; i++ {
-		k := 1 - v + 1.5*v*d.shade[i]
+		k := 1 - v + float32(1.5*v*d.shade[i])
 		for j := 0; j < d.per; j++ {
 			t := float32(j) / seg
-			c := p.Root.Add(p.Tip.Sub(p.Root).Mul(t)).Mul(k)
+			c := vecmath.Scale(p.Root.Add(vecmath.Scale(p.Tip.Sub(p.Root), t)), k)
 			for a := range c {
 				c[a] = vecmath.Clamp01(c[a])
 			}
@@ -283,7 +283,7 @@ func (d *Dense) Update() {
 	h := d.h
 	d.f = h.end.frame()
 	d.minR = h.end.Radius + h.set.Radius
-	d.minR2 = d.minR * d.minR
+	d.minR2 = float32(d.minR * d.minR)
 	first, n := h.Particles()
 	d.gp = h.w.Positions()[first : int(first)+n]
 	if d.perGuide > 1 {
@@ -348,7 +348,7 @@ func (d *Dense) strand(s int) {
 	// The root on the scalp, and the volume offset as a small turn of
 	// every segment, both rotated into world space once.
 	root := f.apply(d.root[s])
-	off := f.apply(d.offset[s]).Sub(c).Mul(1 / seg)
+	off := vecmath.Scale(f.apply(d.offset[s]).Sub(c), 1/seg)
 	ox, oy, oz := off[0], off[1], off[2]
 	l := d.seg[s]
 	px, py, pz := root[0], root[1], root[2]
@@ -359,20 +359,20 @@ func (d *Dense) strand(s int) {
 	out, tan = out[:per], tan[:per]
 	for j := 1; j < per; j++ {
 		a, b, e := &g0[j], &g1[j], &g2[j]
-		vx := ox + w0*a[0] + w1*b[0] + w2*e[0]
-		vy := oy + w0*a[1] + w1*b[1] + w2*e[1]
-		vz := oz + w0*a[2] + w1*b[2] + w2*e[2]
-		l2 := vx*vx + vy*vy + vz*vz
+		vx := ox + float32(w0*a[0]) + float32(w1*b[0]) + float32(w2*e[0])
+		vy := oy + float32(w0*a[1]) + float32(w1*b[1]) + float32(w2*e[1])
+		vz := oz + float32(w0*a[2]) + float32(w1*b[2]) + float32(w2*e[2])
+		l2 := float32(vx*vx) + float32(vy*vy) + float32(vz*vz)
 		if !(l2 > 1e-20) { // guides folded against each other
 			vx, vy, vz = a[0], a[1], a[2]
-			l2 = vx*vx + vy*vy + vz*vz
+			l2 = float32(vx*vx) + float32(vy*vy) + float32(vz*vz)
 			if !(l2 > 1e-20) {
 				vx, vy, vz, l2 = 0, -1, 0, 1
 			}
 		}
-		k := l * invSqrt(l2)
-		qx, qy, qz := px+vx*k, py+vy*k, pz+vz*k
-		if x, y, z := qx-cx, qy-cy, qz-cz; x*x+y*y+z*z < minR2 {
+		k := float32(l * invSqrt(l2))
+		qx, qy, qz := px+float32(vx*k), py+float32(vy*k), pz+float32(vz*k)
+		if x, y, z := qx-cx, qy-cy, qz-cz; float32(x*x)+float32(y*y)+float32(z*z) < minR2 {
 			q := d.pushOut(s, mgl32.Vec3{px, py, pz}, mgl32.Vec3{qx, qy, qz}, l)
 			qx, qy, qz = q[0], q[1], q[2]
 		}
@@ -390,20 +390,20 @@ func (d *Dense) pushOut(s int, p, q mgl32.Vec3, l float32) mgl32.Vec3 {
 	c := d.f.c
 	for it := 0; it < 3; it++ {
 		x := q.Sub(c)
-		l2 := x.LenSqr()
+		l2 := vecmath.LenSqr(x)
 		if l2 >= d.minR2 {
 			break
 		}
 		if l2 > 1e-20 {
-			q = c.Add(x.Mul(d.minR / sqrt32(l2)))
+			q = c.Add(vecmath.Scale(x, d.minR/sqrt32(l2)))
 		} else {
-			q = d.f.apply(d.root[s].Normalize().Mul(d.minR))
+			q = d.f.apply(vecmath.Scale(vecmath.Normalize(d.root[s]), d.minR))
 		}
 		if it == 2 {
 			break
 		}
-		if u := q.Sub(p); u.LenSqr() > 1e-20 {
-			q = p.Add(u.Mul(l / u.Len()))
+		if u := q.Sub(p); vecmath.LenSqr(u) > 1e-20 {
+			q = p.Add(vecmath.Scale(u, l/vecmath.Len(u)))
 		}
 	}
 	return q
@@ -426,7 +426,7 @@ func tangents(st, tan []mgl32.Vec3) {
 		}
 		pa, pb := &st[a], &st[b]
 		x, y, z := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
-		l2 := x*x + y*y + z*z
+		l2 := float32(x*x) + float32(y*y) + float32(z*z)
 		if l2 < 1e-24 || l2 != l2 {
 			if j > 0 {
 				tan[j] = tan[j-1]
@@ -438,7 +438,7 @@ func tangents(st, tan []mgl32.Vec3) {
 		// Component by component through pointers (see internal/vecmath).
 		k := invSqrt(l2)
 		tj := &tan[j]
-		tj[0], tj[1], tj[2] = x*k, y*k, z*k
+		tj[0], tj[1], tj[2] = float32(x*k), float32(y*k), float32(z*k)
 	}
 }
 
@@ -490,7 +490,7 @@ func (g *rootGrid) nearest(p mgl32.Vec3, k, maxRing int, out []candidate, ok fun
 						if !ok(int(i)) {
 							continue
 						}
-						out = append(out, candidate{int(i), g.pts[i].Sub(p).LenSqr()})
+						out = append(out, candidate{int(i), vecmath.LenSqr(g.pts[i].Sub(p))})
 					}
 				}
 			}
@@ -499,7 +499,7 @@ func (g *rootGrid) nearest(p mgl32.Vec3, k, maxRing int, out []candidate, ok fun
 			sort.Slice(out, func(a, b int) bool { return out[a].d2 < out[b].d2 })
 			out = out[:k]
 			// Every point not yet seen is at least ring·cell away.
-			if r := float32(ring) * g.cell; out[k-1].d2 <= r*r {
+			if r := float32(float32(ring) * g.cell); out[k-1].d2 <= r*r {
 				return out
 			}
 		}

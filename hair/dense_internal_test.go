@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -66,8 +67,8 @@ func TestDenseKernelMatchesScalar(t *testing.T) {
 	}
 	head := DefaultHead()
 	for f := 0; f < 40; f++ {
-		a := float32(f) * 0.12
-		head.Rotation = mgl32.QuatRotate(a, mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(0.3*sin32(a), mgl32.Vec3{1, 0, 0}))
+		a := float32(float32(f) * 0.12)
+		head.Rotation = vecmath.QuatMul(vecmath.QuatAxisAngle(a, mgl32.Vec3{0, 1, 0}), vecmath.QuatAxisAngle(float32(0.3*sin32(a)), mgl32.Vec3{1, 0, 0}))
 		if err := h.SetHead(head.Center, head.Rotation); err != nil {
 			t.Fatal(err)
 		}
@@ -125,13 +126,13 @@ func TestDenseKernelFlags(t *testing.T) {
 	segs := make([]float32, 8)
 	roots := make([]mgl32.Vec3, 8) // in the world
 	for l := 0; l < 8; l++ {
-		local[l] = mgl32.Vec3{float32(l + 1), 0.5 * float32(l), -float32(l)}
+		local[l] = mgl32.Vec3{float32(l + 1), float32(0.5 * float32(l)), -float32(l)}
 		if l == 5 {
 			local[l] = mgl32.Vec3{0, 0.25, 0} // its segments end inside
 		}
 		roots[l] = mgl32.Vec3{local[l][0] + c[0], local[l][1] + c[1], local[l][2] + c[2]}
 		for j := 1; j < per; j++ {
-			dl[l*per+j] = mgl32.Vec3{0.3, -float32(l + j), 0.1 * float32(j)}
+			dl[l*per+j] = mgl32.Vec3{0.3, -float32(l + j), float32(0.1 * float32(j))}
 			if l == 3 {
 				// |v|² = 1e-22: scaled, a fine segment, but update
 				// takes the guide's own (the same here) instead.
@@ -160,8 +161,8 @@ func TestDenseKernelFlags(t *testing.T) {
 		for j := 0; j < per; j++ {
 			if j > 0 {
 				v := dl[l*per+j]
-				k := float32(0.1) * invSqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
-				p = mgl32.Vec3{p[0] + v[0]*k, p[1] + v[1]*k, p[2] + v[2]*k}
+				k := float32(float32(0.1) * invSqrt(float32(v[0]*v[0])+float32(v[1]*v[1])+float32(v[2]*v[2])))
+				p = mgl32.Vec3{p[0] + float32(v[0]*k), p[1] + float32(v[1]*k), p[2] + float32(v[2]*k)}
 			}
 			if out[l*per+j] != p {
 				t.Fatalf("lane %d vertex %d at %v, want %v", l, j, out[l*per+j], p)

@@ -27,7 +27,7 @@ func checkDense(t *testing.T, when string, d *hair.Dense, settled bool, wst *den
 	per := d.NumSegments() + 1
 	for s := 0; s < d.NumStrands(); s++ {
 		st := pos[s*per : (s+1)*per]
-		if e := math.Abs(float64(st[0].Sub(head.Center).Len() - head.Radius)); e > wst.rootErr {
+		if e := math.Abs(float64(vecmath.Len(st[0].Sub(head.Center)) - head.Radius)); e > wst.rootErr {
 			wst.rootErr = e
 			if e > 1e-5 {
 				t.Fatalf("%s: render root %d is %.3g m off the scalp", when, s, e)
@@ -38,14 +38,14 @@ func checkDense(t *testing.T, when string, d *hair.Dense, settled bool, wst *den
 			if !vecmath.Finite(p) || !vecmath.Finite(tan[s*per+j]) {
 				t.Fatalf("%s: render strand %d vertex %d at %v, tangent %v", when, s, j, p, tan[s*per+j])
 			}
-			if d := float64(head.Radius - p.Sub(head.Center).Len()); d > wst.depth {
+			if d := float64(head.Radius - vecmath.Len(p.Sub(head.Center))); d > wst.depth {
 				wst.depth = d
 				if d > 1e-4 {
 					t.Fatalf("%s: render strand %d vertex %d is %.3g m inside the head", when, s, j, d)
 				}
 			}
 			if j > 0 {
-				length += float64(p.Sub(st[j-1]).Len())
+				length += float64(vecmath.Len(p.Sub(st[j-1])))
 			}
 		}
 		if settled {
@@ -53,7 +53,7 @@ func checkDense(t *testing.T, when string, d *hair.Dense, settled bool, wst *den
 			if e := math.Abs(length-rest) / rest; e > wst.stretch {
 				wst.stretch = e
 				if e > 0.05 {
-					t.Fatalf("%s: render strand %d length %.4f m, rest %.4f m (%.1f%%)", when, s, length, rest, 100*e)
+					t.Fatalf("%s: render strand %d length %.4f m, rest %.4f m (%.1f%%)", when, s, length, rest, float64(100*e))
 				}
 			}
 		}
@@ -70,7 +70,7 @@ func driveDense(t *testing.T, wind float32) {
 		t.Fatal(err)
 	}
 	if wind > 0 {
-		if err := h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{wind, 0, -0.3 * wind}, Gust: 0.35, GustPeriod: 2.5, Turbulence: 0.2 * wind, TurbulenceScale: 0.3}); err != nil {
+		if err := h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{wind, 0, float32(-0.3 * wind)}, Gust: 0.35, GustPeriod: 2.5, Turbulence: float32(0.2 * wind), TurbulenceScale: 0.3}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,7 +94,7 @@ func driveDense(t *testing.T, wind float32) {
 		checkDense(t, "after the turn", d, f > 60, &wst)
 	}
 	t.Logf("%d render strands from %d guides, wind %v m/s: root error %.2g m, deepest in head %.2g m, settled length error %.2f%%",
-		d.NumStrands(), h.NumStrands(), wind, wst.rootErr, wst.depth, 100*wst.stretch)
+		d.NumStrands(), h.NumStrands(), wind, wst.rootErr, wst.depth, float64(100*wst.stretch))
 }
 
 // Render roots stay on the scalp, no render vertex enters the head, and
@@ -151,15 +151,15 @@ func TestDenseGuidesExact(t *testing.T) {
 		// A render strand's tip is near the blend of its guides' tips.
 		var blend mgl32.Vec3
 		for c := 0; c < 3; c++ {
-			blend = blend.Add(guides[g[c]*per+per-1].Mul(wt[c]))
+			blend = blend.Add(vecmath.Scale(guides[g[c]*per+per-1], wt[c]))
 		}
-		e := float64(d4.Positions()[s*per+per-1].Sub(blend).Len() / d4.StrandLength(s))
+		e := float64(vecmath.Len(d4.Positions()[s*per+per-1].Sub(blend)) / d4.StrandLength(s))
 		far = math.Max(far, e)
 	}
 	if far > 0.3 {
-		t.Errorf("a render strand's tip is %.0f%% of its length from the blend of its guides' tips", 100*far)
+		t.Errorf("a render strand's tip is %.0f%% of its length from the blend of its guides' tips", float64(100*far))
 	}
-	t.Logf("farthest render tip from the blend of its guides' tips: %.1f%% of its length", 100*far)
+	t.Logf("farthest render tip from the blend of its guides' tips: %.1f%% of its length", float64(100*far))
 }
 
 // Bad input errors name the field.

@@ -50,13 +50,13 @@ func TestDragKernelMatchesScalar(t *testing.T) {
 				base = int(h.base)
 				for o := range c.strands * h.per {
 					f := float32(o)
-					h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+					h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{float32(0.01 * sin32(float32(5*f))), -0.02, float32(0.015 * sin32(f))})
 				}
 				h.wind, h.still, h.t = wind, wind == (verlet3d.Wind{}), 1.25
 				h.dragging, h.dragScale = true, 2
 				h.bind(w)
 				for i := range h.acc {
-					h.acc[i] = mgl32.Vec3{0.1 * sin32(float32(i)), -9.81, 0.3}
+					h.acc[i] = mgl32.Vec3{float32(0.1 * sin32(float32(i))), -9.81, 0.3}
 				}
 				for lo := 0; lo < c.strands; lo += 8 {
 					h.drag(lo, min(lo+8, c.strands))
@@ -71,7 +71,7 @@ func TestDragKernelMatchesScalar(t *testing.T) {
 						t.Fatalf("%+v wind %+v: particle %d's acceleration %v with the kernel, %v without", c, wind, o, k, s)
 					}
 				}
-				if k != (mgl32.Vec3{0.1 * sin32(float32(o+base)), -9.81, 0.3}) {
+				if k != (mgl32.Vec3{float32(0.1 * sin32(float32(o+base))), -9.81, 0.3}) {
 					changed++
 				}
 			}

@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"unsafe"
 
 	"github.com/drape3d/drape/internal/simd"
@@ -45,7 +46,7 @@ func (h *Hair) dragKernelRun(lo int, c, invH, inv float32) {
 		for l := 0; l < 8; l++ {
 			r := o + l*per
 			va := h.wind.Velocity(h.pos[r], h.t)
-			dv := h.wind.Velocity(h.pos[r+segs], h.t).Sub(va).Mul(inv)
+			dv := vecmath.Scale(h.wind.Velocity(h.pos[r+segs], h.t).Sub(va), inv)
 			for k := 0; k < 3; k++ {
 				a.va[k][l], a.dv[k][l] = va[k], dv[k]
 			}

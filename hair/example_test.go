@@ -2,6 +2,7 @@ package hair_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/verlet3d"
@@ -29,7 +30,7 @@ func Example() {
 	h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 0}})
 
 	for f := 1; f <= 30; f++ {
-		turn := mgl32.QuatRotate(float32(f)*0.03, mgl32.Vec3{0, 1, 0})
+		turn := vecmath.QuatAxisAngle(float32(float32(f)*0.03), mgl32.Vec3{0, 1, 0})
 		h.SetHead(head.Center, turn) // call every frame; roots follow exactly
 		w.Step()
 	}
@@ -37,7 +38,7 @@ func Example() {
 	for i := 0; i < h.NumStrands(); i++ {
 		root, _ := h.Strand(i)
 		want := h.Head().ToWorld(h.RestLocal(i, 0))
-		worst = max(worst, w.Position(root).Sub(want).Len())
+		worst = max(worst, vecmath.Len(w.Position(root).Sub(want)))
 	}
 	first, n := h.Particles()
 	fmt.Printf("%d strands, particles %d..%d, worst root error %.0e m\n", h.NumStrands(), first, int(first)+n-1, worst)

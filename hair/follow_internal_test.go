@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -51,13 +52,13 @@ func TestFollowKernelMatchesScalar(t *testing.T) {
 				h.set.FollowDamping = damp
 				for o := range c.strands * h.per {
 					f := float32(o)
-					h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+					h.prev[base+o] = h.pos[base+o].Add(mgl32.Vec3{float32(0.01 * sin32(float32(5*f))), -0.02, float32(0.015 * sin32(f))})
 					// Within [0.95, 1] of the segment from its parent: left
 					// alone. Strands 8-15, a whole block, have every
 					// particle there: all the kernel's lanes skip.
 					if j, i := o%h.per, o/h.per; j > 0 && (o%3 == 0 || i >= 8 && i < 16) {
 						a := h.pos[base+o-1]
-						h.pos[base+o] = a.Add(h.pos[base+o].Sub(a).Normalize().Mul(0.97 * h.restSeg[o/h.per]))
+						h.pos[base+o] = a.Add(vecmath.Scale(vecmath.Normalize(h.pos[base+o].Sub(a)), float32(0.97*h.restSeg[o/h.per])))
 					}
 				}
 				h.pos[base+h.per+2][1] = float32(math.Inf(-1))
@@ -65,7 +66,7 @@ func TestFollowKernelMatchesScalar(t *testing.T) {
 			}
 			for o := range c.strands * kh.per {
 				if o%kh.per > 0 {
-					if d := kh.pos[base+o].Sub(kh.pos[base+o-1]).Len(); d > kh.restSeg[o/kh.per] || d < 0.95*kh.restSeg[o/kh.per] {
+					if d := vecmath.Len(kh.pos[base+o].Sub(kh.pos[base+o-1])); d > kh.restSeg[o/kh.per] || d < 0.95*kh.restSeg[o/kh.per] {
 						moved++
 					}
 				}

@@ -44,7 +44,7 @@ func (h *Hair) followKernelRun(lo int) {
 	}
 	args.dampV = simd.Broadcast(damp)
 	for l, seg := range h.restSeg[lo : lo+8] {
-		args.seg[l], args.seg2[l], args.lo2[l] = seg, seg*seg, 0.9025*seg*seg
+		args.seg[l], args.seg2[l], args.lo2[l] = seg, float32(seg*seg), float32(0.9025*seg*seg)
 	}
 	followStrands8(&args)
 }

@@ -74,9 +74,9 @@ func FuzzHair(f *testing.F) {
 			switch code := in.Intn(8); code {
 			case 0, 1, 2:
 				// A violent shake: up to ±1 rad and ±0.5 m per frame.
-				d := mgl32.Vec3{float32(int8(in.U8())), float32(int8(in.U8())), float32(int8(in.U8()))}.Mul(0.5 / 128)
-				a := float32(int8(in.U8())) / 128
-				c, q = c.Add(d), mgl32.QuatRotate(a, mgl32.Vec3{0, 1, 0.3}.Normalize()).Mul(q)
+				d := vecmath.Scale(mgl32.Vec3{float32(int8(in.U8())), float32(int8(in.U8())), float32(int8(in.U8()))}, 0.5/128)
+				a := float32(float32(int8(in.U8())) / 128)
+				c, q = c.Add(d), vecmath.QuatMul(vecmath.QuatAxisAngle(a, vecmath.Normalize(mgl32.Vec3{0, 1, 0.3})), q)
 				if err := h.SetHead(c, q); err != nil {
 					t.Fatalf("SetHead(%v, %v): %v", c, q, err)
 				}
@@ -169,7 +169,7 @@ func TestAbsurdHairSettings(t *testing.T) {
 // float32's range does not overflow), the identity for a zero one.
 func unitRotation(q mgl32.Quat) mgl32.Quat {
 	w, x, y, z := float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])
-	l := math.Sqrt(w*w + x*x + y*y + z*z)
+	l := math.Sqrt(float64(w*w) + float64(x*x) + float64(y*y) + float64(z*z))
 	if !(l > 1e-6) || math.IsInf(l, 0) {
 		return mgl32.QuatIdent()
 	}

@@ -2,6 +2,7 @@ package hair_test
 
 import (
 	"github.com/drape3d/drape/internal/checks"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -22,8 +23,7 @@ func TestGoldenHair(t *testing.T) {
 		c0 := r.h.Head().Center
 		for i := 0; i < steps; i++ {
 			tm := float64(i) / 60
-			q := mgl32.QuatRotate(float32(0.5*math.Sin(2*math.Pi*tm)), mgl32.Vec3{0, 1, 0}).
-				Mul(mgl32.QuatRotate(float32(0.3*math.Sin(2*math.Pi*1.5*tm)), mgl32.Vec3{1, 0, 0}))
+			q := vecmath.QuatMul(vecmath.QuatAxisAngle(float32(0.5*math.Sin(float64(2*math.Pi*tm))), mgl32.Vec3{0, 1, 0}), vecmath.QuatAxisAngle(float32(0.3*math.Sin(float64(2*math.Pi*1.5*tm))), mgl32.Vec3{1, 0, 0}))
 			if err := r.h.SetHead(c0.Add(mgl32.Vec3{0, 0, float32(1.5 * tm)}), q); err != nil {
 				t.Fatal(err)
 			}

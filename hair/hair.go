@@ -7,6 +7,7 @@ import (
 
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/errctx"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -186,7 +187,7 @@ func (h *Hair) restShapeChanged() {
 	}
 	for o := 0; o < n; o += h.per {
 		for j := 2; j < h.per; j++ {
-			r := h.rest[o+j].Sub(h.rest[o+j-2]).Len()
+			r := vecmath.Len(h.rest[o+j].Sub(h.rest[o+j-2]))
 			h.bendRest[o+j], h.bendInv[o+j] = r, 0
 			if r > 0 {
 				h.bendInv[o+j] = 1 / r
@@ -365,8 +366,8 @@ func (h *Hair) setStyle() {
 	s := h.set
 	for j := range h.styleSub {
 		t := float32(j) / float32(s.Segments)
-		u := (1 - t) * (1 - t)
-		h.styleSub[j] = s.StyleStiffness * (s.StyleTip + (1-s.StyleTip)*u)
+		u := float32((1 - t) * (1 - t))
+		h.styleSub[j] = float32(s.StyleStiffness * (s.StyleTip + float32((1-s.StyleTip)*u)))
 	}
 	h.styleSub[0] = 0
 	h.styleN = 0 // recompute the per-iteration values
@@ -419,12 +420,12 @@ func spiral(s Settings, m int, out []mgl32.Vec3) []mgl32.Vec3 {
 	for i := 0; i < m; i++ {
 		// Equal-area rings: cos(polar angle) steps evenly.
 		z := 1 - (1-cosCap)*(float64(i)+0.5)/float64(m)
-		r := math.Sqrt(math.Max(0, 1-z*z))
-		phi := float64(i) * goldenAngle
-		p := axis.Mul(float32(z)).
-			Add(u.Mul(float32(r * math.Cos(phi)))).
-			Add(v.Mul(float32(r * math.Sin(phi))))
-		p = p.Normalize()
+		r := math.Sqrt(math.Max(0, 1-float64(z*z)))
+		phi := float64(float64(i) * goldenAngle)
+		p := vecmath.Scale(axis, float32(z)).
+			Add(vecmath.Scale(u, float32(r*math.Cos(phi)))).
+			Add(vecmath.Scale(v, float32(r*math.Sin(phi))))
+		p = vecmath.Normalize(p)
 		if inParting(s, p) {
 			continue
 		}
@@ -438,7 +439,7 @@ func capFrame(s Settings) (axis, u, v mgl32.Vec3) {
 	st, ct := math.Sincos(float64(s.CapTilt))
 	axis = mgl32.Vec3{0, float32(ct), -float32(st)}
 	u = mgl32.Vec3{1, 0, 0}
-	v = axis.Cross(u).Normalize()
+	v = vecmath.Normalize(vecmath.Cross(axis, u))
 	return axis, u, v
 }
 
@@ -452,7 +453,7 @@ func partingNormal(s Settings) mgl32.Vec3 {
 // partingWeight is how much the parting shapes the hair at scalp point p:
 // 1 in front of the cap axis (the crown), fading to 0 behind it.
 func partingWeight(s Settings, p mgl32.Vec3) float32 {
-	return smoothstep(-0.45, 0.05, p.Dot(capForward(s)))
+	return smoothstep(-0.45, 0.05, vecmath.Dot(p, capForward(s)))
 }
 
 // capForward is the unit vector perpendicular to the cap axis pointing to
@@ -466,8 +467,8 @@ func inParting(s Settings, p mgl32.Vec3) bool {
 	if s.PartingWidth == 0 || partingWeight(s, p) < 0.5 || p[1] < 0 {
 		return false
 	}
-	d := p.Dot(partingNormal(s)) // sine of the angle to the parting plane
-	return float32(math.Abs(float64(d))) < float32(math.Sin(float64(s.PartingWidth)/2))
+	d := vecmath.Dot(p, partingNormal(s)) // sine of the angle to the parting plane
+	return float32(math.Abs(float64(d))) < float32(math.Sin(float64(float64(s.PartingWidth)/2)))
 }
 
 func smoothstep(a, b, x float32) float32 {
@@ -478,7 +479,7 @@ func smoothstep(a, b, x float32) float32 {
 	if t >= 1 {
 		return 1
 	}
-	return t * t * (3 - 2*t)
+	return float32(t * t * (3 - float32(2*t)))
 }
 
 // rng is a small deterministic generator (SplitMix64).
@@ -493,7 +494,7 @@ func (r *rng) next() uint64 {
 }
 
 // float returns a number in [0, 1).
-func (r *rng) float() float32 { return float32(r.next()>>40) / (1 << 24) }
+func (r *rng) float() float32 { return float32(float32(r.next()>>40) / (1 << 24)) }
 
 // grow fills the rest shape: from each root the strand leaves the scalp
 // along the comb direction lifted by the normal, bends down under a
@@ -511,8 +512,8 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 	down := mgl32.Vec3{0, -1, 0}
 	back := mgl32.Vec3{0, 0, -1}
 	for k, n := range roots {
-		length := s.Length * (1 - s.LengthVariation*r.float())
-		depth := s.Radius + s.Volume*(0.15+0.85*r.float())
+		length := float32(s.Length * (1 - float32(s.LengthVariation*r.float())))
+		depth := s.Radius + float32(s.Volume*(0.15+float32(0.85*r.float())))
 		h.shade[k] = r.float()
 		h.restLen[k] = length
 		h.restSeg[k] = length / float32(s.Segments)
@@ -523,26 +524,26 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 		// it, and always a little back, away from the face.
 		wp := partingWeight(s, n)
 		side := pn
-		if n.Dot(pn) < 0 {
-			side = pn.Mul(-1)
+		if vecmath.Dot(n, pn) < 0 {
+			side = vecmath.Scale(pn, -1)
 		}
 		away := n.Sub(axis)
-		if away.Len() < 1e-4 {
+		if vecmath.Len(away) < 1e-4 {
 			away = back
 		}
-		away = away.Normalize()
-		front := smoothstep(-0.3, 0.5, n.Dot(capForward(s)))
-		comb := side.Mul(wp).Add(away.Mul(1 - wp)).Add(back.Mul(2 * front)).Add(down.Mul(0.3 * (1 - front)))
-		comb = comb.Sub(n.Mul(comb.Dot(n)))
-		if comb.Len() < 1e-4 {
-			comb = back.Sub(n.Mul(back.Dot(n)))
+		away = vecmath.Normalize(away)
+		front := smoothstep(-0.3, 0.5, vecmath.Dot(n, capForward(s)))
+		comb := vecmath.Scale(side, wp).Add(vecmath.Scale(away, 1-wp)).Add(vecmath.Scale(back, float32(2*front))).Add(vecmath.Scale(down, float32(0.3*(1-front))))
+		comb = comb.Sub(vecmath.Scale(n, vecmath.Dot(comb, n)))
+		if vecmath.Len(comb) < 1e-4 {
+			comb = back.Sub(vecmath.Scale(n, vecmath.Dot(back, n)))
 		}
-		comb = comb.Normalize()
-		jitter := mgl32.Vec3{r.float() - 0.5, r.float() - 0.5, r.float() - 0.5}.Mul(0.12)
+		comb = vecmath.Normalize(comb)
+		jitter := vecmath.Scale(mgl32.Vec3{r.float() - 0.5, r.float() - 0.5, r.float() - 0.5}, 0.12)
 		// Less lift at the front keeps the hairline neat.
-		d := comb.Add(n.Mul(s.Lift * (1 - 0.6*front))).Add(jitter).Normalize()
+		d := vecmath.Normalize(comb.Add(vecmath.Scale(n, float32(s.Lift*(1-float32(0.6*front))))).Add(jitter))
 
-		p := n.Mul(radius)
+		p := vecmath.Scale(n, radius)
 		h.rest = append(h.rest, p)
 		minR := radius + depth
 		for j := 1; j <= s.Segments; j++ {
@@ -550,18 +551,18 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 			// every segment; the first ones stay near the comb direction.
 			// Over the face the droop turns backward, so hair falls
 			// beside and behind the face, never over it.
-			face := smoothstep(-0.1*radius, 0.5*radius, p[2]) * smoothstep(-0.7*radius, 0, p[1])
-			d = d.Add(down.Add(back.Mul(1.5 * face)).Normalize().Mul(0.35)).Normalize()
-			q := p.Add(d.Mul(seg))
+			face := float32(smoothstep(float32(-0.1*radius), float32(0.5*radius), p[2]) * smoothstep(float32(-0.7*radius), 0, p[1]))
+			d = vecmath.Normalize(d.Add(vecmath.Scale(vecmath.Normalize(down.Add(vecmath.Scale(back, float32(1.5*face)))), 0.35)))
+			q := p.Add(vecmath.Scale(d, seg))
 			// Lay the strand over the head: project out of the layer,
 			// then restore the segment length, a few times.
 			for it := 0; it < 4; it++ {
-				if l := q.Len(); l < minR {
-					q = q.Mul(minR / l)
+				if l := vecmath.Len(q); l < minR {
+					q = vecmath.Scale(q, minR/l)
 				}
-				q = p.Add(q.Sub(p).Normalize().Mul(seg))
+				q = p.Add(vecmath.Scale(vecmath.Normalize(q.Sub(p)), seg))
 			}
-			d = q.Sub(p).Normalize()
+			d = vecmath.Normalize(q.Sub(p))
 			p = q
 			h.rest = append(h.rest, p)
 		}
@@ -590,40 +591,40 @@ func (h *Hair) Drape(colliders ...verlet3d.Collider) {
 		p := f.apply(h.rest[o])
 		for j := 1; j < h.per; j++ {
 			q := f.apply(h.rest[o+j])
-			d := q.Sub(p).Normalize()
+			d := vecmath.Normalize(q.Sub(p))
 			for it := 0; it < 4; it++ {
 				hit := false
 				for _, c := range colliders {
 					s, n := c.Closest(q)
-					if q.Sub(s).Dot(n) >= rad {
+					if vecmath.Dot(q.Sub(s), n) >= rad {
 						continue
 					}
 					hit = true
-					if dn := d.Dot(n); dn < 0 {
-						d = d.Sub(n.Mul(dn))
+					if dn := vecmath.Dot(d, n); dn < 0 {
+						d = d.Sub(vecmath.Scale(n, dn))
 					}
-					if d.Len() < 0.3 {
+					if vecmath.Len(d) < 0.3 {
 						// Head-on: slide away from the head's axis.
 						out := q.Sub(f.c)
-						out = out.Sub(up.Mul(out.Dot(up)))
-						d = d.Add(out.Normalize().Mul(0.5))
+						out = out.Sub(vecmath.Scale(up, vecmath.Dot(out, up)))
+						d = d.Add(vecmath.Scale(vecmath.Normalize(out), 0.5))
 					}
-					d = d.Normalize()
+					d = vecmath.Normalize(d)
 				}
 				if !hit {
 					break
 				}
-				q = p.Add(d.Mul(seg))
+				q = p.Add(vecmath.Scale(d, seg))
 			}
 			// Whatever is still inside is pushed out; the solver's
 			// contacts would do the same.
 			for _, c := range colliders {
 				s, n := c.Closest(q)
-				if dd := q.Sub(s).Dot(n); dd < rad {
-					q = q.Add(n.Mul(rad - dd))
+				if dd := vecmath.Dot(q.Sub(s), n); dd < rad {
+					q = q.Add(vecmath.Scale(n, rad-dd))
 				}
 			}
-			q = p.Add(q.Sub(p).Normalize().Mul(seg))
+			q = p.Add(vecmath.Scale(vecmath.Normalize(q.Sub(p)), seg))
 			h.rest[o+j] = h.end.ToLocal(q)
 			p = q
 		}

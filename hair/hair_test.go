@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -75,7 +76,7 @@ func (r *rig) check(t *testing.T, when string, wst *worst) {
 	for i := 0; i < r.h.NumStrands(); i++ {
 		b, n := r.h.Strand(i)
 		want := head.ToWorld(r.h.RestLocal(i, 0))
-		if d := float64(pos[b].Sub(want).Len()); d > wst.rootErr {
+		if d := float64(vecmath.Len(pos[b].Sub(want))); d > wst.rootErr {
 			wst.rootErr = d
 			if d > 1e-5 {
 				t.Fatalf("%s: root of strand %d is %.3g m off its scalp point", when, i, d)
@@ -85,9 +86,9 @@ func (r *rig) check(t *testing.T, when string, wst *worst) {
 		for j := 0; j < n; j++ {
 			p := pos[int(b)+j]
 			if j > 0 {
-				length += float64(p.Sub(pos[int(b)+j-1]).Len())
+				length += float64(vecmath.Len(p.Sub(pos[int(b)+j-1])))
 			}
-			if d := float64(head.Radius - p.Sub(head.Center).Len()); d > wst.headDepth {
+			if d := float64(head.Radius - vecmath.Len(p.Sub(head.Center))); d > wst.headDepth {
 				wst.headDepth = d
 				if d > 1e-4 {
 					t.Fatalf("%s: strand %d vertex %d is %.3g m inside the head", when, i, j, d)
@@ -95,7 +96,7 @@ func (r *rig) check(t *testing.T, when string, wst *worst) {
 			}
 			for ci, c := range r.extras {
 				s, nn := c.Closest(p)
-				if d := -float64(p.Sub(s).Dot(nn)); d > wst.extraDepth {
+				if d := -float64(vecmath.Dot(p.Sub(s), nn)); d > wst.extraDepth {
 					wst.extraDepth = d
 					if d > 1e-4 {
 						t.Fatalf("%s: strand %d vertex %d is %.3g m inside extra collider %d", when, i, j, d, ci)
@@ -107,7 +108,7 @@ func (r *rig) check(t *testing.T, when string, wst *worst) {
 		if s := math.Abs(length-rest) / rest; s > wst.stretch {
 			wst.stretch = s
 			if s > 0.02 {
-				t.Fatalf("%s: strand %d length %.4f m, rest %.4f m (%.2f%%)", when, i, length, rest, 100*s)
+				t.Fatalf("%s: strand %d length %.4f m, rest %.4f m (%.2f%%)", when, i, length, rest, float64(100*s))
 			}
 		}
 	}
@@ -120,9 +121,9 @@ func turn(t float64) mgl32.Quat {
 		t = 1.2
 	}
 	s := math.Sin(math.Pi * t / 1.2)
-	yaw := 1.4 * s * math.Sin(math.Pi*t/1.2*2)
-	nod := 0.35 * s
-	return mgl32.QuatRotate(float32(yaw), mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(float32(nod), mgl32.Vec3{1, 0, 0}))
+	yaw := float64(1.4 * s * math.Sin(float64(math.Pi*t/1.2*2)))
+	nod := float64(0.35 * s)
+	return vecmath.QuatMul(vecmath.QuatAxisAngle(float32(yaw), mgl32.Vec3{0, 1, 0}), vecmath.QuatAxisAngle(float32(nod), mgl32.Vec3{1, 0, 0}))
 }
 
 // After 5 s under gravity and during and after a fast head turn, no hair
@@ -136,12 +137,12 @@ func TestCollisionRootsAndLength(t *testing.T) {
 		r.check(t, "gravity", &wst)
 	}
 	t.Logf("after 5 s: deepest in head %.2g m, in extras %.2g m, root error %.2g m, stretch %.3f%%",
-		wst.headDepth, wst.extraDepth, wst.rootErr, 100*wst.stretch)
+		wst.headDepth, wst.extraDepth, wst.rootErr, float64(100*wst.stretch))
 	c := r.h.Head().Center
 	for f := 0; f < 120; f++ {
-		tm := float64(f+1) * frame
+		tm := float64(float64(f+1) * frame)
 		// Turn and sway: the center moves too, as a head on a neck does.
-		off := mgl32.Vec3{0.03 * float32(math.Sin(tm*6)), 0, 0}
+		off := mgl32.Vec3{float32(0.03 * float32(math.Sin(float64(tm*6)))), 0, 0}
 		if err := r.h.SetHead(c.Add(off), turn(tm)); err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestCollisionRootsAndLength(t *testing.T) {
 		r.check(t, "turn", &wst)
 	}
 	t.Logf("with the turn: deepest in head %.2g m, in extras %.2g m, root error %.2g m, stretch %.3f%%",
-		wst.headDepth, wst.extraDepth, wst.rootErr, 100*wst.stretch)
+		wst.headDepth, wst.extraDepth, wst.rootErr, float64(100*wst.stretch))
 	if st := r.w.Stats(); st.NonFiniteResets != 0 {
 		t.Errorf("NaN resets: %d", st.NonFiniteResets)
 	}
@@ -163,7 +164,7 @@ func meanTip(h *hair.Hair) float64 {
 	var sum float64
 	for i := 0; i < h.NumStrands(); i++ {
 		b, n := h.Strand(i)
-		sum += float64(pos[int(b)+n-1].Sub(head.ToWorld(h.RestLocal(i, n-1))).Len())
+		sum += float64(vecmath.Len(pos[int(b)+n-1].Sub(head.ToWorld(h.RestLocal(i, n-1)))))
 	}
 	return sum / float64(h.NumStrands())
 }
@@ -180,7 +181,7 @@ func TestStyleKeeping(t *testing.T) {
 		sag = meanTip(r.h)
 		c := r.h.Head().Center
 		for f := 0; f < 72; f++ {
-			r.h.SetHead(c, turn(float64(f+1)*frame))
+			r.h.SetHead(c, turn(float64(float64(f+1)*frame)))
 			r.w.Step()
 			peak = math.Max(peak, meanTip(r.h))
 		}
@@ -199,7 +200,7 @@ func TestStyleKeeping(t *testing.T) {
 	}
 	// Bounded: back within 50% above the gravity sag (plus 5 mm) once the
 	// head has been still for 3 s.
-	if afterOn > 1.5*sagOn+0.005 {
+	if afterOn > float64(1.5*sagOn)+0.005 {
 		t.Errorf("after the head stops the tips stay %.4f m from the style, gravity alone gives %.4f m", afterOn, sagOn)
 	}
 	if l := float64(hair.DefaultSettings().Length); peakOn > l {
@@ -216,7 +217,7 @@ func faceVertices(h *hair.Hair) int {
 	first, n := h.Particles()
 	count := 0
 	for _, p := range pos[first : int(first)+n] {
-		l := head.ToLocal(p).Mul(1 / head.Radius)
+		l := vecmath.Scale(head.ToLocal(p), 1/head.Radius)
 		if l[2] > 0.5 && l[1] > -0.8 && l[1] < 0.25 && math.Abs(float64(l[0])) < 0.5 {
 			count++
 		}
@@ -239,7 +240,7 @@ func TestFaceClear(t *testing.T) {
 	c := r.h.Head().Center
 	most := 0
 	for f := 0; f < 72; f++ {
-		r.h.SetHead(c, turn(float64(f+1)*frame))
+		r.h.SetHead(c, turn(float64(float64(f+1)*frame)))
 		r.w.Step()
 		most = max(most, faceVertices(r.h))
 	}
@@ -257,12 +258,12 @@ func TestFaceClear(t *testing.T) {
 // one near float32's range (found by FuzzHair) turns the head as the unit
 // one does and does not collapse the head's frame to its center.
 func TestHeadRotationOfAnyLength(t *testing.T) {
-	unit := mgl32.QuatRotate(0.7, mgl32.Vec3{0.2, 1, -0.3}.Normalize())
+	unit := vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{0.2, 1, -0.3}))
 	local := mgl32.Vec3{0.05, 0.08, -0.02}
 	want := hair.Head{Rotation: unit, Radius: 0.1}.ToWorld(local)
 	for _, scale := range []float32{1e-3, 1, 1e20, 3e38} {
-		q := mgl32.Quat{W: unit.W * scale, V: unit.V.Mul(scale)}
-		if got := (hair.Head{Rotation: q, Radius: 0.1}).ToWorld(local); got.Sub(want).Len() > 1e-6 {
+		q := mgl32.Quat{W: float32(unit.W * scale), V: vecmath.Scale(unit.V, scale)}
+		if got := (hair.Head{Rotation: q, Radius: 0.1}).ToWorld(local); vecmath.Len(got.Sub(want)) > 1e-6 {
 			t.Errorf("rotation scaled by %g: %v to world is %v, want %v", scale, local, got, want)
 		}
 	}

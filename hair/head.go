@@ -37,7 +37,7 @@ func (h Head) Validate() error {
 	// spaced 6 cm apart and the strands fall apart (found by FuzzHair).
 	// Within MaxHeadDistance they are spaced under 1 mm; farther, keep the
 	// World near its origin with World.ShiftOrigin.
-	if !vecmath.Finite(h.Center) || h.Center.Len() > MaxHeadDistance {
+	if !vecmath.Finite(h.Center) || vecmath.Len(h.Center) > MaxHeadDistance {
 		return fmt.Errorf("hair: Head.Center = %v, want meters within %g of the origin (World.ShiftOrigin keeps a far-off head near it)", h.Center, float32(MaxHeadDistance))
 	}
 	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
@@ -59,15 +59,15 @@ func (h Head) rotation() mgl32.Quat { return unitQuat(h.Rotation) }
 // gave a zero rotation: it is scaled down in float64 first. Any other
 // keeps the float32 arithmetic it always had.
 func unitQuat(q mgl32.Quat) mgl32.Quat {
-	l := q.Len()
+	l := vecmath.QuatLen(q)
 	if math.IsInf(float64(l), 1) {
 		w, x, y, z := float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])
-		l64 := math.Sqrt(w*w + x*x + y*y + z*z)
+		l64 := math.Sqrt(float64(w*w) + float64(x*x) + float64(y*y) + float64(z*z))
 		q = mgl32.Quat{W: float32(w / l64), V: mgl32.Vec3{float32(x / l64), float32(y / l64), float32(z / l64)}}
-		l = q.Len()
+		l = vecmath.QuatLen(q)
 	}
 	if l > 1e-6 && !math.IsInf(float64(l), 0) {
-		return q.Scale(1 / l)
+		return vecmath.QuatScale(q, 1/l)
 	}
 	return mgl32.QuatIdent()
 }
@@ -93,7 +93,7 @@ type frame struct {
 }
 
 func (h Head) frame() frame {
-	return frame{m: h.rotation().Mat4().Mat3(), c: h.Center}
+	return frame{m: vecmath.QuatMat4(h.rotation()).Mat3(), c: h.Center}
 }
 
 // toLocal is the inverse of apply.
@@ -101,18 +101,18 @@ func (f *frame) toLocal(p mgl32.Vec3) mgl32.Vec3 {
 	m := &f.m
 	d := p.Sub(f.c)
 	return mgl32.Vec3{
-		m[0]*d[0] + m[1]*d[1] + m[2]*d[2],
-		m[3]*d[0] + m[4]*d[1] + m[5]*d[2],
-		m[6]*d[0] + m[7]*d[1] + m[8]*d[2],
+		float32(m[0]*d[0]) + float32(m[1]*d[1]) + float32(m[2]*d[2]),
+		float32(m[3]*d[0]) + float32(m[4]*d[1]) + float32(m[5]*d[2]),
+		float32(m[6]*d[0]) + float32(m[7]*d[1]) + float32(m[8]*d[2]),
 	}
 }
 
 func (f *frame) apply(p mgl32.Vec3) mgl32.Vec3 {
 	m := &f.m
 	return mgl32.Vec3{
-		m[0]*p[0] + m[3]*p[1] + m[6]*p[2] + f.c[0],
-		m[1]*p[0] + m[4]*p[1] + m[7]*p[2] + f.c[1],
-		m[2]*p[0] + m[5]*p[1] + m[8]*p[2] + f.c[2],
+		float32(m[0]*p[0]) + float32(m[3]*p[1]) + float32(m[6]*p[2]) + f.c[0],
+		float32(m[1]*p[0]) + float32(m[4]*p[1]) + float32(m[7]*p[2]) + f.c[1],
+		float32(m[2]*p[0]) + float32(m[5]*p[1]) + float32(m[8]*p[2]) + f.c[2],
 	}
 }
 

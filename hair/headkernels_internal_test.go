@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -57,24 +58,24 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 					f := float32(o)
 					p := &h.pos[base+o]
 					if o%5 == 2 { // touching: just outside the sphere
-						*p = ctr.Add(p.Sub(ctr).Normalize().Mul(r * 1.00001))
+						*p = ctr.Add(vecmath.Scale(vecmath.Normalize(p.Sub(ctr)), float32(r*1.00001)))
 					}
-					h.prev[base+o] = p.Add(mgl32.Vec3{0.01 * sin32(5*f), -0.02, 0.015 * sin32(f)})
+					h.prev[base+o] = p.Add(mgl32.Vec3{float32(0.01 * sin32(float32(5*f))), -0.02, float32(0.015 * sin32(f))})
 					if h == kh {
-						if d := p.Sub(ctr).Len(); d < r {
+						if d := vecmath.Len(p.Sub(ctr)); d < r {
 							inside++
-						} else if d < r+0.1*h.w.Config().ContactMargin {
+						} else if d < r+float32(0.1*h.w.Config().ContactMargin) {
 							touching++
 						}
 					}
 				}
-				h.pos[base+2*h.per+9] = ctr.Add(mgl32.Vec3{0, 0.5 * r, 0}) // pinned, inside
-				h.pos[base+h.per+6] = ctr                                  // at the center
+				h.pos[base+2*h.per+9] = ctr.Add(mgl32.Vec3{0, float32(0.5 * r), 0}) // pinned, inside
+				h.pos[base+h.per+6] = ctr                                           // at the center
 				h.pos[base+h.per+5][1] = float32(math.Inf(1))
 				h.pos[base+2*h.per+1][0] = float32(math.NaN())
 				h.prevCur = h.cur
-				q := mgl32.QuatRotate(-0.05, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
-				h.prevCur.m = q.Mat4().Mat3().Mul3(h.cur.m)
+				q := vecmath.QuatAxisAngle(-0.05, vecmath.Normalize(mgl32.Vec3{0.2, 1, 0.3}))
+				h.prevCur.m = vecmath.Mat3Mul3(vecmath.QuatMat4(q).Mat3(), h.cur.m)
 				h.prevCur.c = ctr.Add(mgl32.Vec3{-0.004, 0.002, 0.003})
 				h.setHeadConsts() // as apply does once the frames are set
 			}
@@ -113,8 +114,8 @@ func TestStyleKernelMatchesScalar(t *testing.T) {
 		_, sh := pullHair(t, c.strands, c.segments, false)
 		sh.noKernels = true
 		for _, h := range []*Hair{kh, sh} {
-			q := mgl32.QuatRotate(0.7, mgl32.Vec3{0.2, 1, 0.3}.Normalize())
-			h.cur.m = q.Mat4().Mat3()
+			q := vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{0.2, 1, 0.3}))
+			h.cur.m = vecmath.QuatMat4(q).Mat3()
 			h.cur.c = mgl32.Vec3{3.1, 1.7, -2.4}
 			h.setHeadConsts() // as apply does once the frames are set
 			clear(h.target)

@@ -52,8 +52,8 @@ func (h *Hair) setHeadConsts() {
 	touch, minR, mu := h.contactValues()
 	c := h.cur.c
 	k.cx, k.cy, k.cz = simd.Broadcast(c[0]), simd.Broadcast(c[1]), simd.Broadcast(c[2])
-	k.touch2, k.eps = simd.Broadcast(touch*touch), simd.Broadcast(1e-18)
-	k.minR, k.mu, k.minR2 = simd.Broadcast(minR), simd.Broadcast(mu), simd.Broadcast(minR*minR)
+	k.touch2, k.eps = simd.Broadcast(float32(touch*touch)), simd.Broadcast(1e-18)
+	k.minR, k.mu, k.minR2 = simd.Broadcast(minR), simd.Broadcast(mu), simd.Broadcast(float32(minR*minR))
 	for i := range 9 {
 		k.m[i] = simd.Broadcast(h.cur.m[i])
 		k.e[i] = simd.Broadcast(h.prevCur.m[i])

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package hair
 
 // pullStrands runs the pull kernel (pull_amd64.s).

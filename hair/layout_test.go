@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sync"
 	"testing"
@@ -29,10 +30,10 @@ func TestRootsEven(t *testing.T) {
 		roots := make([]mgl32.Vec3, n)
 		for i := range roots {
 			r := h.RestLocal(i, 0)
-			if d := math.Abs(float64(r.Len() - head.Radius)); d > 1e-6 {
+			if d := math.Abs(float64(vecmath.Len(r) - head.Radius)); d > 1e-6 {
 				t.Fatalf("%d strands: root %d is %.2g m off the scalp", n, i, d)
 			}
-			if a := math.Acos(float64(r.Normalize().Dot(axis))); a > float64(s.CapAngle)+1e-5 {
+			if a := math.Acos(float64(vecmath.Dot(vecmath.Normalize(r), axis))); a > float64(s.CapAngle)+1e-5 {
 				t.Fatalf("%d strands: root %d at %.3f rad from the cap axis, cap is %.3f", n, i, a, s.CapAngle)
 			}
 			roots[i] = r
@@ -43,7 +44,7 @@ func TestRootsEven(t *testing.T) {
 			nn := math.Inf(1)
 			for j, b := range roots {
 				if i != j {
-					nn = math.Min(nn, float64(a.Sub(b).Len()))
+					nn = math.Min(nn, float64(vecmath.Len(a.Sub(b))))
 				}
 			}
 			sum += nn
@@ -72,12 +73,12 @@ func TestParting(t *testing.T) {
 	pn := mgl32.Vec3{float32(cp), -float32(sp), 0}
 	near := 0
 	for i := 0; i < h.NumStrands(); i++ {
-		r := h.RestLocal(i, 0).Normalize()
+		r := vecmath.Normalize(h.RestLocal(i, 0))
 		if r[2] < 0.2 || r[1] < 0.3 { // front top only
 			continue
 		}
-		side := r.Dot(pn)
-		if math.Abs(float64(side)) < math.Sin(float64(s.PartingWidth)/2)-1e-6 {
+		side := vecmath.Dot(r, pn)
+		if math.Abs(float64(side)) < math.Sin(float64(float64(s.PartingWidth)/2))-1e-6 {
 			t.Fatalf("root %d is inside the parting gap (sin angle %.4f)", i, side)
 		}
 		if math.Abs(float64(side)) < 0.15 {
@@ -85,7 +86,7 @@ func TestParting(t *testing.T) {
 			// The strand's second particle is farther from the parting
 			// plane, on the same side, than its root.
 			p1 := h.RestLocal(i, 2)
-			if p1.Dot(pn)*side <= 0 || math.Abs(float64(p1.Dot(pn))) <= math.Abs(float64(h.RestLocal(i, 0).Dot(pn))) {
+			if vecmath.Dot(p1, pn)*side <= 0 || math.Abs(float64(vecmath.Dot(p1, pn))) <= math.Abs(float64(vecmath.Dot(h.RestLocal(i, 0), pn))) {
 				t.Errorf("strand %d by the parting is not combed away from it", i)
 			}
 		}
@@ -131,7 +132,7 @@ func windyTurn(t *testing.T, strands, workers, frames int) ([]mgl32.Vec3, int) {
 	r.h.SetWind(verlet3d.Wind{Steady: mgl32.Vec3{2, 0, 1}, Turbulence: 1, TurbulenceScale: 0.5})
 	c := r.h.Head().Center
 	for f := 0; f < frames; f++ {
-		r.h.SetHead(c, turn(float64(f)*frame))
+		r.h.SetHead(c, turn(float64(float64(f)*frame)))
 		r.w.Step()
 	}
 	return append([]mgl32.Vec3(nil), r.w.Positions()...), r.w.Stats().ParallelJobs
@@ -192,7 +193,7 @@ func TestNoAllocs(t *testing.T) {
 		i := 0
 		allocs := testing.AllocsPerRun(50, func() {
 			i++
-			r.h.SetHead(c, mgl32.QuatRotate(float32(i)*0.01, mgl32.Vec3{0, 1, 0}))
+			r.h.SetHead(c, vecmath.QuatAxisAngle(float32(float32(i)*0.01), mgl32.Vec3{0, 1, 0}))
 			r.w.Step()
 			tan = r.h.Tangents(tan)
 		})
@@ -215,8 +216,8 @@ func TestRenderData(t *testing.T) {
 	}
 	per := r.h.NumSegments() + 1
 	for i, tg := range tan {
-		if math.Abs(float64(tg.Len())-1) > 1e-5 {
-			t.Fatalf("tangent %d has length %v", i, tg.Len())
+		if math.Abs(float64(vecmath.Len(tg))-1) > 1e-5 {
+			t.Fatalf("tangent %d has length %v", i, vecmath.Len(tg))
 		}
 		j := i % per
 		a, b := j-1, j+1
@@ -226,15 +227,15 @@ func TestRenderData(t *testing.T) {
 		if b >= per {
 			b = per - 1
 		}
-		d := pos[int(first)+i-j+b].Sub(pos[int(first)+i-j+a]).Normalize()
-		if tg.Dot(d) < 0.9999 {
+		d := vecmath.Normalize(pos[int(first)+i-j+b].Sub(pos[int(first)+i-j+a]))
+		if vecmath.Dot(tg, d) < 0.9999 {
 			t.Fatalf("tangent %d %v does not follow the strand %v", i, tg, d)
 		}
 	}
 	p := hair.DefaultPalette()
 	p.Variation = 0
 	col := r.h.Colors(nil, p)
-	if col[0] != p.Root || col[per-1].Sub(p.Tip).Len() > 1e-6 {
+	if col[0] != p.Root || vecmath.Len(col[per-1].Sub(p.Tip)) > 1e-6 {
 		t.Errorf("without variation root color %v tip %v, want %v and %v", col[0], col[per-1], p.Root, p.Tip)
 	}
 	p.Variation = 0.4
@@ -256,7 +257,7 @@ func TestReset(t *testing.T) {
 	r := newRig(t, func(s *hair.Settings) { s.Strands = 60 }, 1)
 	c := r.h.Head().Center
 	for f := 0; f < 40; f++ {
-		r.h.SetHead(c, turn(float64(f+1)*frame))
+		r.h.SetHead(c, turn(float64(float64(f+1)*frame)))
 		r.w.Step()
 	}
 	if meanTip(r.h) < 0.01 {
@@ -268,7 +269,7 @@ func TestReset(t *testing.T) {
 	}
 	first, n := r.h.Particles()
 	for i := 0; i < n; i++ {
-		if v := r.w.Velocity(first + verlet3d.Particle(i)); v.Len() != 0 {
+		if v := r.w.Velocity(first + verlet3d.Particle(i)); vecmath.Len(v) != 0 {
 			t.Fatalf("particle %d moves at %v after Reset", i, v)
 		}
 	}

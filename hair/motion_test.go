@@ -33,7 +33,7 @@ func still(float64) (mgl32.Vec3, mgl32.Quat) { return start, mgl32.QuatIdent() }
 func run(v, bob, f float64) func(float64) (mgl32.Vec3, mgl32.Quat) {
 	return func(t float64) (mgl32.Vec3, mgl32.Quat) {
 		d := math.Max(0, math.Min(t, 3)-0.5)
-		y := bob * math.Sin(2*math.Pi*f*d)
+		y := float64(bob * math.Sin(float64(2*math.Pi*f*d)))
 		return start.Add(mgl32.Vec3{0, float32(y), float32(v * d)}), mgl32.QuatIdent()
 	}
 }
@@ -43,9 +43,9 @@ func swing(axis mgl32.Vec3, amp, f float64) func(float64) (mgl32.Vec3, mgl32.Qua
 	return func(t float64) (mgl32.Vec3, mgl32.Quat) {
 		a := 0.0
 		if t > 0.5 && t < 3 {
-			a = amp * math.Sin(2*math.Pi*f*(t-0.5))
+			a = float64(amp * math.Sin(float64(2*math.Pi*f*(t-0.5))))
 		}
-		return start, mgl32.QuatRotate(float32(a), axis)
+		return start, vecmath.QuatAxisAngle(float32(a), axis)
 	}
 }
 
@@ -55,13 +55,13 @@ func step(off mgl32.Vec3, angle float32) func(float64) (mgl32.Vec3, mgl32.Quat) 
 		if t < 1 {
 			return start, mgl32.QuatIdent()
 		}
-		return start.Add(off), mgl32.QuatRotate(angle, mgl32.Vec3{0, 1, 0})
+		return start.Add(off), vecmath.QuatAxisAngle(angle, mgl32.Vec3{0, 1, 0})
 	}
 }
 
 func motions() []motion {
 	gust := func(v float32) verlet3d.Wind {
-		return verlet3d.Wind{Steady: mgl32.Vec3{v, 0, 0.3 * v}, Gust: 0.5, GustPeriod: 1.5, Turbulence: 0.2 * v, TurbulenceScale: 0.3}
+		return verlet3d.Wind{Steady: mgl32.Vec3{v, 0, float32(0.3 * v)}, Gust: 0.5, GustPeriod: 1.5, Turbulence: float32(0.2 * v), TurbulenceScale: 0.3}
 	}
 	return []motion{
 		{name: "rest", pose: still, until: 1},
@@ -75,7 +75,7 @@ func motions() []motion {
 		{name: "jump 1 m", pose: step(mgl32.Vec3{0, 0.3, 0.95}, 0), until: 1},
 		{name: "teleport 100 m", pose: step(mgl32.Vec3{100, 0, -20}, 1), until: 1,
 			jump: func(h *hair.Hair, _ float64) {
-				if err := h.Teleport(start.Add(mgl32.Vec3{100, 0, -20}), mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0})); err != nil {
+				if err := h.Teleport(start.Add(mgl32.Vec3{100, 0, -20}), vecmath.QuatAxisAngle(1, mgl32.Vec3{0, 1, 0})); err != nil {
 					panic(err)
 				}
 			}},
@@ -133,7 +133,7 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 		var worstStretch float64
 		for i := 0; i < h.NumStrands(); i++ {
 			b, n := h.Strand(i)
-			if d := float64(pos[b].Sub(head.ToWorld(h.RestLocal(i, 0))).Len()); d > rootErr {
+			if d := float64(vecmath.Len(pos[b].Sub(head.ToWorld(h.RestLocal(i, 0))))); d > rootErr {
 				rootErr = d
 			}
 			var length float64
@@ -142,11 +142,11 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 				if !vecmath.Finite(p) {
 					t.Fatalf("t=%.2f s: strand %d vertex %d at %v", clock, i, j, p)
 				}
-				if d := float64(head.Radius - p.Sub(head.Center).Len()); d > deepest {
+				if d := float64(head.Radius - vecmath.Len(p.Sub(head.Center))); d > deepest {
 					deepest = d
 				}
 				if j > 0 {
-					length += float64(p.Sub(pos[int(b)+j-1]).Len())
+					length += float64(vecmath.Len(p.Sub(pos[int(b)+j-1])))
 				}
 			}
 			rest := float64(h.StrandLength(i))
@@ -155,17 +155,17 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 		if settled {
 			stretch = math.Max(stretch, worstStretch)
 		}
-		if deepest > 1e-4 || rootErr > 1e-5*math.Max(1, float64(head.Center.Len())/10) {
+		if deepest > 1e-4 || rootErr > 1e-5*math.Max(1, float64(vecmath.Len(head.Center))/10) {
 			t.Fatalf("t=%.2f s: deepest vertex %.3g m inside the head, root %.3g m off its scalp point", clock, deepest, rootErr)
 		}
 	}
 	if stretch > 0.05 {
-		t.Errorf("once still, a strand is %.1f%% off its rest length", 100*stretch)
+		t.Errorf("once still, a strand is %.1f%% off its rest length", float64(100*stretch))
 	}
 	if r := h.NumRecovered(); r != 0 {
 		t.Errorf("%d strands were put back on their rest shape", r)
 	}
-	t.Logf("%s: deepest in head %.2g m, root error %.2g m, settled stretch %.2f%%", m.name, deepest, rootErr, 100*stretch)
+	t.Logf("%s: deepest in head %.2g m, root error %.2g m, settled stretch %.2f%%", m.name, deepest, rootErr, float64(100*stretch))
 }
 
 // newGameHair is the README's hair, in a World made from hair.WorldConfig.

@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -45,8 +46,8 @@ func TestHairFollowsShiftedOrigin(t *testing.T) {
 			r.origin += float64(off)
 			shifted = true
 		}
-		bob := 0.02 * math.Sin(2*math.Pi*2*float64(i)/60)
-		turn := mgl32.QuatRotate(float32(0.3*math.Sin(float64(i)/30)), mgl32.Vec3{0, 1, 0})
+		bob := float64(0.02 * math.Sin(2*math.Pi*2*float64(i)/60))
+		turn := vecmath.QuatAxisAngle(float32(0.3*math.Sin(float64(i)/30)), mgl32.Vec3{0, 1, 0})
 		if err := r.h.SetHead(mgl32.Vec3{float32(r.gx - r.origin), float32(1.7 + bob), 0}, turn); err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestHairFollowsShiftedOrigin(t *testing.T) {
 		ca, cb := a.h.Head(), b.h.Head()
 		worst := float32(0)
 		for p := first; p < first+verlet3d.Particle(n); p++ {
-			worst = max(worst, ca.ToLocal(a.w.Position(p)).Sub(cb.ToLocal(b.w.Position(p))).Len())
+			worst = max(worst, vecmath.Len(ca.ToLocal(a.w.Position(p)).Sub(cb.ToLocal(b.w.Position(p)))))
 		}
 		return worst
 	}

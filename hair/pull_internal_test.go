@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
@@ -77,14 +78,14 @@ func pullHair(t *testing.T, strands, segments int, last bool) (*verlet3d.World, 
 		if o%h.per == 0 {
 			continue // roots stay on the head
 		}
-		*p = p.Add(mgl32.Vec3{0.05 * sin32(f), 0.06 * sin32(1.3*f), 0.04 * sin32(2.1*f)})
+		*p = p.Add(mgl32.Vec3{float32(0.05 * sin32(f)), float32(0.06 * sin32(float32(1.3*f))), float32(0.04 * sin32(float32(2.1*f)))})
 		if o%7 == 3 {
-			*p = c.Add(p.Sub(c).Normalize().Mul(0.6 * h.head.Radius)) // inside the head
+			*p = c.Add(vecmath.Scale(vecmath.Normalize(p.Sub(c)), float32(0.6*h.head.Radius))) // inside the head
 		}
 		if o%11 == 5 {
 			*p = p.Add(mgl32.Vec3{0.3, -0.2, 0.1}) // past its leash
 		}
-		h.target[o] = p.Add(mgl32.Vec3{0.01 * sin32(3*f), 0.02, -0.01})
+		h.target[o] = p.Add(mgl32.Vec3{float32(0.01 * sin32(float32(3*f))), 0.02, -0.01})
 	}
 	w.Pin(h.base + verlet3d.Particle(h.per+3))
 	w.Pin(h.base + verlet3d.Particle(2*h.per+9))
@@ -177,7 +178,7 @@ func TestLinksKernelMatchesScalar(t *testing.T) {
 			h.pos[base+3*h.per+1] = h.pos[base+3*h.per]
 			h.pos[base+3*h.per+2] = h.pos[base+3*h.per]
 			p := &h.pos[base+5*h.per+3]
-			*p = h.pos[base+5*h.per+2].Add(p.Sub(h.pos[base+5*h.per+2]).Mul(0.3))
+			*p = h.pos[base+5*h.per+2].Add(vecmath.Scale(p.Sub(h.pos[base+5*h.per+2]), 0.3))
 			h.invH2 = 3600
 			h.kAS, h.kAB = -1, -1
 			h.prepare(0, c.strands)

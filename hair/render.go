@@ -60,10 +60,10 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 	for i := 0; i < h.set.Strands; i++ {
 		// Darker strands are more common than lighter ones.
 		u := h.shade[i]
-		k := 1 - v + 1.5*v*u
+		k := 1 - v + float32(1.5*v*u)
 		for j := 0; j < h.per; j++ {
 			t := float32(j) / float32(h.set.Segments)
-			c := p.Root.Add(p.Tip.Sub(p.Root).Mul(t)).Mul(k)
+			c := vecmath.Scale(p.Root.Add(vecmath.Scale(p.Tip.Sub(p.Root), t)), k)
 			for a := range c {
 				c[a] = vecmath.Clamp01(c[a])
 			}

@@ -2,6 +2,7 @@ package hair_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 
 	"github.com/drape3d/drape/hair"
@@ -22,10 +23,10 @@ func wiggle(h *hair.Hair) float64 {
 	for i := 0; i < h.NumStrands(); i++ {
 		first, k := h.Strand(i)
 		s := pos[first : int(first)+k]
-		dir := func(j int) mgl32.Vec3 { return s[j+1].Sub(s[j]).Normalize() }
+		dir := func(j int) mgl32.Vec3 { return vecmath.Normalize(s[j+1].Sub(s[j])) }
 		for j := 0; j+3 < k; j++ {
 			e0, e1, e2 := dir(j), dir(j+1), dir(j+2)
-			sum += float64(e2.Sub(e1).Sub(e1.Sub(e0)).Len())
+			sum += float64(vecmath.Len(e2.Sub(e1).Sub(e1.Sub(e0))))
 			n++
 		}
 	}

@@ -40,8 +40,8 @@ func kinetic(h *hair.Hair, v mgl32.Vec3) float64 {
 		if inv[i] == 0 {
 			continue
 		}
-		d := pos[i].Sub(prev[i]).Mul(float32(1 / hs)).Sub(v)
-		e += 0.5 * float64(d.Dot(d)) / float64(inv[i])
+		d := vecmath.Scale(pos[i].Sub(prev[i]), float32(1/hs)).Sub(v)
+		e += 0.5 * float64(vecmath.Dot(d, d)) / float64(inv[i])
 	}
 	return e
 }
@@ -58,7 +58,7 @@ func TestSoakShakenHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	dur := soakSeconds()
-	frames := int(dur * 60)
+	frames := int(float64(dur * 60))
 	head := h.Head()
 	base := head.Center
 	var heap0 uint64
@@ -74,14 +74,14 @@ func TestSoakShakenHead(t *testing.T) {
 		if f%660 == 659 {
 			off = off.Add(mgl32.Vec3{30, 0, -12})
 		}
-		yaw := float32(0.52 * math.Sin(2*math.Pi*2*tm))
+		yaw := float32(0.52 * math.Sin(float64(2*math.Pi*2*tm)))
 		if int(tm/3)%2 == 1 {
 			yaw += 0.5 // the snap: a 0.5 rad jump every 3 s
 		}
-		nod := float32(0.35 * math.Sin(2*math.Pi*3*tm))
-		q := mgl32.QuatRotate(yaw, mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(nod, mgl32.Vec3{1, 0, 0}))
-		run := float32(math.Mod(6*tm, 60)) // runs 60 m, then starts over (another jump)
-		c := base.Add(off).Add(mgl32.Vec3{0, 0.05 * float32(math.Sin(2*math.Pi*2.5*tm)), run})
+		nod := float32(0.35 * math.Sin(float64(2*math.Pi*3*tm)))
+		q := vecmath.QuatMul(vecmath.QuatAxisAngle(yaw, mgl32.Vec3{0, 1, 0}), vecmath.QuatAxisAngle(nod, mgl32.Vec3{1, 0, 0}))
+		run := float32(math.Mod(float64(6*tm), 60)) // runs 60 m, then starts over (another jump)
+		c := base.Add(off).Add(mgl32.Vec3{0, float32(0.05 * float32(math.Sin(float64(2*math.Pi*2.5*tm)))), run})
 		if err := h.SetHead(c, q); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestSoakShakenHead(t *testing.T) {
 		hd := h.Head()
 		for i := 0; i < h.NumStrands(); i += 7 {
 			root, _ := h.Strand(i)
-			d := w.Position(root).Sub(hd.Center).Len() - hd.Radius
+			d := vecmath.Len(w.Position(root).Sub(hd.Center)) - hd.Radius
 			worstRoot = max(worstRoot, float32(math.Abs(float64(d))))
 		}
 		e := kinetic(h, mgl32.Vec3{0, 0, 6})

@@ -1,6 +1,7 @@
 package hair
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"unsafe"
 
@@ -68,15 +69,15 @@ func (h *Hair) bindPasses() {
 func (h *Hair) setCarry() {
 	c0, c1 := h.prevCur.c, h.cur.c
 	// The turn from the previous pose to this one, in world space.
-	d := h.cur.m.Mul3(h.prevCur.m.Transpose())
-	q := mgl32.Mat4ToQuat(d.Mat4()).Normalize()
+	d := vecmath.Mat3Mul3(h.cur.m, h.prevCur.m.Transpose())
+	q := vecmath.QuatNormalize(vecmath.Mat4ToQuat(d.Mat4()))
 	if q.W < 0 {
-		q = q.Scale(-1)
+		q = vecmath.QuatScale(q, -1)
 	}
-	q = mgl32.QuatSlerp(mgl32.QuatIdent(), q, h.set.CarryAngular)
-	h.carryM = q.Mat4().Mat3()
+	q = vecmath.QuatSlerp(mgl32.QuatIdent(), q, h.set.CarryAngular)
+	h.carryM = vecmath.QuatMat4(q).Mat3()
 	h.carryFrom = c0
-	h.carryTo = c0.Add(c1.Sub(c0).Mul(h.set.CarryLinear))
+	h.carryTo = c0.Add(vecmath.Scale(c1.Sub(c0), h.set.CarryLinear))
 }
 
 // carry moves the free particles of strands lo..hi-1, and their previous
@@ -102,9 +103,9 @@ func (h *Hair) carry(lo, hi int) {
 		}
 		p, q := &pos[i], &prev[i]
 		x, y, z := p[0]-ax, p[1]-ay, p[2]-az
-		p[0], p[1], p[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
+		p[0], p[1], p[2] = bx+float32(m0*x)+float32(m3*y)+float32(m6*z), by+float32(m1*x)+float32(m4*y)+float32(m7*z), bz+float32(m2*x)+float32(m5*y)+float32(m8*z)
 		x, y, z = q[0]-ax, q[1]-ay, q[2]-az
-		q[0], q[1], q[2] = bx+m0*x+m3*y+m6*z, by+m1*x+m4*y+m7*z, bz+m2*x+m5*y+m8*z
+		q[0], q[1], q[2] = bx+float32(m0*x)+float32(m3*y)+float32(m6*z), by+float32(m1*x)+float32(m4*y)+float32(m7*z), bz+float32(m2*x)+float32(m5*y)+float32(m8*z)
 	}
 }
 
@@ -156,7 +157,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 		h.start = h.now
 	}
 	// How far the head moves in this step.
-	stepMove := h.end.Center.Sub(h.start.Center).Len() * s.Frac * float32(s.Count)
+	stepMove := float32(vecmath.Len(h.end.Center.Sub(h.start.Center)) * s.Frac * float32(s.Count))
 	if s.First() && stepMove > h.set.TeleportDistance {
 		// Too far for one step to be motion: a respawn or a long hitch.
 		// The strands jump with the head, keeping shape and velocity.
@@ -231,7 +232,7 @@ func (h *Hair) drag(lo, hi int) {
 	base := int(h.base)
 	n := h.set.Strands * per
 	pos, prev := h.pos[base:base+n], h.prev[base:base+n]
-	c := 0.5 * h.set.WindDrag * h.dragScale
+	c := float32(0.5 * h.set.WindDrag * h.dragScale)
 	invH := float32(math.Sqrt(float64(h.invH2)))
 	still := h.still
 	segs := h.set.Segments
@@ -249,21 +250,21 @@ func (h *Hair) drag(lo, hi int) {
 		var va, dv mgl32.Vec3
 		if !still {
 			va = h.wind.Velocity(pos[o], t)
-			dv = h.wind.Velocity(pos[o+segs], t).Sub(va).Mul(inv)
+			dv = vecmath.Scale(h.wind.Velocity(pos[o+segs], t).Sub(va), inv)
 		}
 		// The previous segment's half for this particle.
 		var hx, hy, hz float32
 		// Velocity of the segment's first end, carried along the strand.
 		x0, p0 := &pos[o], &prev[o]
-		v0x, v0y, v0z := (x0[0]-p0[0])*invH, (x0[1]-p0[1])*invH, (x0[2]-p0[2])*invH
+		v0x, v0y, v0z := float32((x0[0]-p0[0])*invH), float32((x0[1]-p0[1])*invH), float32((x0[2]-p0[2])*invH)
 		for j := 0; j < segs; j++ {
 			x1, p1 := &pos[o+j+1], &prev[o+j+1]
-			v1x, v1y, v1z := (x1[0]-p1[0])*invH, (x1[1]-p1[1])*invH, (x1[2]-p1[2])*invH
+			v1x, v1y, v1z := float32((x1[0]-p1[0])*invH), float32((x1[1]-p1[1])*invH), float32((x1[2]-p1[2])*invH)
 			k := float32(j) + 0.5
-			rx := va[0] + dv[0]*k - 0.5*(v0x+v1x)
-			ry := va[1] + dv[1]*k - 0.5*(v0y+v1y)
-			rz := va[2] + dv[2]*k - 0.5*(v0z+v1z)
-			ax, ay, az := rx*c, ry*c, rz*c
+			rx := va[0] + float32(dv[0]*k) - float32(0.5*(v0x+v1x))
+			ry := va[1] + float32(dv[1]*k) - float32(0.5*(v0y+v1y))
+			rz := va[2] + float32(dv[2]*k) - float32(0.5*(v0z+v1z))
+			ax, ay, az := float32(rx*c), float32(ry*c), float32(rz*c)
 			if j > 0 { // the root is pinned: no force moves it
 				b := &buf[j]
 				b[0], b[1], b[2] = hx+ax, hy+ay, hz+az
@@ -317,8 +318,8 @@ func (h *Hair) alone(w *verlet3d.World) bool {
 // prepared records that this substep's prepare ran.
 func (h *Hair) prepared() {
 	h.pending = false
-	h.kAS = h.set.StretchCompliance * h.invH2
-	h.kAB = h.set.BendCompliance * h.invH2
+	h.kAS = float32(h.set.StretchCompliance * h.invH2)
+	h.kAB = float32(h.set.BendCompliance * h.invH2)
 }
 
 // whole is the substep's solve and finish of strands lo..hi-1 in one go,
@@ -363,9 +364,9 @@ func (h *Hair) prepare(lo, hi int) {
 		tg = tg[:len(rest)]
 		for k := range rest {
 			r, t := &rest[k], &tg[k]
-			t[0] = m0*r[0] + m3*r[1] + m6*r[2] + cx
-			t[1] = m1*r[0] + m4*r[1] + m7*r[2] + cy
-			t[2] = m2*r[0] + m5*r[1] + m8*r[2] + cz
+			t[0] = float32(m0*r[0]) + float32(m3*r[1]) + float32(m6*r[2]) + cx
+			t[1] = float32(m1*r[0]) + float32(m4*r[1]) + float32(m7*r[2]) + cy
+			t[2] = float32(m2*r[0]) + float32(m5*r[1]) + float32(m8*r[2]) + cz
 		}
 	}
 	// The XPBD denominators 1/(w_a + w_b + α/h²); 0 marks a link between
@@ -375,8 +376,8 @@ func (h *Hair) prepare(lo, hi int) {
 	// a strand's only then.
 	base := int(h.base)
 	inv := h.inv[base : base+h.set.Strands*h.per]
-	aS := h.set.StretchCompliance * h.invH2
-	aB := h.set.BendCompliance * h.invH2
+	aS := float32(h.set.StretchCompliance * h.invH2)
+	aB := float32(h.set.BendCompliance * h.invH2)
 	fresh := aS == h.kAS && aB == h.kAB
 	per := h.per
 	if fresh && sameBits(inv[lo*per:hi*per], h.invSeen[lo*per:hi*per]) {
@@ -480,8 +481,8 @@ func (h *Hair) pass(lo, hi int) {
 func (h *Hair) links(lo, hi int) {
 	per := h.per
 	base := int(h.base)
-	aS := h.set.StretchCompliance * h.invH2
-	aB := h.set.BendCompliance * h.invH2
+	aS := float32(h.set.StretchCompliance * h.invH2)
+	aB := float32(h.set.BendCompliance * h.invH2)
 	if h.linksKernel(lo, hi) {
 		h.linksKernelRun(lo, aS, aB)
 		return
@@ -506,11 +507,11 @@ func (h *Hair) links(lo, hi int) {
 				wa := inv[o-1]
 				r, ir := restSeg[i], segInv[i]
 				dx, dy, dz := bx-ax, by-ay, bz-az
-				d2 := dx*dx + dy*dy + dz*dz
-				r2 := r * r
+				d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+				r2 := float32(r * r)
 				// The square-root-free form overshoots far from rest (by
 				// (d+r)/2r): past 10% the exact form is used.
-				C, g := (d2-r2)*0.5*ir, ir
+				C, g := float32((d2-r2)*0.5*ir), ir
 				if d2 < 0.81*r2 || d2 > 1.21*r2 {
 					C, g = 0, 0
 					if d2 > 1e-18 {
@@ -518,15 +519,15 @@ func (h *Hair) links(lo, hi int) {
 						C, g = d-r, 1/d
 					}
 				}
-				dl := -C * k
+				dl := float32(-C * k)
 				if aS != 0 {
-					dl = (-C - aS*lamS[o]) * k
+					dl = float32((-C - float32(aS*lamS[o])) * k)
 					lamS[o] += dl
 				}
-				s := dl * g
-				ka, kb := wa*s, wb*s
-				pa[0], pa[1], pa[2] = ax-ka*dx, ay-ka*dy, az-ka*dz
-				bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
+				s := float32(dl * g)
+				ka, kb := float32(wa*s), float32(wb*s)
+				pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
+				bx, by, bz = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 			}
 			// Bend link j-2 -> j: a soft distance-2 link.
 			if k := kB[o]; k != 0 {
@@ -535,22 +536,22 @@ func (h *Hair) links(lo, hi int) {
 				wc := inv[o-2]
 				r, ir := bendRest[o], bendInv[o]
 				dx, dy, dz := bx-cx, by-cy, bz-cz
-				d2 := dx*dx + dy*dy + dz*dz
-				r2 := r * r
+				d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+				r2 := float32(r * r)
 				var C, g float32 // constraint value and 1/|gradient direction|
 				if d2 > 0.5*r2 && d2 < 1.5*r2 {
-					C, g = (d2-r2)*0.5*ir, ir
+					C, g = float32((d2-r2)*0.5*ir), ir
 				} else if d2 > 1e-18 {
 					d := float32(math.Sqrt(float64(d2)))
 					C, g = d-r, 1/d
 				}
 				if g != 0 {
-					dl := (-C - aB*lamB[o]) * k
+					dl := float32((-C - float32(aB*lamB[o])) * k)
 					lamB[o] += dl
-					s := dl * g
-					kc, kb := wc*s, wb*s
-					pc[0], pc[1], pc[2] = cx-kc*dx, cy-kc*dy, cz-kc*dz
-					bx, by, bz = bx+kb*dx, by+kb*dy, bz+kb*dz
+					s := float32(dl * g)
+					kc, kb := float32(wc*s), float32(wb*s)
+					pc[0], pc[1], pc[2] = cx-float32(kc*dx), cy-float32(kc*dy), cz-float32(kc*dz)
+					bx, by, bz = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 				}
 			}
 			pb[0], pb[1], pb[2] = bx, by, bz
@@ -571,7 +572,7 @@ func (h *Hair) pull(lo, hi int) {
 	si := h.styleIter[:per]
 	cx, cy, cz := h.cur.c[0], h.cur.c[1], h.cur.c[2]
 	minR := h.head.Radius + h.set.Radius
-	minR2 := minR * minR
+	minR2 := float32(minR * minR)
 	// The kernel takes the first groups·8 particles after each root, on
 	// every strand but the hair's last (whose last row would read one
 	// float past the positions and the targets).
@@ -626,21 +627,21 @@ func (h *Hair) pull(lo, hi int) {
 			// The leash: no particle farther from its root than the
 			// strand's length up to it, however far the head moved.
 			lx, ly, lz := px-rx, py-ry, pz-rz
-			if l2, m := lx*lx+ly*ly+lz*lz, float32(j)*seg; l2 > m*m {
+			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(float32(j)*seg); l2 > m*m {
 				k := m / float32(math.Sqrt(float64(l2)))
-				px, py, pz = rx+lx*k, ry+ly*k, rz+lz*k
+				px, py, pz = rx+float32(lx*k), ry+float32(ly*k), rz+float32(lz*k)
 			}
 			if style {
 				t := &ts[j]
 				s := si[j]
-				px += s * (t[0] - px)
-				py += s * (t[1] - py)
-				pz += s * (t[2] - pz)
+				px += float32(s * (t[0] - px))
+				py += float32(s * (t[1] - py))
+				pz += float32(s * (t[2] - pz))
 			}
 			dx, dy, dz := px-cx, py-cy, pz-cz
-			if d2 := dx*dx + dy*dy + dz*dz; d2 < minR2 && d2 > 1e-18 {
+			if d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz); d2 < minR2 && d2 > 1e-18 {
 				k := minR / float32(math.Sqrt(float64(d2)))
-				px, py, pz = cx+dx*k, cy+dy*k, cz+dz*k
+				px, py, pz = cx+float32(dx*k), cy+float32(dy*k), cz+float32(dz*k)
 			}
 			p[0], p[1], p[2] = px, py, pz
 		}
@@ -680,17 +681,17 @@ func (h *Hair) followLeader(lo, hi int) {
 			pa, pb := &pos[o-1], &pos[o]
 			ax, ay, az := pa[0], pa[1], pa[2]
 			dx, dy, dz := pb[0]-ax, pb[1]-ay, pb[2]-az
-			l2 := dx*dx + dy*dy + dz*dz
+			l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 			if l2 <= seg*seg && l2 >= 0.9025*seg*seg {
 				continue
 			}
 			k := seg / sqrt32(l2)
-			nx, ny, nz := ax+dx*k, ay+dy*k, az+dz*k
+			nx, ny, nz := ax+float32(dx*k), ay+float32(dy*k), az+float32(dz*k)
 			if damp != 0 && inv[o-1] != 0 {
 				q := &prev[o-1]
-				q[0] += damp * (nx - pb[0])
-				q[1] += damp * (ny - pb[1])
-				q[2] += damp * (nz - pb[2])
+				q[0] += float32(damp * (nx - pb[0]))
+				q[1] += float32(damp * (ny - pb[1]))
+				q[2] += float32(damp * (nz - pb[2]))
 			}
 			pb[0], pb[1], pb[2] = nx, ny, nz
 		}
@@ -729,14 +730,14 @@ func (h *Hair) recover(lo, hi int) {
 	for i := lo; i < hi; i++ {
 		o := base + i*per
 		root := pos[o]
-		lim := 1.5 * h.restSeg[i]
+		lim := float32(1.5 * h.restSeg[i])
 		bad := false
 		for j := 1; j < per; j++ {
 			p, q := pos[o+j], prev[o+j]
 			dx, dy, dz := p[0]-root[0], p[1]-root[1], p[2]-root[2]
-			m := float32(j) * lim
+			m := float32(float32(j) * lim)
 			// Written so that a NaN anywhere fails the test.
-			ok := dx*dx+dy*dy+dz*dz <= m*m && q[0]-q[0] == 0 && q[1]-q[1] == 0 && q[2]-q[2] == 0
+			ok := float32(dx*dx)+float32(dy*dy)+float32(dz*dz) <= m*m && q[0]-q[0] == 0 && q[1]-q[1] == 0 && q[2]-q[2] == 0
 			if !ok {
 				bad = true
 				break
@@ -757,7 +758,7 @@ func (h *Hair) recover(lo, hi int) {
 // distance particles are put out to, and the friction.
 func (h *Hair) contactValues() (touch, minR, mu float32) {
 	minR = h.head.Radius + h.set.Radius
-	return minR + 0.1*h.w.Config().ContactMargin, minR, h.set.HeadFriction
+	return minR + float32(0.1*h.w.Config().ContactMargin), minR, h.set.HeadFriction
 }
 
 func (h *Hair) headContact(lo, hi int) {
@@ -774,7 +775,7 @@ func (h *Hair) headContact(lo, hi int) {
 	e0, e1, e2, e3, e4, e5, e6, e7, e8 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8]
 	ex, ey, ez := h.prevCur.c[0], h.prevCur.c[1], h.prevCur.c[2]
 	touch, minR, mu := h.contactValues()
-	touch2 := touch * touch
+	touch2 := float32(touch * touch)
 	o0 := lo * per
 	if groups := h.kernelGroups((hi - lo) * per); groups > 0 {
 		h.contactKernel(o0, groups) // contact_kernel.go
@@ -787,14 +788,14 @@ func (h *Hair) headContact(lo, hi int) {
 		p := &pos[o]
 		px, py, pz := p[0], p[1], p[2]
 		dx, dy, dz := px-cx, py-cy, pz-cz
-		d2 := dx*dx + dy*dy + dz*dz
+		d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 		if d2 >= touch2 || d2 < 1e-18 {
 			continue
 		}
 		d := float32(math.Sqrt(float64(d2)))
 		nx, ny, nz := dx/d, dy/d, dz/d
 		if d < minR {
-			px, py, pz = cx+nx*minR, cy+ny*minR, cz+nz*minR
+			px, py, pz = cx+float32(nx*minR), cy+float32(ny*minR), cz+float32(nz*minR)
 			p[0], p[1], p[2] = px, py, pz
 		}
 		if mu == 0 {
@@ -803,18 +804,18 @@ func (h *Hair) headContact(lo, hi int) {
 		// Where the scalp under p was one substep ago: motion relative to
 		// it is sliding.
 		lx, ly, lz := px-cx, py-cy, pz-cz
-		ux := m0*lx + m1*ly + m2*lz
-		uy := m3*lx + m4*ly + m5*lz
-		uz := m6*lx + m7*ly + m8*lz
-		wx := e0*ux + e3*uy + e6*uz + ex
-		wy := e1*ux + e4*uy + e7*uz + ey
-		wz := e2*ux + e5*uy + e8*uz + ez
+		ux := float32(m0*lx) + float32(m1*ly) + float32(m2*lz)
+		uy := float32(m3*lx) + float32(m4*ly) + float32(m5*lz)
+		uz := float32(m6*lx) + float32(m7*ly) + float32(m8*lz)
+		wx := float32(e0*ux) + float32(e3*uy) + float32(e6*uz) + ex
+		wy := float32(e1*ux) + float32(e4*uy) + float32(e7*uz) + ey
+		wz := float32(e2*ux) + float32(e5*uy) + float32(e8*uz) + ez
 		q := &prev[o]
 		qx, qy, qz := q[0], q[1], q[2]
 		vx, vy, vz := wx-qx, wy-qy, wz-qz
-		vn := vx*nx + vy*ny + vz*nz
-		tx, ty, tz := vx-vn*nx, vy-vn*ny, vz-vn*nz
-		q[0], q[1], q[2] = qx+mu*tx, qy+mu*ty, qz+mu*tz
+		vn := float32(vx*nx) + float32(vy*ny) + float32(vz*nz)
+		tx, ty, tz := vx-float32(vn*nx), vy-float32(vn*ny), vz-float32(vn*nz)
+		q[0], q[1], q[2] = qx+float32(mu*tx), qy+float32(mu*ty), qz+float32(mu*tz)
 	}
 }
 

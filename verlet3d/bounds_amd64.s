@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // MINMAX8 folds eight particles at R (three YMM words) into the lane

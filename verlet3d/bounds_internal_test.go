@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -25,15 +26,15 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 		}
 		r := rand.New(rand.NewSource(3))
 		for i := 0; i < 3*blockSize+17; i++ {
-			p := mgl32.Vec3{r.Float32()*8 - 4, r.Float32()*8 - 4, r.Float32()*8 - 4}
+			p := mgl32.Vec3{float32(r.Float32()*8) - 4, float32(r.Float32()*8) - 4, float32(r.Float32()*8) - 4}
 			if _, err := w.AddParticle(p, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for i := range w.prev[:len(w.pos)] {
-			w.prev[i] = w.pos[i].Add(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(0.3))
+			w.prev[i] = w.pos[i].Add(vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 0.3))
 			p := Particle(i)
-			if err := w.SetRadius(p, 0.1*r.Float32()); err != nil {
+			if err := w.SetRadius(p, float32(0.1*r.Float32())); err != nil {
 				t.Fatal(err)
 			}
 			switch b := i / blockSize; {
@@ -121,7 +122,7 @@ func TestPathsNearMatchesScalar(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	r := rand.New(rand.NewSource(11))
-	grid := func(n int) float32 { return float32(r.Intn(2*n+1)-n) / 4 }
+	grid := func(n int) float32 { return float32(float32(r.Intn(2*n+1)-n) / 4) }
 	pos := make([]mgl32.Vec3, blockSize)
 	prev := make([]mgl32.Vec3, blockSize)
 	radius := make([]float32, blockSize)
@@ -133,7 +134,7 @@ func TestPathsNearMatchesScalar(t *testing.T) {
 		for i := range pos {
 			pos[i] = mgl32.Vec3{grid(8), grid(8), grid(8)}
 			prev[i] = pos[i].Add(mgl32.Vec3{grid(2), grid(2), grid(2)})
-			radius[i] = float32(r.Intn(3)) / 4
+			radius[i] = float32(float32(r.Intn(3)) / 4)
 			invMass[i] = float32(r.Intn(4)) // a quarter pinned
 			group[i] = 1 << uint(r.Intn(3))
 		}
@@ -149,7 +150,7 @@ func TestPathsNearMatchesScalar(t *testing.T) {
 			hi[1] = inf
 		}
 		mask := uint32(r.Intn(8))
-		margin := float32(r.Intn(2)) / 4
+		margin := float32(float32(r.Intn(2)) / 4)
 		clamp := trial%2 == 1
 		q := prev
 		if clamp {

@@ -17,7 +17,7 @@ func TestBoxAlignedClosest(t *testing.T) {
 	for i := 0; i < 200000; i++ {
 		far := []float32{0, 1, 1000}[i%3]
 		b := Box{
-			Center:      mgl32.Vec3{(rng.Float32() - 0.5) * far, rng.Float32() * far, -rng.Float32() * far},
+			Center:      mgl32.Vec3{float32((rng.Float32() - 0.5) * far), float32(rng.Float32() * far), float32(-rng.Float32() * far)},
 			HalfExtents: mgl32.Vec3{0.01 + rng.Float32(), 0.01 + rng.Float32(), 0.01 + rng.Float32()},
 			Rotation:    mgl32.QuatIdent(),
 		}
@@ -25,11 +25,11 @@ func TestBoxAlignedClosest(t *testing.T) {
 		for k := 0; k < 3; k++ {
 			switch rng.Intn(4) {
 			case 0: // on a face, edge or corner plane
-				x[k] = b.Center[k] + b.HalfExtents[k]*float32(rng.Intn(3)-1)
+				x[k] = b.Center[k] + float32(b.HalfExtents[k]*float32(rng.Intn(3)-1))
 			case 1: // the center's coordinate
 				x[k] = b.Center[k]
 			default:
-				x[k] = b.Center[k] + (rng.Float32()-0.5)*4*b.HalfExtents[k]
+				x[k] = b.Center[k] + float32((rng.Float32()-0.5)*4*b.HalfExtents[k])
 			}
 		}
 		p1, n1 := b.closest(x, true)

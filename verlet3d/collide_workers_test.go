@@ -1,6 +1,7 @@
 package verlet3d_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -38,12 +39,12 @@ func rain(workers int, own bool) ([]mgl32.Vec3, []verlet3d.Contact, error) {
 	}
 	defer w.Close()
 	for i := 0; i < 3000; i++ {
-		x, z := float32(i%60)*0.04-1.2, float32(i/60)*0.04-1
-		if _, err := w.AddParticle(mgl32.Vec3{x, 1.2 + 0.1*float32(math.Sin(float64(i))), z}, 0.01); err != nil {
+		x, z := float32(float32(i%60)*0.04)-1.2, float32(float32(i/60)*0.04)-1
+		if _, err := w.AddParticle(mgl32.Vec3{x, 1.2 + float32(0.1*float32(math.Sin(float64(i)))), z}, 0.01); err != nil {
 			return nil, nil, err
 		}
 	}
-	box, _ := verlet3d.NewBox(mgl32.Vec3{-0.6, 0.3, 0}, mgl32.Vec3{0.3, 0.3, 0.4}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0}))
+	box, _ := verlet3d.NewBox(mgl32.Vec3{-0.6, 0.3, 0}, mgl32.Vec3{0.3, 0.3, 0.4}, vecmath.QuatAxisAngle(0.3, mgl32.Vec3{0, 1, 0}))
 	ball, _ := verlet3d.NewSphere(mgl32.Vec3{0.5, 0.4, 0}, 0.4)
 	pole, _ := verlet3d.NewCapsule(mgl32.Vec3{-1, 0.5, -0.6}, mgl32.Vec3{1, 0.6, -0.5}, 0.1)
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
@@ -53,7 +54,7 @@ func rain(workers int, own bool) ([]mgl32.Vec3, []verlet3d.Contact, error) {
 		cs = append(cs, ownSphere{s})
 	}
 	for k, c := range cs {
-		if err := w.AddCollider(c, verlet3d.ContactSettings{Friction: 0.2 * float32(k)}); err != nil {
+		if err := w.AddCollider(c, verlet3d.ContactSettings{Friction: float32(0.2 * float32(k))}); err != nil {
 			return nil, nil, err
 		}
 	}

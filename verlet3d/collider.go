@@ -321,7 +321,7 @@ func (w *World) pathContact(dst []contact, ci, i int) []contact {
 	}
 	return append(dst, contact{
 		p: int32(i), mu: e.s.Friction, e: e.s.Restitution,
-		vn: p.Sub(a).Dot(n), surface: s, normal: n,
+		vn: vecmath.Dot(p.Sub(a), n), surface: s, normal: n,
 		r: w.radius[i], collider: int32(ci), moving: e.moving,
 	})
 }
@@ -515,9 +515,9 @@ func (w *World) solveContacts() {
 		// vecmath), as mgl32 would round it.
 		c := &w.contacts[k]
 		x, s, n := &pos[c.p], &c.surface, &c.normal
-		d := ((x[0]-s[0])*n[0] + (x[1]-s[1])*n[1] + (x[2]-s[2])*n[2]) - c.r
+		d := (float32((x[0]-s[0])*n[0]) + float32((x[1]-s[1])*n[1]) + float32((x[2]-s[2])*n[2])) - c.r
 		if d < 0 {
-			x[0], x[1], x[2] = x[0]-n[0]*d, x[1]-n[1]*d, x[2]-n[2]*d
+			x[0], x[1], x[2] = x[0]-float32(n[0]*d), x[1]-float32(n[1]*d), x[2]-float32(n[2]*d)
 			c.pushed -= d
 		}
 	}
@@ -558,20 +558,20 @@ func (w *World) contactResponse() {
 		c := &w.contacts[k]
 		p, q, s, n := &pos[c.p], &prev[c.p], &c.surface, &c.normal
 		xx, xy, xz := p[0], p[1], p[2]
-		if c.pushed == 0 && ((xx-s[0])*n[0]+(xy-s[1])*n[1]+(xz-s[2])*n[2])-c.r > 1e-6 {
+		if c.pushed == 0 && (float32((xx-s[0])*n[0])+float32((xy-s[1])*n[1])+float32((xz-s[2])*n[2]))-c.r > 1e-6 {
 			continue // never touched
 		}
 		vx, vy, vz := xx-q[0], xy-q[1], xz-q[2]
-		vn := vx*n[0] + vy*n[1] + vz*n[2]
-		tx, ty, tz := vx-n[0]*vn, vy-n[1]*vn, vz-n[2]*vn
+		vn := float32(vx*n[0]) + float32(vy*n[1]) + float32(vz*n[2])
+		tx, ty, tz := vx-float32(n[0]*vn), vy-float32(n[1]*vn), vz-float32(n[2]*vn)
 		if c.mu > 0 {
-			lt := float32(math.Sqrt(float64(tx*tx + ty*ty + tz*tz)))
-			if limit := c.mu * c.pushed; lt <= limit {
+			lt := float32(math.Sqrt(float64(float32(tx*tx) + float32(ty*ty) + float32(tz*tz))))
+			if limit := float32(c.mu * c.pushed); lt <= limit {
 				xx, xy, xz = xx-tx, xy-ty, xz-tz
 				tx, ty, tz = 0, 0, 0
 			} else if lt > 0 {
 				f := limit / lt
-				cx, cy, cz := tx*f, ty*f, tz*f
+				cx, cy, cz := float32(tx*f), float32(ty*f), float32(tz*f)
 				xx, xy, xz = xx-cx, xy-cy, xz-cz
 				tx, ty, tz = tx-cx, ty-cy, tz-cz
 			}
@@ -583,7 +583,7 @@ func (w *World) contactResponse() {
 		}
 		if !c.moving {
 			// Out of the depth it began the substep at: not speed.
-			if d0 := ((q[0]-s[0])*n[0] + (q[1]-s[1])*n[1] + (q[2]-s[2])*n[2]) - c.r; d0 < 0 {
+			if d0 := (float32((q[0]-s[0])*n[0]) + float32((q[1]-s[1])*n[1]) + float32((q[2]-s[2])*n[2])) - c.r; d0 < 0 {
 				vn += d0
 			}
 		}
@@ -591,9 +591,9 @@ func (w *World) contactResponse() {
 			vn = 0
 		}
 		if c.e > 0 && c.vn < 0 {
-			vn = max(vn, -c.e*c.vn)
+			vn = max(vn, float32(-c.e*c.vn))
 		}
-		q[0], q[1], q[2] = xx-(tx+n[0]*vn), xy-(ty+n[1]*vn), xz-(tz+n[2]*vn)
+		q[0], q[1], q[2] = xx-(tx+float32(n[0]*vn)), xy-(ty+float32(n[1]*vn)), xz-(tz+float32(n[2]*vn))
 	}
 }
 
@@ -658,8 +658,8 @@ func (w *World) clampRange(_, lo, hi int) {
 func (w *World) clampParticle(e *colliderEntry, i int) {
 	p := w.pos[i]
 	s, n := e.c.Closest(p)
-	if d := p.Sub(s).Dot(n) - w.radius[i]; d < 0 {
-		w.pos[i] = p.Sub(n.Mul(d))
+	if d := vecmath.Dot(p.Sub(s), n) - w.radius[i]; d < 0 {
+		w.pos[i] = p.Sub(vecmath.Scale(n, d))
 	}
 }
 
@@ -673,10 +673,10 @@ type Plane struct {
 // NewPlane makes a plane through point with the given normal (normalized
 // here). It returns an error for a zero or non-finite normal.
 func NewPlane(point, normal mgl32.Vec3) (*Plane, error) {
-	if !vecInRange(point, MaxCoordinate) || !finiteVec(normal) || normal.Len() < 1e-12 {
+	if !vecInRange(point, MaxCoordinate) || !finiteVec(normal) || vecmath.Len(normal) < 1e-12 {
 		return nil, fmt.Errorf("verlet3d: NewPlane(point = %v, normal = %v): want a point within ±%g m and a finite non-zero normal", point, normal, float32(MaxCoordinate))
 	}
-	return &Plane{point, normal.Normalize()}, nil
+	return &Plane{point, vecmath.Normalize(normal)}, nil
 }
 
 // Bounds implements Collider: the box around the solid half-space. A
@@ -696,7 +696,7 @@ func (p *Plane) Bounds() (min, max mgl32.Vec3) {
 		if p.Normal[(k+1)%3] != 0 || p.Normal[(k+2)%3] != 0 {
 			continue
 		}
-		slack := 1e-4 + 1e-6*float32(math.Abs(float64(p.Point[k])))
+		slack := 1e-4 + float32(1e-6*float32(math.Abs(float64(p.Point[k]))))
 		switch {
 		case p.Normal[k] > 0:
 			max[k] = p.Point[k] + slack
@@ -709,8 +709,8 @@ func (p *Plane) Bounds() (min, max mgl32.Vec3) {
 
 // Closest implements Collider.
 func (p *Plane) Closest(x mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
-	d := x.Sub(p.Point).Dot(p.Normal)
-	return x.Sub(p.Normal.Mul(d)), p.Normal
+	d := vecmath.Dot(x.Sub(p.Point), p.Normal)
+	return x.Sub(vecmath.Scale(p.Normal, d)), p.Normal
 }
 
 // Sphere is a solid ball.
@@ -744,13 +744,13 @@ func (s *Sphere) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
 // component (see package vecmath), as mgl32 would round them.
 func closestOnSphere(p, n, c *mgl32.Vec3, r float32, x *mgl32.Vec3) {
 	dx, dy, dz := x[0]-c[0], x[1]-c[1], x[2]-c[2]
-	l := float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))
+	l := float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))
 	nx, ny, nz := float32(0), float32(1), float32(0) // center: any direction will do
 	if l > 1e-12 {
 		k := 1 / l
-		nx, ny, nz = dx*k, dy*k, dz*k
+		nx, ny, nz = float32(dx*k), float32(dy*k), float32(dz*k)
 	}
-	p[0], p[1], p[2] = c[0]+nx*r, c[1]+ny*r, c[2]+nz*r
+	p[0], p[1], p[2] = c[0]+float32(nx*r), c[1]+float32(ny*r), c[2]+float32(nz*r)
 	n[0], n[1], n[2] = nx, ny, nz
 }
 
@@ -799,7 +799,7 @@ func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
 	if !vecInRange(center, MaxCoordinate) || !vecInRange(halfExtents, MaxCoordinate) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
 		return nil, fmt.Errorf("verlet3d: NewBox(center = %v, half extents = %v): want a center within ±%g m and half extents in (0, %g]", center, halfExtents, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
-	if !vecmath.FiniteQuat(rotation) || !finite(rotation.Len()) {
+	if !vecmath.FiniteQuat(rotation) || !finite(vecmath.QuatLen(rotation)) {
 		return nil, fmt.Errorf("verlet3d: NewBox rotation = %v, want a finite quaternion", rotation)
 	}
 	return &Box{center, halfExtents, vecmath.Rotation(rotation)}, nil
@@ -807,11 +807,11 @@ func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
 
 // Bounds implements Collider.
 func (b *Box) Bounds() (min, max mgl32.Vec3) {
-	m := b.Rotation.Mat4().Mat3()
+	m := vecmath.QuatMat4(b.Rotation).Mat3()
 	var ext mgl32.Vec3
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			ext[i] += float32(math.Abs(float64(m.At(i, j)))) * b.HalfExtents[j]
+			ext[i] += float32(float32(math.Abs(float64(m.At(i, j)))) * b.HalfExtents[j])
 		}
 	}
 	return b.Center.Sub(ext), b.Center.Add(ext)
@@ -832,7 +832,7 @@ func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 	q, ctr, h := b.Rotation, &b.Center, &b.HalfExtents
 	lx, ly, lz := x[0]-ctr[0], x[1]-ctr[1], x[2]-ctr[2]
 	if !aligned {
-		l := q.Conjugate().Rotate(mgl32.Vec3{lx, ly, lz})
+		l := vecmath.QuatRotate(vecmath.QuatConjugate(q), mgl32.Vec3{lx, ly, lz})
 		lx, ly, lz = l[0], l[1], l[2]
 	}
 	cx, outX := clampAxis(lx, h[0])
@@ -841,8 +841,8 @@ func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 	var nx, ny, nz float32
 	if outX || outY || outZ {
 		dx, dy, dz := lx-cx, ly-cy, lz-cz
-		k := 1.0 / float32(math.Sqrt(float64(dx*dx+dy*dy+dz*dz)))
-		nx, ny, nz = dx*k, dy*k, dz*k
+		k := 1.0 / float32(math.Sqrt(float64(float32(dx*dx)+float32(dy*dy)+float32(dz*dz))))
+		nx, ny, nz = float32(dx*k), float32(dy*k), float32(dz*k)
 	} else {
 		// Inside: leave through the nearest face.
 		l := [3]float32{lx, ly, lz}
@@ -856,7 +856,7 @@ func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 			}
 		}
 		c, n := l, [3]float32{}
-		c[axis] = sign * h[axis]
+		c[axis] = float32(sign * h[axis])
 		n[axis] = sign
 		cx, cy, cz = c[0], c[1], c[2]
 		nx, ny, nz = n[0], n[1], n[2]
@@ -864,7 +864,7 @@ func (b *Box) closest(x mgl32.Vec3, aligned bool) (mgl32.Vec3, mgl32.Vec3) {
 	if aligned {
 		return mgl32.Vec3{ctr[0] + cx, ctr[1] + cy, ctr[2] + cz}, mgl32.Vec3{nx, ny, nz}
 	}
-	return ctr.Add(q.Rotate(mgl32.Vec3{cx, cy, cz})), q.Rotate(mgl32.Vec3{nx, ny, nz})
+	return ctr.Add(vecmath.QuatRotate(q, mgl32.Vec3{cx, cy, cz})), vecmath.QuatRotate(q, mgl32.Vec3{nx, ny, nz})
 }
 
 // clampAxis clamps l to [-h, h] and reports whether it had to.

@@ -1,6 +1,7 @@
 package verlet3d_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
@@ -22,7 +23,7 @@ func mustSphere(c mgl32.Vec3, r float32) *verlet3d.Sphere {
 func TestNoPenetration(t *testing.T) {
 	plane, _ := verlet3d.NewPlane(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0.1, 1, 0})
 	capsule, _ := verlet3d.NewCapsule(mgl32.Vec3{-0.5, 0.5, 0}, mgl32.Vec3{0.5, 0.9, 0.2}, 0.3)
-	box, _ := verlet3d.NewBox(mgl32.Vec3{0, 0.6, 0}, mgl32.Vec3{0.5, 0.3, 0.4}, mgl32.QuatRotate(0.6, mgl32.Vec3{1, 1, 0}.Normalize()))
+	box, _ := verlet3d.NewBox(mgl32.Vec3{0, 0.6, 0}, mgl32.Vec3{0.5, 0.3, 0.4}, vecmath.QuatAxisAngle(0.6, vecmath.Normalize(mgl32.Vec3{1, 1, 0})))
 	cases := []struct {
 		name   string
 		c      verlet3d.Collider
@@ -43,12 +44,12 @@ func TestNoPenetration(t *testing.T) {
 			rng := rand.New(rand.NewSource(1))
 			var ps []verlet3d.Particle
 			for i := 0; i < 300; i++ {
-				pos := mgl32.Vec3{rng.Float32()*2 - 1, 1.5 + rng.Float32(), rng.Float32()*2 - 1}
+				pos := mgl32.Vec3{float32(rng.Float32()*2) - 1, 1.5 + rng.Float32(), float32(rng.Float32()*2) - 1}
 				p := add(t, w, pos, 0.1)
 				w.SetRadius(p, tc.radius)
 				// Throw a third of them hard at the center: 20 m/s.
 				if i%3 == 0 {
-					w.SetVelocity(p, mgl32.Vec3{0, 0.6, 0}.Sub(pos).Normalize().Mul(20))
+					w.SetVelocity(p, vecmath.Scale(vecmath.Normalize(mgl32.Vec3{0, 0.6, 0}.Sub(pos)), 20))
 				}
 				ps = append(ps, p)
 			}
@@ -63,7 +64,7 @@ func TestNoPenetration(t *testing.T) {
 				for _, p := range ps {
 					x := w.Position(p)
 					s, n := tc.c.Closest(x)
-					if d := x.Sub(s).Dot(n) - tc.radius; d < worst {
+					if d := vecmath.Dot(x.Sub(s), n) - tc.radius; d < worst {
 						worst = d
 					}
 				}
@@ -88,7 +89,7 @@ func TestColliderClosest(t *testing.T) {
 		{"sphere outside", mustSphere(mgl32.Vec3{}, 1), mgl32.Vec3{0, 3, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}},
 		{"sphere inside", mustSphere(mgl32.Vec3{}, 1), mgl32.Vec3{0.5, 0, 0}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{1, 0, 0}},
 		{"box inside nearest face", box, mgl32.Vec3{1.8, 0, 0}, mgl32.Vec3{2, 0, 0}, mgl32.Vec3{1, 0, 0}},
-		{"box outside corner", box, mgl32.Vec3{3, 3, 4}, mgl32.Vec3{2, 2, 3}, mgl32.Vec3{1, 1, 1}.Normalize()},
+		{"box outside corner", box, mgl32.Vec3{3, 3, 4}, mgl32.Vec3{2, 2, 3}, vecmath.Normalize(mgl32.Vec3{1, 1, 1})},
 		{"capsule side", capsule, mgl32.Vec3{2, 1, 0}, mgl32.Vec3{0.5, 1, 0}, mgl32.Vec3{1, 0, 0}},
 		{"capsule cap", capsule, mgl32.Vec3{0, 4, 0}, mgl32.Vec3{0, 2.5, 0}, mgl32.Vec3{0, 1, 0}},
 	}
@@ -190,7 +191,7 @@ func TestPressedIntoFloorRests(t *testing.T) {
 	for i := 0; i < 120; i++ {
 		w.Step()
 		if i >= 60 {
-			fastest = max(fastest, w.Velocity(p).Len())
+			fastest = max(fastest, vecmath.Len(w.Velocity(p)))
 		}
 	}
 	if fastest > 0.05 {

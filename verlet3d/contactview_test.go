@@ -2,6 +2,7 @@ package verlet3d_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // does not allocate.
 func TestContacts(t *testing.T) {
 	const radius = 0.02
-	tilt := mgl32.Vec3{0.3, 1, 0}.Normalize()
+	tilt := vecmath.Normalize(mgl32.Vec3{0.3, 1, 0})
 	plane := func(n mgl32.Vec3) verlet3d.Collider {
 		p, err := verlet3d.NewPlane(mgl32.Vec3{0, 0.1, 0}, n)
 		if err != nil {
@@ -75,14 +76,14 @@ func TestContacts(t *testing.T) {
 			if c.Particle != p || c.Collider != 0 {
 				t.Errorf("contact of particle %d with collider %d, want particle %d with collider 0", c.Particle, c.Collider, p)
 			}
-			if d := c.Normal.Sub(tc.normal).Len(); d > 1e-4 {
+			if d := vecmath.Len(c.Normal.Sub(tc.normal)); d > 1e-4 {
 				t.Errorf("normal %v, want %v (off by %.2g)", c.Normal, tc.normal, d)
 			}
 			surface, _ := tc.collider.Closest(c.Point)
-			if d := surface.Sub(c.Point).Len(); d > 1e-4 {
+			if d := vecmath.Len(surface.Sub(c.Point)); d > 1e-4 {
 				t.Errorf("point %v is %.2g m off the collider's surface, want on it", c.Point, d)
 			}
-			if d := w.Position(p).Sub(c.Point).Len(); d > radius+1e-4 {
+			if d := vecmath.Len(w.Position(p).Sub(c.Point)); d > radius+1e-4 {
 				t.Errorf("point %v is %.4f m from the particle at %v, want within its radius %.2f m", c.Point, d, w.Position(p), radius)
 			}
 			dst := make([]verlet3d.Contact, 0, 4)
@@ -162,7 +163,7 @@ func TestColliderSettings(t *testing.T) {
 	var boxes []*verlet3d.Box
 	for i := 0; i < 3; i++ {
 		b, _ := verlet3d.NewBox(mgl32.Vec3{float32(i), 0, 0}, mgl32.Vec3{0.1, 0.1, 0.1}, mgl32.QuatIdent())
-		if err := w.AddCollider(b, verlet3d.ContactSettings{Friction: 0.1 * float32(i+1)}); err != nil {
+		if err := w.AddCollider(b, verlet3d.ContactSettings{Friction: float32(0.1 * float32(i+1))}); err != nil {
 			t.Fatal(err)
 		}
 		boxes = append(boxes, b)

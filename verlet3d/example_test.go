@@ -19,7 +19,7 @@ func Example() {
 		if i == 0 {
 			mass = 0 // pinned
 		}
-		p, _ := w.AddParticle(mgl32.Vec3{float32(i) * 0.1, 2, 0}, mass)
+		p, _ := w.AddParticle(mgl32.Vec3{float32(float32(i) * 0.1), 2, 0}, mass)
 		rope = append(rope, p)
 	}
 	for i := 0; i < 10; i++ {
@@ -31,7 +31,7 @@ func Example() {
 	for i := 0; i < 300; i++ { // five seconds at 60 steps per second
 		w.Step()
 	}
-	fmt.Printf("stretch %.1f%%, %d contacts\n", 100*w.MaxLinkStrain(), w.Stats().Contacts)
+	fmt.Printf("stretch %.1f%%, %d contacts\n", float32(100*w.MaxLinkStrain()), w.Stats().Contacts)
 	// Output: stretch 0.1%, 4 contacts
 }
 
@@ -59,7 +59,7 @@ func ExampleWorld_Parallel() {
 	w, _ := verlet3d.NewWorld(cfg)
 	defer w.Close() // stops the worker goroutines
 	for i := 0; i < 1000; i++ {
-		w.AddParticle(mgl32.Vec3{float32(i%10) * 0.1, 1 + float32(i/10)*0.01, 0}, 1)
+		w.AddParticle(mgl32.Vec3{float32(float32(i%10) * 0.1), 1 + float32(float32(i/10)*0.01), 0}, 1)
 	}
 	w.Step()
 	pos := w.Positions()
@@ -73,6 +73,6 @@ func ExampleWorld_Parallel() {
 	for _, h := range height {
 		lowest = min(lowest, h)
 	}
-	fmt.Printf("lowest particle %.3f m up after one step (fell %.1f mm)\n", lowest, 1000*(1-lowest))
+	fmt.Printf("lowest particle %.3f m up after one step (fell %.1f mm)\n", lowest, float32(1000*(1-lowest)))
 	// Output: lowest particle 0.999 m up after one step (fell 1.5 mm)
 }

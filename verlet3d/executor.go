@@ -117,7 +117,7 @@ func newExecutor(n int, spin time.Duration) *executor {
 }
 
 // seconds converts a Config time in seconds to a Duration.
-func seconds(s float32) time.Duration { return time.Duration(float64(s) * 1e9) }
+func seconds(s float32) time.Duration { return time.Duration(float64(float64(s) * 1e9)) }
 
 // makeExecutor is newExecutor without its worker goroutines.
 func makeExecutor(n int) *executor {

@@ -117,7 +117,7 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 		for _, w := range []*World{serial, shared} {
 			for i := range w.pos {
 				f := float32(i)
-				w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
+				w.pos[i] = w.pos[i].Add(mgl32.Vec3{float32(0.3 * sin32(f)), float32(0.2 * sin32(float32(1.7*f))), float32(0.25 * sin32(float32(2.3*f)))})
 			}
 			w.links.color(w.NumParticles())
 			w.links.prepare(w.invMass, w.massGen, 3600, w.kernels())

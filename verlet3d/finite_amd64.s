@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func finiteGroups(v *mgl32.Vec3, n int) bool

@@ -25,7 +25,7 @@ func TestFiniteKernelMatchesDefinition(t *testing.T) {
 	for groups := 0; groups <= 6; groups++ {
 		v := make([]mgl32.Vec3, 8*groups+1) // one past the groups, never read
 		for i := range v {
-			v[i] = mgl32.Vec3{r.Float32()*200 - 100, r.Float32()*200 - 100, r.Float32()*200 - 100}
+			v[i] = mgl32.Vec3{float32(r.Float32()*200) - 100, float32(r.Float32()*200) - 100, float32(r.Float32()*200) - 100}
 		}
 		v[8*groups] = mgl32.Vec3{nan, nan, nan}
 		check := func(what string) {

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -32,7 +33,7 @@ func (d *Drag) Apply(w *World, s Substep) {
 	k := d.Coefficient / s.H
 	for i := range w.acc {
 		v := w.pos[i].Sub(w.prev[i])
-		w.acc[i] = w.acc[i].Sub(v.Mul(k * w.invMass[i]))
+		w.acc[i] = w.acc[i].Sub(vecmath.Scale(v, float32(k*w.invMass[i])))
 	}
 }
 
@@ -102,19 +103,19 @@ func (wd *Wind) Velocity(p mgl32.Vec3, t float32) mgl32.Vec3 {
 		period := wd.GustPeriod
 		// Two incommensurate sines read as irregular gusts.
 		x := float64(t / period * 2 * math.Pi)
-		g := 0.6*math.Sin(x) + 0.4*math.Sin(2.37*x+1.3)
-		v = v.Mul(1 + wd.Gust*float32(g))
+		g := float64(0.6*math.Sin(x)) + float64(0.4*math.Sin(float64(2.37*x)+1.3))
+		v = vecmath.Scale(v, 1+float32(wd.Gust*float32(g)))
 	}
 	if wd.Turbulence != 0 && wd.TurbulenceScale > 0 {
 		scale := wd.TurbulenceScale
-		q := p.Mul(1 / scale)
+		q := vecmath.Scale(p, 1/scale)
 		// The air moves through the swirls with the steady wind.
-		q = q.Sub(wd.Steady.Mul(t / scale))
-		v = v.Add(mgl32.Vec3{
-			smoothNoise(q[0]+1.7*t, q[1], q[2]),
-			smoothNoise(q[1]+0.3, q[2]+1.1*t, q[0]+5.2),
-			smoothNoise(q[2]+9.1, q[0]+2.3, q[1]+1.3*t),
-		}.Mul(wd.Turbulence))
+		q = q.Sub(vecmath.Scale(wd.Steady, t/scale))
+		v = v.Add(vecmath.Scale(mgl32.Vec3{
+			smoothNoise(q[0]+float32(1.7*t), q[1], q[2]),
+			smoothNoise(q[1]+0.3, q[2]+float32(1.1*t), q[0]+5.2),
+			smoothNoise(q[2]+9.1, q[0]+2.3, q[1]+float32(1.3*t)),
+		}, wd.Turbulence))
 	}
 	return v
 }
@@ -122,8 +123,8 @@ func (wd *Wind) Velocity(p mgl32.Vec3, t float32) mgl32.Vec3 {
 // smoothNoise is a cheap smooth pseudo-noise in [-1, 1]: a sum of sines at
 // skewed frequencies (no tables, no allocation, deterministic).
 func smoothNoise(x, y, z float32) float32 {
-	a := math.Sin(float64(1.00*x+0.73*y+0.31*z)) * 0.5
-	b := math.Sin(float64(0.61*x-1.37*y+0.89*z+1.7)) * 0.3
-	c := math.Sin(float64(-1.83*x+0.47*y+1.53*z+4.1)) * 0.2
+	a := float64(math.Sin(float64(float32(1.00*x)+float32(0.73*y)+float32(0.31*z))) * 0.5)
+	b := float64(math.Sin(float64(float32(0.61*x)-float32(1.37*y)+float32(0.89*z)+1.7)) * 0.3)
+	c := float64(math.Sin(float64(float32(-1.83*x)+float32(0.47*y)+float32(1.53*z)+4.1)) * 0.2)
 	return float32(a + b + c)
 }

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"slices"
 	"testing"
@@ -28,7 +29,7 @@ func fuseWorld(t *testing.T, cfg Config, n int) (*World, func(step int)) {
 			if r == 0 {
 				m = 0
 			}
-			if _, err := w.AddParticle(mgl32.Vec3{0.03 * float32(c), 2, 0.03 * float32(r)}, m); err != nil {
+			if _, err := w.AddParticle(mgl32.Vec3{float32(0.03 * float32(c)), 2, float32(0.03 * float32(r))}, m); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -56,8 +57,8 @@ func fuseWorld(t *testing.T, cfg Config, n int) (*World, func(step int)) {
 	corner := at(0, n-1)
 	start := w.Position(corner)
 	move := func(step int) {
-		a := 0.05 * float32(step)
-		w.SetTarget(corner, start.Add(mgl32.Vec3{0.3 * float32(math.Sin(float64(a))), 0, 0.2 * float32(math.Cos(float64(a)))}))
+		a := float32(0.05 * float32(step))
+		w.SetTarget(corner, start.Add(mgl32.Vec3{float32(0.3 * float32(math.Sin(float64(a)))), 0, float32(0.2 * float32(math.Cos(float64(a))))}))
 	}
 	return w, move
 }
@@ -82,7 +83,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		box, err := NewBox(mgl32.Vec3{0.4, 0.9, 0.5}, mgl32.Vec3{0.3, 0.05, 0.3}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1}))
+		box, err := NewBox(mgl32.Vec3{0.4, 0.9, 0.5}, mgl32.Vec3{0.3, 0.05, 0.3}, vecmath.QuatAxisAngle(0.3, mgl32.Vec3{0, 0, 1}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 			}
 			move(i)
 			if ball != nil {
-				ball.Center[0] = 0.95 + 0.3*float32(math.Sin(0.2*float64(i)))
+				ball.Center[0] = 0.95 + float32(0.3*float32(math.Sin(float64(0.2*float64(i)))))
 			}
 			if i%7 == 3 {
 				// A hitch: a 70 ms frame runs MaxStepsPerFrame steps,
@@ -226,6 +227,6 @@ type swayField struct{}
 
 func (swayField) Apply(w *World, _ Substep) {
 	for i := range w.pos {
-		w.AddForce(Particle(i), mgl32.Vec3{0.02 * float32(math.Sin(3*float64(w.pos[i][1]))), 0, 0.01})
+		w.AddForce(Particle(i), mgl32.Vec3{float32(0.02 * float32(math.Sin(float64(3*float64(w.pos[i][1]))))), 0, 0.01})
 	}
 }

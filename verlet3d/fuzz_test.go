@@ -45,7 +45,7 @@ func fuzzConfig(in *checks.Input) verlet3d.Config {
 	if flags&128 != 0 {
 		cfg.ContactMargin = in.F32()
 		cfg.Workers = 1 + in.Intn(4)
-		cfg.WorkerSpin = in.F32() * 1e-3 // a huge spin would only be slow
+		cfg.WorkerSpin = float32(in.F32() * 1e-3) // a huge spin would only be slow
 	}
 	if flags&128 != 0 && flags&1 != 0 {
 		cfg.WorkerSpin = in.F32()

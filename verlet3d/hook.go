@@ -1,6 +1,9 @@
 package verlet3d
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // Substep is what the World tells every hook about the moment it runs in.
 // It is computed by the World from integers and a float64 clock, never
@@ -90,12 +93,12 @@ func LerpPose(a, b Pose, t float32) Pose {
 		return a
 	}
 	qa, qb := a.Rotation, b.Rotation
-	if qa.Dot(qb) < 0 {
-		qb = qb.Scale(-1)
+	if vecmath.QuatDot(qa, qb) < 0 {
+		qb = vecmath.QuatScale(qb, -1)
 	}
 	return Pose{
-		Position: a.Position.Add(b.Position.Sub(a.Position).Mul(t)),
-		Rotation: mgl32.QuatSlerp(qa, qb, t).Normalize(),
+		Position: a.Position.Add(vecmath.Scale(b.Position.Sub(a.Position), t)),
+		Rotation: vecmath.QuatNormalize(vecmath.QuatSlerp(qa, qb, t)),
 	}
 }
 

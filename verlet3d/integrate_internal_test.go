@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 	"unsafe"
 
@@ -42,13 +43,13 @@ func integrateWorld(t *testing.T, withForces bool) *World {
 	}
 	for i := 0; i < 203; i++ {
 		f := float32(i)
-		p, err := w.AddParticle(mgl32.Vec3{sin32(f), 1 + sin32(1.3*f), sin32(2.1 * f)}, 0.1+0.05*sin32(f)*sin32(f))
+		p, err := w.AddParticle(mgl32.Vec3{sin32(f), 1 + sin32(float32(1.3*f)), sin32(float32(2.1 * f))}, 0.1+float32(0.05*sin32(f)*sin32(f)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := mgl32.Vec3{sin32(3 * f), sin32(5 * f), sin32(7 * f)}.Mul(2)
+		v := vecmath.Scale(mgl32.Vec3{sin32(float32(3 * f)), sin32(float32(5 * f)), sin32(float32(7 * f))}, 2)
 		if i%17 == 4 {
-			v = v.Mul(40) // past MaxSpeed
+			v = vecmath.Scale(v, 40) // past MaxSpeed
 		}
 		w.SetVelocity(p, v)
 	}
@@ -60,7 +61,7 @@ func integrateWorld(t *testing.T, withForces bool) *World {
 	w.SetTarget(77, mgl32.Vec3{0.5, 2, 0.5})
 	if withForces {
 		for i := 0; i < 203; i += 3 {
-			w.AddForce(Particle(i), mgl32.Vec3{0.3, -0.1 * float32(i%5), 0.2})
+			w.AddForce(Particle(i), mgl32.Vec3{0.3, float32(-0.1 * float32(i%5)), 0.2})
 		}
 	}
 	return w

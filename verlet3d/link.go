@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"unsafe"
 
@@ -140,7 +141,7 @@ func (ls *linkStore) prepare(invMass []float32, gen uint64, invH2 float32, kerne
 			continue
 		}
 		if c.flags&linkJakobsen == 0 {
-			den += c.alpha * invH2
+			den += float32(c.alpha * invH2)
 		}
 		c.invDen = 1 / den
 	}
@@ -163,7 +164,7 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	}
 	rest := s.Rest
 	if rest == 0 {
-		rest = w.pos[a].Sub(w.pos[b]).Len()
+		rest = vecmath.Len(w.pos[a].Sub(w.pos[b]))
 	}
 	switch {
 	case !inRange(rest, MaxCoordinate) || rest < 0:
@@ -331,7 +332,7 @@ func (w *World) LinkStrain(l Link) float32 {
 	if h.rest == 0 {
 		return 0
 	}
-	return (w.pos[h.a].Sub(w.pos[h.b]).Len() - h.rest) / h.rest
+	return (vecmath.Len(w.pos[h.a].Sub(w.pos[h.b])) - h.rest) / h.rest
 }
 
 // BreakLink breaks l now as if strained past its limit; it is reported by
@@ -364,7 +365,7 @@ func (w *World) MaxLinkStrain() float32 {
 		if h.flags&linkBroken != 0 || h.rest == 0 {
 			continue
 		}
-		s := (w.pos[h.a].Sub(w.pos[h.b]).Len() - h.rest) / h.rest
+		s := (vecmath.Len(w.pos[h.a].Sub(w.pos[h.b])) - h.rest) / h.rest
 		if s > m {
 			m = s
 		}
@@ -752,7 +753,7 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 		ax, ay, az := pa[0], pa[1], pa[2]
 		bx, by, bz := pb[0], pb[1], pb[2]
 		dx, dy, dz := bx-ax, by-ay, bz-az
-		d2 := dx*dx + dy*dy + dz*dz
+		d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 		if d2 < 1e-18 {
 			if first {
 				lambda[i] = 0
@@ -764,12 +765,12 @@ func solveLinks(hot []linkHot, lambda []float32, pos []mgl32.Vec3, invMass []flo
 		if !first {
 			lam = lambda[i]
 		}
-		dl := (c.rest - d - c.alpha*invH2*lam) * c.invDen
+		dl := float32((c.rest - d - float32(c.alpha*invH2*lam)) * c.invDen)
 		lambda[i] = lam + dl
 		s := dl / d
-		ka, kb := wa*s, wb*s
-		pa[0], pa[1], pa[2] = ax-ka*dx, ay-ka*dy, az-ka*dz
-		pb[0], pb[1], pb[2] = bx+kb*dx, by+kb*dy, bz+kb*dz
+		ka, kb := float32(wa*s), float32(wb*s)
+		pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
+		pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 	}
 }
 
@@ -782,7 +783,7 @@ func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []f
 	}
 	pa, pb := &pos[c.a], &pos[c.b]
 	dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
-	d2 := dx*dx + dy*dy + dz*dz
+	d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 	if d2 < 1e-18 {
 		return
 	}
@@ -798,17 +799,17 @@ func solveLinkFlagged(c *linkHot, lambda *float32, pos []mgl32.Vec3, invMass []f
 	}
 	var dl float32
 	if c.flags&linkJakobsen != 0 {
-		dl = -c.alpha * C * c.invDen
+		dl = float32(-c.alpha * C * c.invDen)
 	} else {
-		dl = (-C - c.alpha*invH2**lambda) * c.invDen
+		dl = float32((-C - float32(c.alpha*invH2**lambda)) * c.invDen)
 		*lambda += dl
 	}
 	s := dl / d
-	ka, kb := wa*s, wb*s
-	pa[0] -= ka * dx
-	pa[1] -= ka * dy
-	pa[2] -= ka * dz
-	pb[0] += kb * dx
-	pb[1] += kb * dy
-	pb[2] += kb * dz
+	ka, kb := float32(wa*s), float32(wb*s)
+	pa[0] -= float32(ka * dx)
+	pa[1] -= float32(ka * dy)
+	pa[2] -= float32(ka * dz)
+	pb[0] += float32(kb * dx)
+	pb[1] += float32(kb * dy)
+	pb[2] += float32(kb * dz)
 }

@@ -129,7 +129,7 @@ func TestAllLinksIdleRunNoPass(t *testing.T) {
 	defer w.Close()
 	const n = 2450
 	for i := 0; i < n; i++ {
-		x := mgl32.Vec3{float32(i%50) * 0.5, 0, float32(i/50) * 0.5}
+		x := mgl32.Vec3{float32(float32(i%50) * 0.5), 0, float32(float32(i/50) * 0.5)}
 		a, _ := w.AddParticle(x, 1)
 		b, _ := w.AddParticle(x.Add(mgl32.Vec3{0, 0.2, 0}), 1)
 		if _, err := w.AddLink(a, b, LinkSettings{Rest: 0.1}); err != nil {

@@ -101,7 +101,7 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 		for k := range hot {
 			c := &hot[k]
 			gr.a3[k], gr.b3[k] = 3*c.a, 3*c.b
-			gr.rest[k], gr.alphaH[k], gr.invDen[k] = c.rest, c.alpha*invH2, c.invDen
+			gr.rest[k], gr.alphaH[k], gr.invDen[k] = c.rest, float32(c.alpha*invH2), c.invDen
 			gr.wa[k], gr.wb[k] = invMass[c.a], invMass[c.b]
 		}
 	}

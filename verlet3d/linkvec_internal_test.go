@@ -22,7 +22,7 @@ func kernelGridWorld(t *testing.T, n int) *World {
 	w := gridWorld(n)
 	for i := range w.pos {
 		f := float32(i)
-		w.pos[i] = w.pos[i].Add(mgl32.Vec3{0.3 * sin32(f), 0.2 * sin32(1.7*f), 0.25 * sin32(2.3*f)})
+		w.pos[i] = w.pos[i].Add(mgl32.Vec3{float32(0.3 * sin32(f)), float32(0.2 * sin32(float32(1.7*f))), float32(0.25 * sin32(float32(2.3*f)))})
 	}
 	w.Pin(0)
 	w.Pin(100)
@@ -46,7 +46,7 @@ func kernelGridWorld(t *testing.T, n int) *World {
 	}
 	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
 	for i := range ls.lambda {
-		ls.lambda[i] = 1e-3 * sin32(float32(i))
+		ls.lambda[i] = float32(1e-3 * sin32(float32(i)))
 	}
 	return w
 }

@@ -14,7 +14,7 @@ func TestUnbrokenLinks(t *testing.T) {
 	w := newWorld(t, nil)
 	var ps []verlet3d.Particle
 	for i := 0; i < 5; i++ {
-		ps = append(ps, add(t, w, mgl32.Vec3{float32(i) * 0.1, 1, 0}, 1))
+		ps = append(ps, add(t, w, mgl32.Vec3{float32(float32(i) * 0.1), 1, 0}, 1))
 	}
 	var ls []verlet3d.Link
 	for i := 0; i+1 < len(ps); i++ {

@@ -45,7 +45,7 @@ func link(t testing.TB, w *verlet3d.World, a, b verlet3d.Particle, s verlet3d.Li
 func within(t *testing.T, name string, got, want, relTol float64) {
 	t.Helper()
 	if math.Abs(got-want) > relTol*math.Abs(want) {
-		t.Errorf("%s = %.5f, want %.5f within %.2g%%", name, got, want, relTol*100)
+		t.Errorf("%s = %.5f, want %.5f within %.2g%%", name, got, want, float64(relTol*100))
 	} else {
 		t.Logf("%s = %.5f (reference %.5f, error %.3f%%)", name, got, want, 100*math.Abs(got-want)/math.Abs(want))
 	}
@@ -121,7 +121,7 @@ func TestCatenarySag(t *testing.T) {
 		w.Step()
 	}
 	if s := w.MaxLinkStrain(); s > 0.005 {
-		t.Fatalf("links stretched %.3f%%, the reference needs < 0.5%%", s*100)
+		t.Fatalf("links stretched %.3f%%, the reference needs < 0.5%%", float32(s*100))
 	}
 	within(t, "sag", float64(-w.Position(ps[n/2])[1]), 1.005, 0.02)
 }
@@ -177,7 +177,7 @@ func TestSetLinkComplianceBetweenSteps(t *testing.T) {
 	w.SetPosition(b, mgl32.Vec3{1.5, 0, 0})
 	w.Step()
 	if s := w.LinkStrain(l); s < 0.4 {
-		t.Fatalf("a link of compliance 1 m/N pulled 50%% strain to %.1f%% in one pass: not soft", 100*s)
+		t.Fatalf("a link of compliance 1 m/N pulled 50%% strain to %.1f%% in one pass: not soft", float32(100*s))
 	}
 	w.SetLinkCompliance(l, 0)
 	if c := w.LinkCompliance(l); c != 0 {

@@ -38,14 +38,14 @@ func TestPlaneBounds(t *testing.T) {
 			wantLo, wantHi := -inf, inf
 			if k == tc.axis {
 				// The slack: 0.1 mm, and a millionth of the coordinate.
-				slack := 1e-4 + 1e-6*abs(tc.at)
+				slack := 1e-4 + float32(1e-6*abs(tc.at))
 				if tc.top {
-					if hi[k] < tc.at+slack*0.99 || hi[k] > tc.at+slack*1.01 {
+					if hi[k] < tc.at+float32(slack*0.99) || hi[k] > tc.at+float32(slack*1.01) {
 						t.Errorf("%s: max[%d] = %v, want %v + %v", tc.name, k, hi[k], tc.at, slack)
 					}
 					wantHi = hi[k]
 				} else {
-					if lo[k] > tc.at-slack*0.99 || lo[k] < tc.at-slack*1.01 {
+					if lo[k] > tc.at-float32(slack*0.99) || lo[k] < tc.at-float32(slack*1.01) {
 						t.Errorf("%s: min[%d] = %v, want %v - %v", tc.name, k, lo[k], tc.at, slack)
 					}
 					wantLo = lo[k]
@@ -70,27 +70,27 @@ func TestPlaneBoundsKeepEveryContact(t *testing.T) {
 	contacts := 0
 	for i := 0; i < 400000; i++ {
 		far := []float32{0, 1, 100, 9000}[i%4]
-		h := (rng.Float32() - 0.5) * 2 * far
+		h := float32((rng.Float32() - 0.5) * 2 * far)
 		normal := mgl32.Vec3{0, 1, 0}
 		if i%3 == 0 {
 			normal = mgl32.Vec3{0, -1, 0}
 		}
-		p, _ := verlet3d.NewPlane(mgl32.Vec3{far * rng.Float32(), h, -far * rng.Float32()}, normal)
+		p, _ := verlet3d.NewPlane(mgl32.Vec3{float32(far * rng.Float32()), h, float32(-far * rng.Float32())}, normal)
 		lo3, hi3 := p.Bounds()
 		r := []float32{0, 0.002, 0.05}[rng.Intn(3)]
 		margin := []float32{0, 1e-6, 1e-4, 0.01, 0.02}[rng.Intn(5)]
 		// A path ending within a few centimeters of the surface, on
 		// either side, some of them long.
 		near := func() mgl32.Vec3 {
-			d := (rng.Float32() - 0.3) * 0.1 * float32(math.Pow(10, -3*rng.Float64()))
-			return mgl32.Vec3{far*rng.Float32() + rng.Float32(), h + normal[1]*d, rng.Float32()}
+			d := float32((rng.Float32() - 0.3) * 0.1 * float32(math.Pow(10, float64(-3*rng.Float64()))))
+			return mgl32.Vec3{float32(far*rng.Float32()) + rng.Float32(), h + float32(normal[1]*d), rng.Float32()}
 		}
 		b := near()
 		a := b
 		if rng.Intn(2) == 0 {
 			a = near()
 		} else {
-			a[1] += (rng.Float32() - 0.5) * 0.01
+			a[1] += float32((rng.Float32() - 0.5) * 0.01)
 		}
 		_, _, ok := vecmath.PathContact(p, a, b, r, margin)
 		if !ok {
@@ -118,8 +118,8 @@ func TestMovedFloorWakesTheWorld(t *testing.T) {
 		move   func(p *verlet3d.Plane)
 	}{
 		{"raised", mgl32.Vec3{0, 1, 0}, func(p *verlet3d.Plane) { p.Point[1] += 0.05 }},
-		{"tilted turned", mgl32.Vec3{0.05, 1, 0}.Normalize(), func(p *verlet3d.Plane) {
-			p.Normal = mgl32.Vec3{-0.05, 1, 0}.Normalize()
+		{"tilted turned", vecmath.Normalize(mgl32.Vec3{0.05, 1, 0}), func(p *verlet3d.Plane) {
+			p.Normal = vecmath.Normalize(mgl32.Vec3{-0.05, 1, 0})
 		}},
 	} {
 		w := newWorld(t, nil)
@@ -131,7 +131,7 @@ func TestMovedFloorWakesTheWorld(t *testing.T) {
 		var ps []verlet3d.Particle
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
-				ps = append(ps, add(t, w, mgl32.Vec3{float32(c)*0.05 - 0.2, 0.05, float32(r)*0.05 - 0.2}, 0.01))
+				ps = append(ps, add(t, w, mgl32.Vec3{float32(float32(c)*0.05) - 0.2, 0.05, float32(float32(r)*0.05) - 0.2}, 0.01))
 			}
 		}
 		for r := 0; r < n; r++ {
@@ -159,7 +159,7 @@ func TestMovedFloorWakesTheWorld(t *testing.T) {
 			w.Step()
 		}
 		for _, p := range ps {
-			if d := w.Position(p).Sub(floor.Point).Dot(floor.Normal); d < -1e-3 {
+			if d := vecmath.Dot(w.Position(p).Sub(floor.Point), floor.Normal); d < -1e-3 {
 				t.Errorf("%s: particle %d is %.4f m inside the moved floor after 0.5 s", tc.name, p, -d)
 				break
 			}

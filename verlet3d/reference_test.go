@@ -2,6 +2,7 @@ package verlet3d_test
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -59,8 +60,8 @@ func catenary(cfg verlet3d.Config) (sag, strain float64) {
 	ps := make([]verlet3d.Particle, n+1)
 	for i := range ps {
 		s := -1.5 + 3*float64(i)/n
-		x := a * math.Asinh(s/a)
-		y := a*math.Cosh(x/a) - a*math.Cosh(1/a)
+		x := float64(a * math.Asinh(s/a))
+		y := float64(a*math.Cosh(x/a)) - float64(a*math.Cosh(1/a))
 		m := float32(0.075)
 		if i == 0 || i == n {
 			m = 0
@@ -103,7 +104,7 @@ func pendulumPeriod(cfg verlet3d.Config, amp float64) float64 {
 	for i := 0; i < int(12/dt) && len(crossings) < 6; i++ {
 		w.Step()
 		if x := w.Position(bob)[0]; lastX < 0 && x >= 0 {
-			crossings = append(crossings, w.Time()-(1-float64(-lastX/(x-lastX)))*dt)
+			crossings = append(crossings, w.Time()-float64((1-float64(-lastX/(x-lastX)))*dt))
 			lastX = x
 		} else {
 			lastX = x
@@ -132,9 +133,9 @@ func TestReferencesAtDefaults(t *testing.T) {
 		c := cfg
 		c.Damping = 0
 		if loss := pendulumLoss(c, 20*math.Pi/180); loss > 0.02 {
-			t.Errorf("amplitude loss %.2f%% per swing, want < 2%%", loss*100)
+			t.Errorf("amplitude loss %.2f%% per swing, want < 2%%", float64(loss*100))
 		} else {
-			t.Logf("amplitude loss %.3f%% per swing", loss*100)
+			t.Logf("amplitude loss %.3f%% per swing", float64(loss*100))
 		}
 	})
 	t.Run("pendulum 1 m 10 deg period within 1%", func(t *testing.T) {
@@ -149,7 +150,7 @@ func TestReferencesAtDefaults(t *testing.T) {
 	t.Run("chain of 40 links sags within 1% with strain under 0.5%", func(t *testing.T) {
 		sag, strain := catenary(cfg)
 		if strain > 0.005 {
-			t.Errorf("link strain %.3f%%, want < 0.5%%", strain*100)
+			t.Errorf("link strain %.3f%%, want < 0.5%%", float64(strain*100))
 		}
 		within(t, "sag", sag, 1.005, 0.01)
 	})
@@ -160,7 +161,7 @@ func TestReferencesAtDefaults(t *testing.T) {
 		for i := 0; i < 30; i++ {
 			w.Step()
 		}
-		within(t, "speed", float64(w.Velocity(p).Len()), 80, 1e-3)
+		within(t, "speed", float64(vecmath.Len(w.Velocity(p))), 80, 1e-3)
 		if n := w.Stats().SpeedClamps; n != 0 {
 			t.Errorf("%d clamps", n)
 		}
@@ -171,7 +172,7 @@ func TestReferencesAtDefaults(t *testing.T) {
 // radius 3 cm never comes out on the other side, whatever the angle and the
 // offset along the way: continuous collision against the swept path.
 func TestNoTunnelling(t *testing.T) {
-	thin, _ := verlet3d.NewBox(mgl32.Vec3{}, mgl32.Vec3{0.5, 0.5, 0.01}, mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0}))
+	thin, _ := verlet3d.NewBox(mgl32.Vec3{}, mgl32.Vec3{0.5, 0.5, 0.01}, vecmath.QuatAxisAngle(0.3, mgl32.Vec3{0, 1, 0}))
 	ball := mustSphere(mgl32.Vec3{}, 0.03)
 	cases := []struct {
 		name string
@@ -195,14 +196,14 @@ func TestNoTunnelling(t *testing.T) {
 						for j := 0; j < 7; j++ {
 							// Aim at a grid of points, from a start 1 m away on
 							// a slant, with a start phase that varies per particle.
-							aim := mgl32.Vec3{tc.aim * (float32(i)/3 - 1), tc.aim * (float32(j)/3 - 1), 0}
-							dir := mgl32.Vec3{0.3 * float32(i-3) / 3, 0.2 * float32(j-3) / 3, 1}.Normalize()
-							start := aim.Sub(dir.Mul(1 + 0.013*float32(i*7+j)))
+							aim := mgl32.Vec3{float32(tc.aim * (float32(i)/3 - 1)), float32(tc.aim * (float32(j)/3 - 1)), 0}
+							dir := vecmath.Normalize(mgl32.Vec3{0.3 * float32(i-3) / 3, 0.2 * float32(j-3) / 3, 1})
+							start := aim.Sub(vecmath.Scale(dir, 1+float32(0.013*float32(i*7+j))))
 							p := add(t, w, start, 1)
 							if err := w.SetRadius(p, radius); err != nil {
 								t.Fatal(err)
 							}
-							w.SetVelocity(p, dir.Mul(speed))
+							w.SetVelocity(p, vecmath.Scale(dir, speed))
 							ps = append(ps, p)
 							dirs = append(dirs, dir)
 						}
@@ -215,9 +216,9 @@ func TestNoTunnelling(t *testing.T) {
 					for k, p := range ps {
 						a := w.Position(p)
 						for d := float32(0); d < 2.5; d += 5e-4 {
-							q := a.Add(dirs[k].Mul(d))
+							q := a.Add(vecmath.Scale(dirs[k], d))
 							s, n := tc.c.Closest(q)
-							if q.Sub(s).Dot(n) < radius {
+							if vecmath.Dot(q.Sub(s), n) < radius {
 								mustHit[k] = true
 								hits++
 								break
@@ -232,7 +233,7 @@ func TestNoTunnelling(t *testing.T) {
 					}
 					passed := 0
 					for k, p := range ps {
-						if mustHit[k] && w.Velocity(p).Sub(dirs[k].Mul(speed)).Len() < 0.01*speed {
+						if mustHit[k] && vecmath.Len(w.Velocity(p).Sub(vecmath.Scale(dirs[k], speed))) < 0.01*speed {
 							passed++
 						}
 					}
@@ -258,13 +259,13 @@ func TestStaticFrictionHoldsOnSlope(t *testing.T) {
 		}{{-3, true}, {3, false}} {
 			t.Run(fmt.Sprintf("%s %+v deg", shape, tc.delta), func(t *testing.T) {
 				angle := critical + tc.delta*math.Pi/180
-				q := mgl32.QuatRotate(float32(angle), mgl32.Vec3{0, 0, 1})
-				normal := q.Rotate(mgl32.Vec3{0, 1, 0})
+				q := vecmath.QuatAxisAngle(float32(angle), mgl32.Vec3{0, 0, 1})
+				normal := vecmath.QuatRotate(q, mgl32.Vec3{0, 1, 0})
 				var c verlet3d.Collider
 				if shape == "plane" {
 					c, _ = verlet3d.NewPlane(mgl32.Vec3{}, normal)
 				} else {
-					c, _ = verlet3d.NewBox(normal.Mul(-0.5), mgl32.Vec3{5, 0.5, 5}, q)
+					c, _ = verlet3d.NewBox(vecmath.Scale(normal, -0.5), mgl32.Vec3{5, 0.5, 5}, q)
 				}
 				// Sleeping off: the creep is measured on the solver, not
 				// hidden by a World that fell asleep.
@@ -280,9 +281,9 @@ func TestStaticFrictionHoldsOnSlope(t *testing.T) {
 				for i := 0; i < 300; i++ {
 					w.Step()
 				}
-				moved := w.Position(p).Sub(start).Len()
+				moved := vecmath.Len(w.Position(p).Sub(start))
 				if tc.hold && moved > 5e-4 {
-					t.Errorf("crept %.2f mm in 5 s, want < 0.5 mm", moved*1000)
+					t.Errorf("crept %.2f mm in 5 s, want < 0.5 mm", float32(moved*1000))
 				}
 				if !tc.hold && moved < 0.5 {
 					t.Errorf("slid only %.3f m in 5 s above the friction angle", moved)
@@ -368,7 +369,7 @@ func TestFloatingOrigin(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		w.Step()
 	}
-	if x := w.Position(p); x.Len() > 1e-4 || w.Velocity(p).Len() > 1e-3 {
+	if x := w.Position(p); vecmath.Len(x) > 1e-4 || vecmath.Len(w.Velocity(p)) > 1e-3 {
 		t.Errorf("after the shift the resting particle is at %v moving %v, want the origin at rest", x, w.Velocity(p))
 	}
 }
@@ -394,7 +395,7 @@ func TestRigidClothImpactGainsNoEnergy(t *testing.T) {
 		for _, p := range ps {
 			m := float64(w.Mass(p))
 			v := w.Velocity(p)
-			e += m * (0.5*float64(v.Dot(v)) + 9.81*float64(w.Position(p)[1]))
+			e += float64(m * (float64(0.5*float64(vecmath.Dot(v, v))) + float64(9.81*float64(w.Position(p)[1]))))
 		}
 		return e
 	}
@@ -404,8 +405,8 @@ func TestRigidClothImpactGainsNoEnergy(t *testing.T) {
 		w.Step()
 		worst = max(worst, (energy()-e0)/(e0-9.81*0.01*n*n*1.5))
 	}
-	t.Logf("largest energy gain over the drop height's energy: %.3g%%", 100*worst)
+	t.Logf("largest energy gain over the drop height's energy: %.3g%%", float64(100*worst))
 	if worst > 0.005 {
-		t.Errorf("energy rose %.2f%% of the drop's energy, want none (0.5%% for rounding)", 100*worst)
+		t.Errorf("energy rose %.2f%% of the drop's energy, want none (0.5%% for rounding)", float64(100*worst))
 	}
 }

@@ -100,9 +100,9 @@ func (w *World) updateSleep() {
 		w.sleep.still, w.sleep.calm = 0, 0
 		return
 	}
-	limit := w.cfg.SleepSpeed * w.cfg.TimeStep
-	limit2 := limit * limit
-	calm2 := settleFactor * settleFactor * limit2
+	limit := float32(w.cfg.SleepSpeed * w.cfg.TimeStep)
+	limit2 := float32(limit * limit)
+	calm2 := float32(settleFactor * settleFactor * limit2)
 	pos, start, state := w.pos, w.stepStart[:len(w.pos)], w.state[:len(w.pos)]
 	slow := true // every free particle slower than SleepSpeed
 	for i := range pos {
@@ -111,7 +111,7 @@ func (w *World) updateSleep() {
 		}
 		a, b := pos[i], start[i]
 		dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
-		if d2 := dx*dx + dy*dy + dz*dz; d2 > limit2 {
+		if d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz); d2 > limit2 {
 			slow = false
 			if d2 > calm2 {
 				w.sleep.still, w.sleep.calm = 0, 0

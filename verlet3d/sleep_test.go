@@ -147,7 +147,7 @@ func TestSettleDampingOnlyNearRest(t *testing.T) {
 	amp := float32(math.Sin(0.02))
 	w0, b0 = pendulum(0, 0.02)
 	if most, asleep := swing(w0, b0, 600); most < 0.9*amp || asleep >= 0 {
-		t.Errorf("SettleDamping 0: swing %.2f mm of %.2f after 10 s, asleep at step %d: want it still swinging", 1000*most, 1000*amp, asleep)
+		t.Errorf("SettleDamping 0: swing %.2f mm of %.2f after 10 s, asleep at step %d: want it still swinging", float32(1000*most), float32(1000*amp), asleep)
 	}
 	w1, b1 = pendulum(def, 0.02)
 	if _, asleep := swing(w1, b1, 600); asleep < 0 || asleep > 300 {

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"time"
 	"unsafe"
@@ -23,7 +24,7 @@ func (w *World) step(left int) {
 	if w.sleep.asleep {
 		if w.stayAsleep() {
 			w.steps++
-			w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
+			w.time = w.timeBase + float64(float64(w.steps)*float64(w.cfg.TimeStep))
 			w.stats.Steps++
 			w.stats.SleepingSteps++
 			return
@@ -71,7 +72,7 @@ func (w *World) step(left int) {
 		lap(&ph.Post, t)
 	}
 	w.steps++
-	w.time = w.timeBase + float64(w.steps)*float64(w.cfg.TimeStep)
+	w.time = w.timeBase + float64(float64(w.steps)*float64(w.cfg.TimeStep))
 	w.stats.Steps++
 	w.updateSleep()
 }
@@ -103,7 +104,7 @@ func (w *World) Advance(frameDt float32) int {
 		} else {
 			w.stats.DroppedSteps += int(drop)
 		}
-		w.accum = float64(cap)*dt + math.Max(0, math.Mod(w.accum, dt))
+		w.accum = float64(float64(cap)*dt) + math.Max(0, math.Mod(w.accum, dt))
 	}
 	steps := int(math.Min(math.Floor(w.accum/dt), float64(cap)))
 	n := 0
@@ -232,10 +233,10 @@ func (w *World) integrateRange(id, lo, hi int) {
 	if w.settling() {
 		damping += w.cfg.SettleDamping
 	}
-	k := 1 - damping*h
-	h2 := h * h
-	maxStep := w.cfg.MaxSpeed * h
-	maxStep2 := maxStep * maxStep
+	k := 1 - float32(damping*h)
+	h2 := float32(h * h)
+	maxStep := float32(w.cfg.MaxSpeed * h)
+	maxStep2 := float32(maxStep * maxStep)
 	var g mgl32.Vec3 // gravity, unless applyForces put it in acc
 	if !w.accGravity {
 		g = w.gravity.Acceleration
@@ -290,12 +291,12 @@ func (w *World) integrateParticles(lo, hi int, k, h2, maxStep, maxStep2 float32,
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
-		vx := (x[0]-p[0])*k + (a[0]+g[0])*h2
-		vy := (x[1]-p[1])*k + (a[1]+g[1])*h2
-		vz := (x[2]-p[2])*k + (a[2]+g[2])*h2
-		if l2 := vx*vx + vy*vy + vz*vz; l2 > maxStep2 {
+		vx := float32((x[0]-p[0])*k) + float32((a[0]+g[0])*h2)
+		vy := float32((x[1]-p[1])*k) + float32((a[1]+g[1])*h2)
+		vz := float32((x[2]-p[2])*k) + float32((a[2]+g[2])*h2)
+		if l2 := float32(vx*vx) + float32(vy*vy) + float32(vz*vz); l2 > maxStep2 {
 			s := maxStep / float32(math.Sqrt(float64(l2)))
-			vx, vy, vz = vx*s, vy*s, vz*s
+			vx, vy, vz = float32(vx*s), float32(vy*s), float32(vz*s)
 			clamps++
 		}
 		*p = *x
@@ -310,7 +311,7 @@ func (w *World) integrateFixed(i int, frac float32) {
 	w.prev[i] = w.pos[i]
 	if w.state[i] == stateKinematic {
 		s := w.stepStart[i]
-		w.pos[i] = s.Add(w.target[i].Sub(s).Mul(frac))
+		w.pos[i] = s.Add(vecmath.Scale(w.target[i].Sub(s), frac))
 	}
 }
 
@@ -366,7 +367,7 @@ func (w *World) post(s, left int) {
 		}
 		hd := ls.handle[i]
 		if lim := ls.strain[hd]; lim > 0 && c.rest > 0 {
-			if l := w.pos[c.a].Sub(w.pos[c.b]).Len(); (l-c.rest)/c.rest > lim {
+			if l := vecmath.Len(w.pos[c.a].Sub(w.pos[c.b])); (l-c.rest)/c.rest > lim {
 				w.BreakLink(Link(hd))
 			}
 		}
@@ -440,20 +441,20 @@ func (w *World) guardRange(id, lo, hi int) {
 // distance from the ray is at most radius, preferring the one closest to the
 // ray and then to the origin. ok is false when none is near enough.
 func (w *World) Pick(origin, dir mgl32.Vec3, radius float32) (p Particle, ok bool) {
-	l := dir.Len()
+	l := vecmath.Len(dir)
 	if l == 0 || !finiteVec(origin) || !finiteVec(dir) {
 		return -1, false
 	}
-	dir = dir.Mul(1 / l)
-	bestD, bestT := radius*radius, float32(math.MaxFloat32)
+	dir = vecmath.Scale(dir, 1/l)
+	bestD, bestT := float32(radius*radius), float32(math.MaxFloat32)
 	p = -1
 	for i, x := range w.pos {
 		rel := x.Sub(origin)
-		t := rel.Dot(dir)
+		t := vecmath.Dot(rel, dir)
 		if t < 0 {
 			continue
 		}
-		d2 := rel.Sub(dir.Mul(t)).LenSqr()
+		d2 := vecmath.LenSqr(rel.Sub(vecmath.Scale(dir, t)))
 		if d2 < bestD || d2 == bestD && t < bestT {
 			bestD, bestT, p = d2, t, Particle(i)
 		}

@@ -33,6 +33,6 @@ func TestSurvey(t *testing.T) {
 		cs := w.MaxLinkStrain()
 		w.Close()
 		t.Logf("%2dx%-2d pendulum %.2f%%/swing  chain sag %.4f m strain %.3f%%  fall error %+.2f%%  cloth64 strain %.2f%%",
-			c[0], c[1], loss*100, sag, strain*100, (fall/11.03625-1)*100, cs*100)
+			c[0], c[1], float64(loss*100), sag, float64(strain*100), float64((fall/11.03625-1)*100), float32(cs*100))
 	}
 }

@@ -2,6 +2,7 @@ package verlet3d
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 )
 
@@ -29,7 +30,7 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 		return -1, fmt.Errorf("verlet3d: AddTether(%d, %d): anchor and particle are the same", anchor, p)
 	}
 	if maxDist == 0 {
-		maxDist = w.pos[anchor].Sub(w.pos[p]).Len()
+		maxDist = vecmath.Len(w.pos[anchor].Sub(w.pos[p]))
 	}
 	if !inRange(maxDist, MaxCoordinate) || maxDist < 0 {
 		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want meters in [0, %g]", maxDist, float32(MaxCoordinate))
@@ -86,11 +87,11 @@ func (w *World) solveTethersRange(lo, hi int) {
 		// Component by component (see package vecmath).
 		a, p := &pos[t.anchor], &pos[t.p]
 		dx, dy, dz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
-		l2 := dx*dx + dy*dy + dz*dz
+		l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 		if l2 <= t.max*t.max || l2 == 0 {
 			continue
 		}
 		k := t.max / float32(math.Sqrt(float64(l2)))
-		p[0], p[1], p[2] = a[0]+dx*k, a[1]+dy*k, a[2]+dz*k
+		p[0], p[1], p[2] = a[0]+float32(dx*k), a[1]+float32(dy*k), a[2]+float32(dz*k)
 	}
 }

@@ -74,7 +74,7 @@ func (w *World) prepareTethers() bool {
 		for k := range ts {
 			t := &ts[k]
 			gr.a3[k], gr.p3[k] = 3*t.anchor, 3*t.p
-			gr.max[k], gr.max2[k] = t.max, t.max*t.max
+			gr.max[k], gr.max2[k] = t.max, float32(t.max*t.max)
 			gr.on[k] = 0
 			if w.invMass[t.p] != 0 && !t.off {
 				gr.on[k] = -1

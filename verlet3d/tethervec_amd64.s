@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 #include "../internal/simd/macros_amd64.h"
 

@@ -43,9 +43,9 @@ func tetherWorld(t *testing.T) *World {
 	for r := range n {
 		for c := range n {
 			f := float32(r*n + c)
-			p := mgl32.Vec3{0.05 * float32(c), -0.05 * float32(r), 0}
+			p := mgl32.Vec3{float32(0.05 * float32(c)), float32(-0.05 * float32(r)), 0}
 			if r > 0 {
-				p = p.Add(mgl32.Vec3{0.3 * sin32(f), 0.4 * sin32(1.7*f), 0.2 * sin32(2.3*f)})
+				p = p.Add(mgl32.Vec3{float32(0.3 * sin32(f)), float32(0.4 * sin32(float32(1.7*f))), float32(0.2 * sin32(float32(2.3*f)))})
 			}
 			mass := float32(0.1)
 			if r == 0 {
@@ -62,7 +62,7 @@ func tetherWorld(t *testing.T) *World {
 		if i == n+40+3 {
 			p = Particle(n + 40) // the same particle as tether 40
 		}
-		if _, err := w.AddTether(anchor, p, 0.05*float32(i/n)); err != nil {
+		if _, err := w.AddTether(anchor, p, float32(0.05*float32(i/n))); err != nil {
 			t.Fatal(err)
 		}
 	}

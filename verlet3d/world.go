@@ -3,6 +3,7 @@ package verlet3d
 import (
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"time"
 
@@ -216,7 +217,7 @@ func (w *World) SetTime(t float64) error {
 	if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
 		return fmt.Errorf("verlet3d: SetTime(%v): want seconds >= 0", t)
 	}
-	w.timeBase = t - float64(w.steps)*float64(w.cfg.TimeStep)
+	w.timeBase = t - float64(float64(w.steps)*float64(w.cfg.TimeStep))
 	w.time = t
 	return nil
 }
@@ -284,7 +285,7 @@ func (w *World) Position(p Particle) mgl32.Vec3 { w.check(p); return w.pos[p] }
 // Velocity returns the velocity of p over the last substep in m/s.
 func (w *World) Velocity(p Particle) mgl32.Vec3 {
 	w.check(p)
-	return w.pos[p].Sub(w.prev[p]).Mul(1 / w.SubstepLength())
+	return vecmath.Scale(w.pos[p].Sub(w.prev[p]), 1/w.SubstepLength())
 }
 
 // SubstepLength returns h, the length of one substep in seconds.
@@ -311,7 +312,7 @@ func (w *World) AddForce(p Particle, f mgl32.Vec3) {
 	// Component by component (see package vecmath): as Vec3 values the
 	// sum would wait on its own stores.
 	a, m := &w.acc[p], w.invMass[p]
-	a[0], a[1], a[2] = a[0]+f[0]*m, a[1]+f[1]*m, a[2]+f[2]*m
+	a[0], a[1], a[2] = a[0]+float32(f[0]*m), a[1]+float32(f[1]*m), a[2]+float32(f[2]*m)
 	w.markAccUsed()
 }
 
@@ -450,7 +451,7 @@ func (w *World) SetVelocity(p Particle, v mgl32.Vec3) {
 		panic(fmt.Sprintf("verlet3d: SetVelocity(%d, %v): velocity is not finite", p, v))
 	}
 	v = clampVec(v, MaxSpeedLimit)
-	w.prev[p] = w.pos[p].Sub(v.Mul(w.SubstepLength()))
+	w.prev[p] = w.pos[p].Sub(vecmath.Scale(v, w.SubstepLength()))
 }
 
 // Teleport moves the given particles by offset in one jump, keeping their
@@ -552,7 +553,7 @@ func (w *World) Interpolated(dst []mgl32.Vec3) []mgl32.Vec3 {
 	a := w.alpha
 	for i, p := range w.pos {
 		s := w.stepStart[i]
-		dst[i] = s.Add(p.Sub(s).Mul(a))
+		dst[i] = s.Add(vecmath.Scale(p.Sub(s), a))
 	}
 	return dst
 }

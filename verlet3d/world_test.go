@@ -121,7 +121,7 @@ func buildCloth(t testing.TB, w *verlet3d.World, n int, spacing float32) []verle
 			if r == 0 {
 				m = 0
 			}
-			ps[r*n+c] = add(t, w, mgl32.Vec3{float32(c) * spacing, 2, float32(r) * spacing}, m)
+			ps[r*n+c] = add(t, w, mgl32.Vec3{float32(float32(c) * spacing), 2, float32(float32(r) * spacing)}, m)
 		}
 	}
 	at := func(r, c int) verlet3d.Particle { return ps[r*n+c] }
@@ -157,7 +157,7 @@ func buildRopes(t testing.TB, w *verlet3d.World, n, length int) {
 		x := 0.2 + 0.8*float32(r)/float32(n)
 		prev := add(t, w, mgl32.Vec3{x, 2, 0.9}, 0)
 		for k := 1; k <= length; k++ {
-			p := add(t, w, mgl32.Vec3{x + 0.01*float32(k), 2, 0.9}, 0.01)
+			p := add(t, w, mgl32.Vec3{x + float32(0.01*float32(k)), 2, 0.9}, 0.01)
 			link(t, w, prev, p, s)
 			prev = p
 		}
@@ -310,7 +310,7 @@ func longRun(t *testing.T, edit func(*verlet3d.Config)) {
 				continue
 			}
 			v := w.Velocity(p)
-			e += 0.5*m*float64(v.Dot(v)) + m*g*float64(w.Position(p)[1])
+			e += float64(0.5*m*float64(vecmath.Dot(v, v))) + float64(m*g*float64(w.Position(p)[1]))
 		}
 		return e
 	}
@@ -344,7 +344,7 @@ func longRun(t *testing.T, edit func(*verlet3d.Config)) {
 			mass += float64(w.Mass(p))
 		}
 	}
-	if tol := 0.01 * mass * 9.81 * 1.1; peak > start+tol {
+	if tol := float64(0.01 * mass * 9.81 * 1.1); peak > start+tol {
 		t.Errorf("energy grew from %.4f J to %.4f J", start, peak)
 	}
 	if s := w.Stats(); s.NonFiniteResets != 0 {
@@ -380,14 +380,14 @@ func TestKinematicTargetIsReachedEachStep(t *testing.T) {
 	bob := add(t, w, mgl32.Vec3{0, 0, 0}, 1)
 	link(t, w, anchor, bob, verlet3d.LinkSettings{})
 	for i := 0; i < 60; i++ {
-		target := mgl32.Vec3{float32(math.Sin(float64(i) * 0.1)), 1, 0}
+		target := mgl32.Vec3{float32(math.Sin(float64(float64(i) * 0.1))), 1, 0}
 		w.SetTarget(anchor, target)
 		w.Step()
-		if got := w.Position(anchor); got.Sub(target).Len() > 1e-6 {
+		if got := w.Position(anchor); vecmath.Len(got.Sub(target)) > 1e-6 {
 			t.Fatalf("step %d: anchor at %v, target %v", i, got, target)
 		}
 	}
-	if l := w.Position(bob).Sub(w.Position(anchor)).Len(); math.Abs(float64(l)-1) > 1e-3 {
+	if l := vecmath.Len(w.Position(bob).Sub(w.Position(anchor))); math.Abs(float64(l)-1) > 1e-3 {
 		t.Errorf("link length %.4f, want 1", l)
 	}
 }
@@ -408,8 +408,8 @@ func TestTetherLimitsDistance(t *testing.T) {
 	for _, p := range ps[16:] {
 		c := int(p) % 16
 		r := int(p) / 16
-		if d := w.Position(p).Sub(w.Position(ps[c])).Len(); d > float32(r)*0.05+1e-4 {
-			t.Fatalf("particle %d is %.4f m from its anchor, tether %.4f", p, d, float32(r)*0.05)
+		if d := vecmath.Len(w.Position(p).Sub(w.Position(ps[c]))); d > float32(float32(r)*0.05)+1e-4 {
+			t.Fatalf("particle %d is %.4f m from its anchor, tether %.4f", p, d, float32(float32(r)*0.05))
 		}
 	}
 }
@@ -447,7 +447,7 @@ func TestTensionOnlyLinkIsAString(t *testing.T) {
 	b := add(t, w, mgl32.Vec3{0.5, 0, 0}, 1)
 	link(t, w, a, b, verlet3d.LinkSettings{Rest: 1, TensionOnly: true})
 	w.Step()
-	if d := w.Position(b).Sub(w.Position(a)).Len(); math.Abs(float64(d)-0.5) > 1e-6 {
+	if d := vecmath.Len(w.Position(b).Sub(w.Position(a))); math.Abs(float64(d)-0.5) > 1e-6 {
 		t.Errorf("slack string pushed its ends apart to %.3f m", d)
 	}
 }
@@ -512,7 +512,7 @@ func TestTeleportKeepsShapeAndVelocity(t *testing.T) {
 	// (x - prev)/h there is known to ulp/h per axis (4.6e-3 m/s at
 	// DefaultConfig's h = 1/600 s): allow that on the two moved axes.
 	ulp := math.Nextafter32(100, 200) - 100
-	if tol := 1.5 * ulp / w.SubstepLength(); w.Velocity(ps[40]).Sub(v).Len() > tol {
+	if tol := 1.5 * ulp / w.SubstepLength(); vecmath.Len(w.Velocity(ps[40]).Sub(v)) > tol {
 		t.Errorf("velocity changed from %v to %v", v, w.Velocity(ps[40]))
 	}
 }
@@ -527,8 +527,8 @@ func TestWindIsSmoothAndSteadyWithoutGusts(t *testing.T) {
 	lo, hi := float32(1e9), float32(-1e9)
 	for i := 1; i < 600; i++ {
 		v := gusty.Velocity(mgl32.Vec3{}, float32(i)/60)
-		if v.Sub(prev).Len() > 0.5 {
-			t.Fatalf("wind jumps %.2f m/s in one frame", v.Sub(prev).Len())
+		if vecmath.Len(v.Sub(prev)) > 0.5 {
+			t.Fatalf("wind jumps %.2f m/s in one frame", vecmath.Len(v.Sub(prev)))
 		}
 		prev = v
 		lo, hi = float32(math.Min(float64(lo), float64(v[0]))), float32(math.Max(float64(hi), float64(v[0])))
@@ -548,13 +548,13 @@ func TestDisabledTetherLetsGo(t *testing.T) {
 	}
 	w.SetVelocity(p, mgl32.Vec3{1, 0, 0})
 	w.Step()
-	if d := w.Position(p).Len(); d > 1+1e-6 {
+	if d := vecmath.Len(w.Position(p)); d > 1+1e-6 {
 		t.Fatalf("tether let the particle reach %.4f m", d)
 	}
 	w.SetTetherEnabled(tt, false)
 	w.SetVelocity(p, mgl32.Vec3{1, 0, 0})
 	w.Step()
-	if d := w.Position(p).Len(); d < 1.01 {
+	if d := vecmath.Len(w.Position(p)); d < 1.01 {
 		t.Errorf("disabled tether still holds the particle at %.4f m", d)
 	}
 	if w.Group(p) != 1 {
@@ -574,7 +574,7 @@ func TestLinkBetweenPinnedParticles(t *testing.T) {
 		var ps [n][n]verlet3d.Particle
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
-				p, err := w.AddParticle(mgl32.Vec3{float32(c) * 0.05, 3, float32(r) * 0.05}, 0.005)
+				p, err := w.AddParticle(mgl32.Vec3{float32(float32(c) * 0.05), 3, float32(float32(r) * 0.05)}, 0.005)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -605,7 +605,7 @@ func TestLinkBetweenPinnedParticles(t *testing.T) {
 			t.Errorf("compliance %v: %d non-finite resets", comp, k)
 		}
 		for c := 0; c < n; c++ {
-			if x, want := w.Position(ps[0][c]), (mgl32.Vec3{float32(c) * 0.05, 3, 0}); x != want {
+			if x, want := w.Position(ps[0][c]), (mgl32.Vec3{float32(float32(c) * 0.05), 3, 0}); x != want {
 				t.Errorf("compliance %v: pinned particle %d at %v, want %v", comp, c, x, want)
 			}
 		}

@@ -22,6 +22,8 @@ import (
 
 var table = flag.Bool("table", false, "time every scene and print the benchmark table (make bench)")
 
+var only = flag.String("only", "", "with -table: time only these scenes (comma-separated names)")
+
 // scene is one benchmark scene built for a worker count: frame runs one
 // 1/60 s frame of it.
 type scene struct {
@@ -51,6 +53,8 @@ func tableSpecs() []spec {
 		{"cloth64default", 120, 30, func(t testing.TB, w int) scene { return clothScene(t, w, 0, 0) }},
 		{"hair2000", 120, 30, hairScene},
 		{"cubes100", 120, 0, cubesScene},
+		{"boxes100", 120, 60, func(t testing.TB, w int) scene { return boxesScene(t, w, false) }},
+		{"boxes100sleep", 120, 60, func(t testing.TB, w int) scene { return boxesScene(t, w, true) }},
 		{"cape", 240, 60, capeScene},
 		{"resting", 120, 3000, restingScene},
 	}
@@ -86,6 +90,9 @@ func TestTable(t *testing.T) {
 	}
 	var rows []row
 	for _, sp := range specs {
+		if *only != "" && !strings.Contains(","+*only+",", ","+sp.name+",") {
+			continue
+		}
 		var r row
 		r.name = sp.name
 		for run := 0; run < tableRuns; run++ {
@@ -371,6 +378,46 @@ func cubesScene(t testing.TB, workers int) scene {
 		}
 	}
 	return scene{w: w, frame: w.Step, constraints: w.NumLinks(), cubes: sys}
+}
+
+// boxesScene is the rigid-body engines' boxes scene: 100 cubes of 0.5 m
+// and 125 kg dropped from 1-5 m into fifty 2-box stacks (10 x 5 cells
+// 0.75 m apart) on a floor of friction 0.2, as PoseEngine cubes at
+// DefaultConfig; the table times frames 60-179 (landing, then resting).
+// With sleep false, sleeping is off (Config.SleepSpeed 0).
+func boxesScene(t testing.TB, workers int, sleep bool) scene {
+	w := newWorld(t, workers, 0, 0)
+	if !sleep {
+		cfg := w.Config()
+		w.Close()
+		cfg.SleepSpeed = 0
+		var err error
+		if w, err = verlet3d.NewWorld(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := bodies.DefaultSettings()
+	set.Engine = bodies.PoseEngine
+	sys, err := bodies.NewSystem(w, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.2}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 50; i++ {
+		x, z := float32(i%10)*0.75-3.375, float32(i/10)*0.75-1.5
+		y := 1 + 4*r.Float32()
+		for k := 0; k < 2; k++ {
+			if _, err := sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 125,
+				Position: mgl32.Vec3{x, y + float32(k)*0.6, z}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return scene{w: w, frame: w.Step, constraints: 400, cubes: sys}
 }
 
 // capeScene is the default cape (cloth.DefaultCapeSettings, 1 m long) on

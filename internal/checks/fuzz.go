@@ -47,11 +47,11 @@ func (f *Input) Intn(n int) int { return int(f.U8()) % n }
 func (f *Input) F32() float32 {
 	switch m := f.U8(); {
 	case m < 128:
-		return float32(int8(f.U8())) / 16
+		return float32(float32(int8(f.U8())) / 16)
 	case m < 192:
 		return special[int(m)%len(special)]
 	case m < 232:
-		return float32(int8(f.U8())) * float32(math.Pow(10, float64(f.Intn(80))-40))
+		return float32(float32(int8(f.U8())) * float32(math.Pow(10, float64(f.Intn(80))-40)))
 	default:
 		u := uint32(f.U8()) | uint32(f.U8())<<8 | uint32(f.U8())<<16 | uint32(f.U8())<<24
 		return math.Float32frombits(u)

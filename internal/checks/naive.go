@@ -35,7 +35,7 @@ func NewNaiveGrid(n int) *NaiveCloth {
 	c := &NaiveCloth{p: make([]naiveParticle, n*n)}
 	for z := 0; z < n; z++ {
 		for x := 0; x < n; x++ {
-			px, pz := -2+float32(x)*sp, -2+float32(z)*sp
+			px, pz := -2+float32(float32(x)*sp), -2+float32(float32(z)*sp)
 			w := float32(1)
 			if z == 0 {
 				w = 0
@@ -46,7 +46,7 @@ func NewNaiveGrid(n int) *NaiveCloth {
 	link := func(a, b int) {
 		pa, pb := c.p[a], c.p[b]
 		dx, dy, dz := pb.x-pa.x, pb.y-pa.y, pb.z-pa.z
-		c.c = append(c.c, naiveLink{int32(a), int32(b), float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))})
+		c.c = append(c.c, naiveLink{int32(a), int32(b), float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))})
 	}
 	for z := 0; z < n; z++ {
 		for x := 0; x+1 < n; x++ {
@@ -80,16 +80,16 @@ func NewNaiveGrid(n int) *NaiveCloth {
 // Frame is one frame of h seconds: one Verlet pass, then passes over the
 // links.
 func (c *NaiveCloth) Frame(h float32, passes int) {
-	g := float32(-9.81) * h * h
+	g := float32(float32(-9.81) * h * h)
 	for i := range c.p {
 		p := &c.p[i]
 		if p.invMass == 0 {
 			continue
 		}
 		x, y, z := p.x, p.y, p.z
-		p.x += (x - p.px) * 0.99
-		p.y += (y-p.py)*0.99 + g
-		p.z += (z - p.pz) * 0.99
+		p.x += float32((x - p.px) * 0.99)
+		p.y += float32((y-p.py)*0.99) + g
+		p.z += float32((z - p.pz) * 0.99)
 		p.px, p.py, p.pz = x, y, z
 	}
 	for it := 0; it < passes; it++ {
@@ -97,19 +97,19 @@ func (c *NaiveCloth) Frame(h float32, passes int) {
 		for _, k := range c.c {
 			a, b := &ps[k.a], &ps[k.b]
 			dx, dy, dz := b.x-a.x, b.y-a.y, b.z-a.z
-			l := float32(math.Sqrt(float64(dx*dx + dy*dy + dz*dz)))
+			l := float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))
 			wsum := a.invMass + b.invMass
 			if l < 1e-12 || wsum == 0 {
 				continue
 			}
 			s := (l - k.rest) / (l * wsum)
-			wa, wb := a.invMass*s, b.invMass*s
-			a.x += dx * wa
-			a.y += dy * wa
-			a.z += dz * wa
-			b.x -= dx * wb
-			b.y -= dy * wb
-			b.z -= dz * wb
+			wa, wb := float32(a.invMass*s), float32(b.invMass*s)
+			a.x += float32(dx * wa)
+			a.y += float32(dy * wa)
+			a.z += float32(dz * wa)
+			b.x -= float32(dx * wb)
+			b.y -= float32(dy * wb)
+			b.z -= float32(dz * wb)
 		}
 	}
 }

@@ -6,6 +6,7 @@
 package draped
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 
@@ -55,27 +56,27 @@ func Crates(sys *bodies.System, rain int, seed int64) error {
 	}
 	size := float32(0.4)
 	for i := 0; i < 5; i++ {
-		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, size/2 + float32(i)*size, -0.4},
-			Rotation: mgl32.QuatRotate(0.08*float32(i), mgl32.Vec3{0, 1, 0})})
+		add(bodies.CubeSettings{Size: size, Mass: 2, Position: mgl32.Vec3{-1.3, float32(size/2) + float32(float32(i)*size), -0.4},
+			Rotation: vecmath.QuatAxisAngle(float32(0.08*float32(i)), mgl32.Vec3{0, 1, 0})})
 	}
-	ps := size * 0.9 // as the demo derives it from its -cubes-size
+	ps := float32(size * 0.9) // as the demo derives it from its -cubes-size
 	for level := 0; level < 3; level++ {
 		n := 3 - level
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
-				off := (float32(n) - 1) / 2
+				off := float32((float32(n) - 1) / 2)
 				add(bodies.CubeSettings{Size: ps, Mass: 1.5, Position: mgl32.Vec3{
-					CenterX + (float32(i)-off)*ps*1.02, ps/2 + float32(level)*ps, CenterZ + (float32(j)-off)*ps*1.02}})
+					CenterX + float32((float32(i)-off)*ps*1.02), float32(ps/2) + float32(float32(level)*ps), CenterZ + float32((float32(j)-off)*ps*1.02)}})
 			}
 		}
 	}
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < rain; i++ {
-		s := 0.18 + 0.14*r.Float32()
-		p := mgl32.Vec3{CenterX + 2*r.Float32() - 1, 3 + 0.35*float32(i), CenterZ + 2*r.Float32() - 1}
-		q := mgl32.QuatRotate(r.Float32()*math.Pi, mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize())
-		add(bodies.CubeSettings{Size: s, Mass: 0.5 + s*3, Position: p, Rotation: q,
-			AngularVelocity: mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Mul(4)})
+		s := 0.18 + float32(0.14*r.Float32())
+		p := mgl32.Vec3{CenterX + float32(2*r.Float32()) - 1, 3 + float32(0.35*float32(i)), CenterZ + float32(2*r.Float32()) - 1}
+		q := vecmath.QuatAxisAngle(float32(r.Float32()*math.Pi), vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}))
+		add(bodies.CubeSettings{Size: s, Mass: 0.5 + float32(s*3), Position: p, Rotation: q,
+			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 4)})
 	}
 	return err
 }

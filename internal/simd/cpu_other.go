@@ -1,6 +1,7 @@
-//go:build !amd64
+//go:build purego || !amd64
 
 package simd
 
-// AVX2 is false off amd64: the portable loops run.
+// AVX2 is false off amd64 and under the purego build tag: the portable
+// loops run.
 func AVX2() bool { return false }

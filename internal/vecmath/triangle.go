@@ -9,32 +9,32 @@ import "github.com/go-gl/mathgl/mgl32"
 // tests find it.
 func ClosestOnTriangle(x, a, b, c mgl32.Vec3) mgl32.Vec3 {
 	ab, ac, ax := b.Sub(a), c.Sub(a), x.Sub(a)
-	d1, d2 := ab.Dot(ax), ac.Dot(ax)
+	d1, d2 := Dot(ab, ax), Dot(ac, ax)
 	if d1 <= 0 && d2 <= 0 {
 		return a
 	}
 	bx := x.Sub(b)
-	d3, d4 := ab.Dot(bx), ac.Dot(bx)
+	d3, d4 := Dot(ab, bx), Dot(ac, bx)
 	if d3 >= 0 && d4 <= d3 {
 		return b
 	}
-	vc := d1*d4 - d3*d2
+	vc := float32(d1*d4) - float32(d3*d2)
 	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return a.Add(ab.Mul(d1 / (d1 - d3)))
+		return a.Add(Scale(ab, d1/(d1-d3)))
 	}
 	cx := x.Sub(c)
-	d5, d6 := ab.Dot(cx), ac.Dot(cx)
+	d5, d6 := Dot(ab, cx), Dot(ac, cx)
 	if d6 >= 0 && d5 <= d6 {
 		return c
 	}
-	vb := d5*d2 - d1*d6
+	vb := float32(d5*d2) - float32(d1*d6)
 	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return a.Add(ac.Mul(d2 / (d2 - d6)))
+		return a.Add(Scale(ac, d2/(d2-d6)))
 	}
-	va := d3*d6 - d5*d4
+	va := float32(d3*d6) - float32(d5*d4)
 	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return b.Add(c.Sub(b).Mul((d4 - d3) / ((d4 - d3) + (d5 - d6))))
+		return b.Add(Scale(c.Sub(b), (d4-d3)/((d4-d3)+(d5-d6))))
 	}
 	den := 1 / (va + vb + vc)
-	return a.Add(ab.Mul(vb * den)).Add(ac.Mul(vc * den))
+	return a.Add(Scale(ab, float32(vb*den))).Add(Scale(ac, float32(vc*den)))
 }

@@ -25,14 +25,14 @@ const expMask = 0x7f800000
 // Rotation returns the rotation q stands for by drape's rule (package
 // verlet3d, "Rotations"): the identity when q is no longer than 1e-6 (the
 // zero quaternion included), else q at unit length as mgl32's Normalize
-// gives it.
-func Rotation(q mgl32.Quat) mgl32.Quat { return OrIdentity(q).Normalize() }
+// gives it (QuatNormalize).
+func Rotation(q mgl32.Quat) mgl32.Quat { return QuatNormalize(OrIdentity(q)) }
 
 // OrIdentity returns q, or the identity when q is no longer than 1e-6 (the
 // zero quaternion included): Rotation for a caller that uses q as it is
 // given (a unit quaternion) and must not round it again.
 func OrIdentity(q mgl32.Quat) mgl32.Quat {
-	if !(q.Len() > 1e-6) {
+	if !(QuatLen(q) > 1e-6) {
 		return mgl32.QuatIdent()
 	}
 	return q
@@ -75,18 +75,18 @@ func ClosestOnSegment(a, b, x mgl32.Vec3) (q mgl32.Vec3) {
 // ClosestOnSegment's arithmetic.
 func ClosestOnSegmentTo(q, a, b, x *mgl32.Vec3) {
 	abx, aby, abz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-	l2 := abx*abx + aby*aby + abz*abz
+	l2 := float32(abx*abx) + float32(aby*aby) + float32(abz*abz)
 	if l2 < 1e-18 {
 		q[0], q[1], q[2] = a[0], a[1], a[2]
 		return
 	}
-	t := ((x[0]-a[0])*abx + (x[1]-a[1])*aby + (x[2]-a[2])*abz) / l2
+	t := (float32((x[0]-a[0])*abx) + float32((x[1]-a[1])*aby) + float32((x[2]-a[2])*abz)) / l2
 	if t < 0 {
 		t = 0
 	} else if t > 1 {
 		t = 1
 	}
-	q[0], q[1], q[2] = a[0]+abx*t, a[1]+aby*t, a[2]+abz*t
+	q[0], q[1], q[2] = a[0]+float32(abx*t), a[1]+float32(aby*t), a[2]+float32(abz*t)
 }
 
 // Sweep is the continuous collision test of a particle of radius r that
@@ -104,7 +104,7 @@ func ClosestOnSegmentTo(q, a, b, x *mgl32.Vec3) {
 // when b is inside.
 func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r, dEnd, margin float32) (surface, normal mgl32.Vec3, hit bool) {
 	path := b.Sub(a)
-	l := path.Len()
+	l := Len(path)
 	// The signed distance changes by at most l along the path: if b is
 	// farther than r + l, no point of the path came within r.
 	if !(l > 0) || dEnd >= r+l {
@@ -113,9 +113,9 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 	tol := SweepTolerance(margin)
 	t := float32(0)
 	for range 32 {
-		q := a.Add(path.Mul(t / l))
+		q := a.Add(Scale(path, t/l))
 		s, n := closest(q)
-		d := q.Sub(s).Dot(n) - r
+		d := Dot(q.Sub(s), n) - r
 		if d < -tol && t == 0 {
 			return surface, normal, false
 		}
@@ -131,7 +131,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 
 // SweepTolerance is how close to r Sweep counts a point of the path as
 // touching, for a contact margin in meters.
-func SweepTolerance(margin float32) float32 { return max(1e-5, 0.25*margin) }
+func SweepTolerance(margin float32) float32 { return max(1e-5, float32(0.25*margin)) }
 
 // Shape is a convex collision shape: the surface point closest to x and the
 // outward normal there.
@@ -149,9 +149,9 @@ type Shape interface {
 func PathContact(c Shape, a, b mgl32.Vec3, r, margin float32) (surface, normal mgl32.Vec3, ok bool) {
 	reach := r + margin
 	surface, normal = c.Closest(b)
-	if d := b.Sub(surface).Dot(normal); d >= reach {
+	if d := Dot(b.Sub(surface), normal); d >= reach {
 		return Sweep(c.Closest, a, b, r, d, margin)
-	} else if b.Sub(a).LenSqr() > reach*reach {
+	} else if LenSqr(b.Sub(a)) > reach*reach {
 		if s, n, hit := Sweep(c.Closest, a, b, r, d, margin); hit {
 			return s, n, true
 		}

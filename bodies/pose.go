@@ -1,0 +1,277 @@
+package bodies
+
+import (
+	"github.com/drape3d/drape/internal/vecmath"
+	"math"
+
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Engine chooses how a System solves its cubes.
+type Engine int
+
+const (
+	// ParticleEngine builds every cube from particles of the World: eight
+	// corners (and a center particle unless Hollow) joined by links, moved
+	// rigidly by shape matching when Compliance is 0. Cloth and hair meet
+	// its cubes, the mouse grabs their corners, and jelly cubes
+	// (Compliance > 0) are possible.
+	ParticleEngine Engine = iota
+	// PoseEngine makes every cube a rigid body whose state is a pose (a
+	// center and a rotation) and the pose it had a substep before:
+	// velocity is the change of pose over the substep, as a Verlet
+	// particle's is the change of position. Contacts are found once a
+	// step with a speculative margin that covers the step's motion and are
+	// solved as positional constraints with generalized inverse masses
+	// every substep; islands of touching cubes fall asleep whole. It adds
+	// no particle to the World. It holds cubes against each other and
+	// against the System's colliders; it does not yet meet the World's
+	// particles (cloth, hair) and refuses jelly cubes.
+	PoseEngine
+)
+
+// String returns the constant's name.
+func (e Engine) String() string {
+	switch e {
+	case ParticleEngine:
+		return "ParticleEngine"
+	case PoseEngine:
+		return "PoseEngine"
+	}
+	return "Engine(" + itoa(int(e)) + ")"
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}
+
+// poseBody is one cube of the pose engine. Its inertia is isotropic (a
+// cube's is, solid or hollow), so its inverse is one number in any frame.
+//
+// Within a step the solver moves a cube by dp and turns it by the rotation
+// vector dth from its pose at the step's start (xs, qs): contacts, found at
+// that pose, then move with the cube to first order in the turn, which is
+// what makes a contact a few multiply-adds (the step's turn is small: 0.1
+// rad for a cube spinning at 6 rad/s at 60 Hz). Its pose x, q is updated
+// from them after every substep.
+type poseBody struct {
+	x     mgl32.Vec3 // center, m
+	q     mgl32.Quat // rotation from the cube's frame to the world
+	xs    mgl32.Vec3 // center at the start of the step, m
+	qs    mgl32.Quat // rotation at the start of the step
+	dp    mgl32.Vec3 // move since the step's start, m
+	dth   mgl32.Vec3 // turn since the step's start (rotation vector), rad
+	dp0   mgl32.Vec3 // dp at the start of the substep
+	dth0  mgl32.Vec3 // dth at the start of the substep
+	v, w  mgl32.Vec3 // velocity (m/s) and spin (rad/s) after the last substep
+	invM  float32    // 1/kg
+	invI  float32    // 1/(kg m²)
+	mass  float32    // kg
+	inert float32    // kg m²
+	half  float32    // half the edge, m
+
+	reach float32 // how far a corner may move this step, m (speculative margin)
+	push  float32 // how much further it looks for colliders, m
+	still float32 // seconds the cube has been slower than the World's SleepSpeed
+	group int32   // the island it fell asleep with, -1 while awake
+	wake  bool    // woken during the step: moves from the next step on
+	rest  bool    // moved under restDrift since its contacts were found: keeps them
+	drift float32 // how far it moved since its contacts were found, m
+}
+
+// poseContact is a contact of the pose engine, found once a step and
+// solved every substep: the point la on body a (or the fixed world point
+// la when a < 0, a collider's surface) and the point lb on body b, in each
+// body's own frame, must not come closer than 0 along the world normal n,
+// which points from a toward b.
+type poseContact struct {
+	a, b   int32
+	key    int32 // collider contacts: collider·8 + corner; cube pairs: -1
+	island int32
+	la, lb mgl32.Vec3
+	// fa and fb are where static friction holds the contact: the point fb
+	// of b (its frame) must not slide from the point fa of a (a's frame,
+	// or the world when a < 0). They are the contact's points when it
+	// first touches and stay while it sticks, from step to step (the
+	// contact found again next step takes them over), so that what a
+	// pass leaves unsolved does not add up to creep; a slip moves fa.
+	fa, fb mgl32.Vec3
+	mu, e  float32 // friction and restitution
+
+	// Set up at the step's start (setup), in world axes.
+	n          mgl32.Vec3 // normal, from a toward b
+	t1, t2     mgl32.Vec3 // tangents
+	ra, rb     mgl32.Vec3 // arms from the cubes' centers to the points, m
+	an, bn     mgl32.Vec3 // ra × n, rb × n
+	at1, bt1   mgl32.Vec3 // ra × t1, rb × t1
+	at2, bt2   mgl32.Vec3 // ra × t2, rb × t2
+	wa, ia     float32    // a's inverse mass and inertia in this step (0 for a collider or a sleeper)
+	wb, ib     float32    // b's
+	kn, k1, k2 float32    // effective masses along n, t1, t2, kg
+	sep0       float32    // separation at the step's start, m
+	d1, d2     float32    // fb's offset from fa along t1, t2 at the step's start, m
+	s1, s2     float32    // how far fa followed a slide this step along t1, t2, m
+	// The friction patch, on a manifold's first contact (patch).
+	pat1, pbt1 mgl32.Vec3 // the patch center's arms crossed with t1
+	pat2, pbt2 mgl32.Vec3 // and with t2
+	pk1, pk2   float32    // effective masses at the center along t1, t2, kg
+	pkt        float32    // effective moment of inertia about n, kg m²
+	pd1, pd2   float32    // the center's offset from its anchor along t1, t2, m
+	pr         float32    // the contacts' mean distance from the center, m
+	ltw        float32    // twist friction this substep, kg m²
+	sepEnd     float32    // separation at the step's end, m (endStep)
+	d1End      float32    // offsets from the anchors at the step's end, m
+	d2End      float32
+
+	rank   int32   // the lower level of its cubes, -1 for a collider (orderByLevel)
+	span   int32   // the first of a manifold: how many contacts it has; else 0
+	fix    uint8   // in the last pass: 1 holds a, 2 holds b, 0 neither
+	ks     float32 // effective mass along n with the held cube fixed, kg
+	ln, lt float32 // normal and friction corrections this substep, kg m
+	depth  float32 // what may still be left of the depth it began in, m (<= 0)
+	vn0    float32 // normal speed at the substep's start, m/s (restitution)
+}
+
+// poseEngine holds the pose engine's cubes and contacts.
+type poseEngine struct {
+	bodies   []poseBody
+	contacts []poseContact
+	sorted   []poseContact // contacts by island
+	order    []int32       // cubes sorted by lower x bound (sweep)
+	lo, hi   []mgl32.Vec3  // swept bounds by cube
+
+	parent      []int32 // union-find over cubes
+	islandOf    []int32 // island of each cube this step
+	islandBody  []int32 // cubes by island
+	bodyStart   []int32 // island k's cubes are islandBody[bodyStart[k]:bodyStart[k+1]]
+	contStart   []int32 // island k's contacts are sorted[contStart[k]:contStart[k+1]]
+	numIslands  int
+	asleep      int
+	nextGroup   int32
+	islandStill []float32     // the slowest cube's still by island
+	fill        []int32       // buildIslands' cursor by island
+	level       []int32       // by cube: cubes between it and the ground (orderByLevel)
+	margin      float32       // Settings.Margin this step, m
+	prev        []poseContact // the last step's contacts, for their anchors
+	prevFirst   []int32       // by cube b: its first contact in prev, -1 for none
+	prevNext    []int32       // by contact of prev: the next of the same b
+
+	// per substep, read by the island job
+	h, damp float32
+	g       mgl32.Vec3
+	passes  int
+	job     func(lo, hi int)
+	w       *verlet3d.World
+	stats   Stats
+}
+
+// maxContactsPerPair is what a cube pair's manifold keeps.
+const maxContactsPerPair = 4
+
+// rotate turns v by the unit quaternion q.
+func rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
+	// v + 2w (u × v) + 2 u × (u × v), u = q.V
+	ux, uy, uz, qw := q.V[0], q.V[1], q.V[2], q.W
+	tx := float32(2 * (float32(uy*v[2]) - float32(uz*v[1])))
+	ty := float32(2 * (float32(uz*v[0]) - float32(ux*v[2])))
+	tz := float32(2 * (float32(ux*v[1]) - float32(uy*v[0])))
+	return mgl32.Vec3{
+		v[0] + float32(qw*tx) + (float32(uy*tz) - float32(uz*ty)),
+		v[1] + float32(qw*ty) + (float32(uz*tx) - float32(ux*tz)),
+		v[2] + float32(qw*tz) + (float32(ux*ty) - float32(uy*tx)),
+	}
+}
+
+// unrotate turns v by the inverse of the unit quaternion q.
+func unrotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
+	return rotate(mgl32.Quat{W: q.W, V: mgl32.Vec3{-q.V[0], -q.V[1], -q.V[2]}}, v)
+}
+
+// turn adds the small rotation dw (rad, world axes) to q, unnormalized:
+// q += ½ (0, dw) q.
+func turn(q *mgl32.Quat, dw mgl32.Vec3) {
+	x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
+	q.W += float32(0.5 * (float32(-dw[0]*x) - float32(dw[1]*y) - float32(dw[2]*z)))
+	q.V[0] += float32(0.5 * (float32(dw[0]*w) + float32(dw[1]*z) - float32(dw[2]*y)))
+	q.V[1] += float32(0.5 * (float32(dw[1]*w) + float32(dw[2]*x) - float32(dw[0]*z)))
+	q.V[2] += float32(0.5 * (float32(dw[2]*w) + float32(dw[0]*y) - float32(dw[1]*x)))
+}
+
+func normalize(q mgl32.Quat) mgl32.Quat {
+	l := float32(q.W*q.W) + float32(q.V[0]*q.V[0]) + float32(q.V[1]*q.V[1]) + float32(q.V[2]*q.V[2])
+	if !(l > 0) || l == 1 {
+		return q
+	}
+	s := 1 / float32(math.Sqrt(float64(l)))
+	return mgl32.Quat{W: float32(q.W * s), V: mgl32.Vec3{float32(q.V[0] * s), float32(q.V[1] * s), float32(q.V[2] * s)}}
+}
+
+func cross(a, b mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{float32(a[1]*b[2]) - float32(a[2]*b[1]), float32(a[2]*b[0]) - float32(a[0]*b[2]), float32(a[0]*b[1]) - float32(a[1]*b[0])}
+}
+
+func dot(a, b mgl32.Vec3) float32 {
+	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+}
+
+func length(a mgl32.Vec3) float32 { return float32(math.Sqrt(float64(dot(a, a)))) }
+
+// integrate starts substep h of body b: it keeps its move so far as the
+// substep's start and moves on by its velocity, gravity and damping.
+func (b *poseBody) integrate(h, damp float32, g mgl32.Vec3) {
+	b.dp0, b.dth0 = b.dp, b.dth
+	k := 1 - float32(damp*h)
+	v := vecmath.Scale(b.v.Add(vecmath.Scale(g, h)), k)
+	w := vecmath.Scale(b.w, k)
+	b.v, b.w = v, w
+	b.dp = b.dp.Add(vecmath.Scale(v, h))
+	b.dth = b.dth.Add(vecmath.Scale(w, h))
+}
+
+// velocities ends substep h of body b: its velocity and spin become its
+// move and turn over the substep.
+func (b *poseBody) velocities(h float32) {
+	inv := 1 / h
+	b.v = vecmath.Scale(b.dp.Sub(b.dp0), inv)
+	b.w = vecmath.Scale(b.dth.Sub(b.dth0), inv)
+}
+
+// place sets the pose of body b from its move and turn since the step's
+// start.
+func (b *poseBody) place() {
+	b.x = b.xs.Add(b.dp)
+	b.q = normalize(vecmath.QuatMul(expMap(b.dth), b.qs))
+}
+
+// expMap returns the rotation by the rotation vector th (rad, world axes).
+func expMap(th mgl32.Vec3) mgl32.Quat {
+	a := length(th)
+	if a < 1e-6 {
+		return normalize(mgl32.Quat{W: 1, V: vecmath.Scale(th, 0.5)})
+	}
+	s := float32(math.Sin(float64(a/2))) / a
+	return mgl32.Quat{W: float32(math.Cos(float64(a / 2))), V: vecmath.Scale(th, s)}
+}
+
+// pointVelocity returns the velocity of the body point at r from its
+// center (world axes).
+func (b *poseBody) pointVelocity(r mgl32.Vec3) mgl32.Vec3 { return b.v.Add(cross(b.w, r)) }
