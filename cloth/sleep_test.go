@@ -312,12 +312,12 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 // A crate thrown at 20-80 m/s into a curtain (the crates tests' cloth
 // hung from its top edge) carries the cloth in its path on its leading
 // face: once the crate's center is 0.3 m past where the curtain hung, the
-// cloth reaches at least as far. A 10 cm crate at 45 m/s or more used to
-// pass through it untouched: the particles met it through the face they
-// had reached, reckoned from their start position moved the wrong way by
-// the crate's travel (so the crate's back face, whose push-out of depth
-// already there is slow), and at 80 m/s the crate moved past them within
-// a substep.
+// cloth reaches at least as far. A 10 cm crate at 45 m/s or more would
+// pass through it untouched if the particles met it through the face
+// they had reached (the crate's back face, whose push-out of depth already
+// there is slow) rather than the one they came in by, reckoned from their
+// start relative to the crate, or if a crate at 80 m/s that moved past
+// them within a substep did not meet them.
 func TestCrateThrownThroughCurtain(t *testing.T) {
 	for _, size := range []float32{0.1, 0.26} {
 		for _, speed := range []float32{20, 40, 60, 80} {
