@@ -1,6 +1,6 @@
 module github.com/drape3d/drape
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/g3n/engine v0.2.1-0.20260801162305-83026d7a1228

@@ -10,8 +10,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// benchCloth steps an n x n curtain pinned along its top row (the DESIGN.md
-// topology: structural, shear and distance-2 bend links, 10 iterations) for
+// benchCloth steps an n x n curtain pinned along its top row (the reference
+// cloth's topology: structural, shear and distance-2 bend links, 10 iterations) for
 // one 1/60 s frame per op, with or without turbulent gusty wind and
 // self-collision.
 func benchCloth(b *testing.B, n int, wind, self bool) { benchClothOn(b, n, wind, self, 1) }
@@ -82,8 +82,8 @@ func benchNormals(b *testing.B, n int) {
 
 func BenchmarkNormals64(b *testing.B) { benchNormals(b, 64) }
 
-// naiveLink is the baseline of DESIGN.md section 7: an array-of-structs
-// Jakobsen loop with pointers into the particle slice.
+// naiveLink is the benchmark baseline (BENCHMARKS.md, "Method"): an
+// array-of-structs Jakobsen loop with pointers into the particle slice.
 type naiveParticle struct {
 	pos, prev mgl32.Vec3
 	invMass   float32

@@ -2,10 +2,10 @@ package cloth
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -15,12 +15,16 @@ import (
 // Reference and Body; zero means zero, and each field's comment gives its
 // default.
 type CapeSettings struct {
-	// Anchors are the poses the top edge is pinned to, in order across the
-	// back: for example the right shoulder, the neck, the left shoulder.
-	// Each top-edge particle follows the blend of the two anchors it lies
-	// between, keeping its offset from them (in their frames) as built. At
-	// least one is required; with a single anchor the top edge is centred
-	// on it.
+	// Anchors are the poses the top edge is pinned to, in order along the
+	// edge: the left shoulder, the neck, the right shoulder. The first
+	// anchor is at the grid's first column (texture u = 0), so in this
+	// order the grid's front side (Settings.Down) faces out from the back
+	// and a texture reads unmirrored from behind; the opposite order
+	// hangs the same way with the front side toward the body. Each
+	// top-edge particle follows the blend of the two anchors it lies
+	// between, keeping its offset from them (in their frames) as built.
+	// At least one is required; with a single anchor the top edge is
+	// centered on it.
 	Anchors []verlet3d.Pose
 	// Reference is the pose of the character as a whole (its root or
 	// hips): it gives the Back direction, the frame for carry and the lag
@@ -30,7 +34,7 @@ type CapeSettings struct {
 	// Reference's frame. Default (0, 0, -1): glTF characters face +Z.
 	Back mgl32.Vec3
 	// Body are the character's colliders as built (a sphere when A == B),
-	// in metres: the cape is tilted back from vertical until it clears
+	// in meters: the cape is tilted back from vertical until it clears
 	// them. The Cape does not add colliders to the World; the caller owns
 	// them and passes their pose to SetPose for Penetration.
 	Body []verlet3d.Capsule
@@ -46,17 +50,17 @@ type CapeFabric struct {
 	// Standoff moves the top edge this far (m) along Back from the anchors
 	// as built, for anchors that sit inside the body. Default 0.
 	Standoff float32
-	// Width of the cape in metres. 0 (the default) fits it to the
+	// Width of the cape in meters. 0 (the default) fits it to the
 	// character: 1.6 times the length of the anchor line (0.5 m with a
 	// single anchor).
 	Width float32
-	// Length of the cape from the top edge down, in metres. Default 1.
+	// Length of the cape from the top edge down, in meters. Default 1.
 	Length float32
-	// Spacing between particles in metres. Default 0.05.
+	// Spacing between particles in meters. Default 0.05.
 	Spacing float32
 	// Mass of the whole cape in kg. Default 0.6.
 	Mass float32
-	// Thickness is the particles' collision radius in metres. Default 0.015.
+	// Thickness is the particles' collision radius in meters. Default 0.015.
 	Thickness float32
 	// Shear and Bend are the XPBD compliances (m/N) of the shear and bend
 	// links; structural links are rigid. Defaults 1e-3 and 0.05.
@@ -73,10 +77,10 @@ type CapeFabric struct {
 	CarryAngular float32
 	// MaxLag bounds how far a particle may be from where it hangs as built
 	// below its column's pinned top particle, turned with Reference, in
-	// metres per metre of its distance down from the top edge (NvCloth's
+	// meters per meter of its distance down from the top edge (NvCloth's
 	// motion constraints, Jolt's skinned max distance). 0 (default) is off.
 	MaxLag float32
-	// TeleportDistance in metres: when Reference moves farther than this
+	// TeleportDistance in meters: when Reference moves farther than this
 	// between two SetPose calls, the whole cape jumps with it. Default 1.
 	TeleportDistance float32
 }
@@ -105,16 +109,12 @@ func DefaultCapeSettings() CapeSettings {
 	}
 }
 
-func finiteQuat(q mgl32.Quat) bool {
-	return vecmath.Finite(q.V) && !math.IsNaN(float64(q.W)) && !math.IsInf(float64(q.W), 0) && vecmath.QuatLen(q) > 1e-6
-}
-
 func validPose(p verlet3d.Pose, what string) error {
 	if !vecmath.Finite(p.Position) {
-		return fmt.Errorf("cloth: %s.Position = %v, want finite metres", what, p.Position)
+		return fmt.Errorf("cloth: %s.Position = %v, want finite meters", what, p.Position)
 	}
-	if !finiteQuat(p.Rotation) {
-		return fmt.Errorf("cloth: %s.Rotation = %v, want a finite non-zero quaternion", what, p.Rotation)
+	if !vecmath.FiniteQuat(p.Rotation) {
+		return fmt.Errorf("cloth: %s.Rotation = %v, want a finite quaternion", what, p.Rotation)
 	}
 	return nil
 }
@@ -169,10 +169,10 @@ func (s *CapeSettings) validate() error {
 
 func validCapsule(b verlet3d.Capsule, what string) error {
 	if !vecmath.Finite(b.A) || !vecmath.Finite(b.B) {
-		return fmt.Errorf("cloth: %s = %v-%v, want finite ends in metres", what, b.A, b.B)
+		return fmt.Errorf("cloth: %s = %v-%v, want finite ends in meters", what, b.A, b.B)
 	}
 	if !(b.Radius > 0) || math.IsInf(float64(b.Radius), 0) {
-		return fmt.Errorf("cloth: %s.Radius = %v, want metres > 0", what, b.Radius)
+		return fmt.Errorf("cloth: %s.Radius = %v, want meters > 0", what, b.Radius)
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ type Cape struct {
 	local  []mgl32.Vec3        // bind-pose position in Reference's frame, per parts entry
 	hang   []mgl32.Vec3        // bind-pose offset from the column's top particle, Reference's axes
 	lagMax []float32           // MaxLag radius per parts entry, m (0: none)
-	lagAt  []mgl32.Vec3        // this step's lag-limit centres
+	lagAt  []mgl32.Vec3        // this step's lag-limit centers
 	ref    verlet3d.Pose       // Reference at the last SetPose
 	anch   []verlet3d.Pose     // anchors at the last SetPose
 	body   []verlet3d.Capsule  // body at the last SetPose
@@ -228,11 +228,11 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	s.Reference.Rotation = vecmath.QuatNormalize(s.Reference.Rotation)
+	s.Reference.Rotation = vecmath.Rotation(s.Reference.Rotation)
 	pts := make([]mgl32.Vec3, len(s.Anchors))
 	for i, a := range s.Anchors {
 		pts[i] = a.Position
-		s.Anchors[i].Rotation = vecmath.QuatNormalize(a.Rotation)
+		s.Anchors[i].Rotation = vecmath.Rotation(a.Rotation)
 	}
 	back := vecmath.QuatRotate(s.Reference.Rotation, s.Back)
 	back[1] = 0
@@ -258,11 +258,11 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 			width = 0.5
 		}
 	}
-	centre := mgl32.Vec3{}
+	center := mgl32.Vec3{}
 	for _, p := range pts {
-		centre = centre.Add(p)
+		center = center.Add(p)
 	}
-	centre = vecmath.Scale(centre, 1/float32(len(pts)))
+	center = vecmath.Scale(center, 1/float32(len(pts)))
 	// The size in floats first: anchors far apart give a width (and a
 	// column count) no int holds, and the tilt search below visits
 	// every particle.
@@ -280,7 +280,7 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		return nil, fmt.Errorf("cloth: cape of %v x %v m with Spacing %v has fewer than 2 particles a side", width, s.Length, s.Spacing)
 	}
 	sp := width / float32(cols-1)
-	origin := centre.Sub(vecmath.Scale(across, float32(width/2))).Add(vecmath.Scale(back, s.Standoff))
+	origin := center.Sub(vecmath.Scale(across, float32(width/2))).Add(vecmath.Scale(back, s.Standoff))
 
 	// Tilt the cape back from vertical just enough to clear the body.
 	var down mgl32.Vec3
@@ -435,7 +435,7 @@ func (c *Cape) Remove() {
 // fraction of the reference's motion since the last call (all of it for a
 // teleport, when the reference moved farther than TeleportDistance or
 // Teleport was called, and after a World.Reset), sets the top edge's
-// kinematic targets and the lag-limit centres. It reports whether the cape
+// kinematic targets and the lag-limit centers. It reports whether the cape
 // jumped, so that the caller can snap its colliders instead of sweeping
 // them across the gap. It does not allocate; wrong counts panic.
 func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []verlet3d.Capsule) (jumped bool) {
@@ -445,7 +445,7 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 	if body != nil && len(body) != len(c.body) {
 		panic(fmt.Sprintf("cloth: Cape.SetPose: %d body parts, want %d", len(body), len(c.body)))
 	}
-	rot := vecmath.QuatNormalize(reference.Rotation)
+	rot := vecmath.Rotation(reference.Rotation)
 	move := reference.Position.Sub(c.ref.Position)
 	dq := vecmath.QuatMul(rot, vecmath.QuatInverse(c.ref.Rotation))
 	switch {
@@ -476,15 +476,15 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 
 func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {
 	a := anchors[p.a]
-	t := a.Position.Add(vecmath.QuatRotate(a.Rotation, p.offA))
+	t := a.Position.Add(vecmath.QuatRotate(vecmath.OrIdentity(a.Rotation), p.offA))
 	if p.wb > 0 {
 		b := anchors[p.b]
-		t = vecmath.Scale(t, 1-p.wb).Add(vecmath.Scale(b.Position.Add(vecmath.QuatRotate(b.Rotation, p.offB)), p.wb))
+		t = vecmath.Scale(t, 1-p.wb).Add(vecmath.Scale(b.Position.Add(vecmath.QuatRotate(vecmath.OrIdentity(b.Rotation), p.offB)), p.wb))
 	}
 	return t
 }
 
-// PinError returns the largest distance in metres between a top-edge
+// PinError returns the largest distance in meters between a top-edge
 // particle and its target from the anchors of the last SetPose.
 func (c *Cape) PinError() float32 {
 	var worst float32
@@ -527,9 +527,9 @@ func (c *Cape) place(ref verlet3d.Pose) {
 	}
 }
 
-// updateLag puts each lag-limit centre where the particle hangs as built
+// updateLag puts each lag-limit center where the particle hangs as built
 // below its column's top particle, turned with the character: the limit is
-// relative to the pinned neighbours, so a torso that leans or twists
+// relative to the pinned neighbors, so a torso that leans or twists
 // relative to Reference does not fight it.
 func (c *Cape) updateLag() {
 	if c.s.MaxLag == 0 {
@@ -542,7 +542,7 @@ func (c *Cape) updateLag() {
 	}
 }
 
-// LagExcess returns how far in metres the particle farthest outside its
+// LagExcess returns how far in meters the particle farthest outside its
 // lag limit lies beyond it (0 when all are inside or MaxLag is 0).
 func (c *Cape) LagExcess() float32 {
 	var worst float32
@@ -569,7 +569,7 @@ func (k capeHooks) Solve(w *verlet3d.World, _ verlet3d.Substep) {
 }
 
 // limitLag pulls every particle back inside the sphere around its lag
-// centre. It runs every iteration, so it stays lean: the top row (radius
+// center. It runs every iteration, so it stays lean: the top row (radius
 // 0) is skipped and the test is one squared distance per particle.
 func (c *Cape) limitLag(w *verlet3d.World) {
 	pos, inv := w.Positions(), w.InvMasses()
@@ -589,7 +589,7 @@ func (c *Cape) limitLag(w *verlet3d.World) {
 }
 
 // Penetration returns the deepest a free cape particle lies inside a body
-// part of the last SetPose, in metres (0 when none is inside). It measures
+// part of the last SetPose, in meters (0 when none is inside). It measures
 // against the parts' surfaces, not the particles' thickness.
 func (c *Cape) Penetration() float32 {
 	var worst float32

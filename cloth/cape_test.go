@@ -187,7 +187,7 @@ func TestCapeWalkPoses(t *testing.T) {
 	lo, hi := c.Grid().Bounds()
 	mid := vecmath.QuatRotate(vecmath.QuatInverse(k.ref.Rotation), vecmath.Scale(lo.Add(hi), 0.5).Sub(k.ref.Position))
 	if mid.Z() > -0.1 || mid.Y() > 1.4 || mid.Y() < 0.4 {
-		t.Errorf("cape centre at %v in the walker's frame, want behind (z < -0.1), 0.4 to 1.4 m up", mid)
+		t.Errorf("cape center at %v in the walker's frame, want behind (z < -0.1), 0.4 to 1.4 m up", mid)
 	}
 }
 
@@ -218,7 +218,7 @@ func TestCapeTeleportPoses(t *testing.T) {
 	}
 	lo, hi := c.Grid().Bounds()
 	if d := vecmath.Len(vecmath.Scale(lo.Add(hi), 0.5).Sub(k.ref.Position)); d > 2 {
-		t.Errorf("cape centre %.1f m from the character after the jump, want < 2", d)
+		t.Errorf("cape center %.1f m from the character after the jump, want < 2", d)
 	}
 	// Teleport() jumps for a short hop too.
 	c.Teleport()
@@ -230,7 +230,7 @@ func TestCapeTeleportPoses(t *testing.T) {
 }
 
 // With MaxLag, a fast turning run never leaves a particle further than its
-// lag radius from its centre (beyond what a collider contact pushes).
+// lag radius from its center (beyond what a collider contact pushes).
 // TestCapeRemove is the control: without the hook the limit is broken.
 func TestCapeMaxLagPoses(t *testing.T) {
 	const lag = 0.5
@@ -315,7 +315,7 @@ func TestCapeBadSettings(t *testing.T) {
 		{"NaN anchor", func(s *cloth.CapeSettings) {
 			s.Anchors = []verlet3d.Pose{{Position: mgl32.Vec3{nan}, Rotation: mgl32.QuatIdent()}}
 		}, "Anchors[0].Position"},
-		{"zero rotation", func(s *cloth.CapeSettings) { s.Reference.Rotation = mgl32.Quat{} }, "Reference.Rotation"},
+		{"NaN rotation", func(s *cloth.CapeSettings) { s.Reference.Rotation = mgl32.Quat{W: nan} }, "Reference.Rotation"},
 		{"negative length", func(s *cloth.CapeSettings) { s.Length = -1 }, "Length = -1"},
 		{"zero length", func(s *cloth.CapeSettings) { s.Length = 0 }, "Length = 0"},
 		{"zero spacing", func(s *cloth.CapeSettings) { s.Spacing = 0 }, "Spacing = 0"},

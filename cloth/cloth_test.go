@@ -204,7 +204,7 @@ func windForce(t *testing.T, air mgl32.Vec3) (reported, measured mgl32.Vec3, are
 	return wd.NetForce(), measured, 1
 }
 
-// The reference of DESIGN.md: a cloth edge-on to the wind feels less than 1%
+// The wind's reference: a cloth edge-on to the wind feels less than 1%
 // of the force it feels face-on, and face-on it feels ½ρ·Cd·A·u².
 func TestWindEdgeOn(t *testing.T) {
 	const u = 10
@@ -363,7 +363,7 @@ func TestSetCompliance(t *testing.T) {
 }
 
 // TestWindAbsurdDragFarPin: a valid but absurd wind (Drag 1e20) on a cloth
-// one of whose particles is sent to a target a billion metres off (the
+// one of whose particles is sent to a target a billion meters off (the
 // World clamps SetTarget there) stretches a triangle across the world and
 // flings it; the pressure on it overflowed float32 to Inf and the World's
 // guard reset the cloth every step (found by FuzzCloth). The force of a

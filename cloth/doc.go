@@ -20,7 +20,7 @@
 //
 // # Capes
 //
-// NewCape builds a cape on a character given as poses (mgl32, metres): a
+// NewCape builds a cape on a character given as poses (mgl32, meters): a
 // Grid hanging from anchor poses across the back, tilted back from vertical
 // until it clears the body capsules, its top row pinned and tethered. Every
 // frame, Cape.SetPose takes the character's reference pose, the anchors'
@@ -33,7 +33,7 @@
 //
 // # Links
 //
-// Structural links join neighbours along rows and columns, shear links join
+// Structural links join neighbors along rows and columns, shear links join
 // both diagonals of every cell and bend links join particles two apart along
 // rows and columns. Each kind has its own XPBD compliance (m/N, 0 rigid).
 // Compliance acts against particle inertia: for a particle of m kg solved at
@@ -41,7 +41,9 @@
 //
 // # Wind
 //
-// Wind is a verlet3d.ForceField. For every triangle it takes the air
+// NewWindForce adds a grid's wind to its World (as an unexported
+// verlet3d.ForceField; WindForce.Remove takes it out). For every triangle it
+// takes the air
 // velocity from a verlet3d.Wind field relative to the triangle's velocity
 // and splits it on the unit normal: a pressure (drag) force along the normal
 // and a lift force across the flow, both proportional to the triangle's area
@@ -50,7 +52,7 @@
 // # Tearing
 //
 // With Settings.TearStrain > 0, structural and shear links break when
-// stretched past it. The Grid, registered as a verlet3d.ConstraintSet, then
+// stretched past it. The Grid, whose hooks New adds to the World, then
 // removes the triangles the broken link held together, duplicates vertices
 // where the remaining triangles only touch at a point, moves links onto the
 // duplicates and re-indexes the triangle list, so a real hole opens. Cut and

@@ -25,9 +25,9 @@ type Spring struct {
 type Settings struct {
 	// Cols and Rows are the number of particles across and down, each >= 2.
 	Cols, Rows int
-	// Spacing is the rest distance between neighbours in metres, > 0.
+	// Spacing is the rest distance between neighbors in meters, > 0.
 	Spacing float32
-	// Origin is the position of the particle at row 0, column 0, in metres.
+	// Origin is the position of the particle at row 0, column 0, in meters.
 	Origin mgl32.Vec3
 	// Across is the direction of increasing column; zero means +X.
 	Across mgl32.Vec3
@@ -43,13 +43,13 @@ type Settings struct {
 	// MassAt, if set, gives each particle's mass in kg and overrides Mass
 	// and ParticleMass. It must return a finite value > 0.
 	MassAt func(row, col int) float32
-	// Radius is the collision radius of every particle in metres: colliders
-	// keep particle centres this far away. Default 0.
+	// Radius is the collision radius of every particle in meters: colliders
+	// keep particle centers this far away. Default 0.
 	Radius float32
 	// Group is the collision group bits of the particles (World.SetGroup);
 	// 0 means 1.
 	Group uint32
-	// Structural links join row and column neighbours.
+	// Structural links join row and column neighbors.
 	Structural Spring
 	// Shear links join the diagonals of each cell.
 	Shear Spring
@@ -106,7 +106,7 @@ func (s *Settings) Validate() error {
 	case s.Cols > maxParticles || s.Rows > maxParticles || s.Cols*s.Rows > maxParticles:
 		return fmt.Errorf("cloth: Settings.Cols x Rows = %d x %d, want at most %d particles", s.Cols, s.Rows, maxParticles)
 	case !finite(s.Spacing) || s.Spacing <= 0:
-		return fmt.Errorf("cloth: Settings.Spacing = %v, want metres > 0", s.Spacing)
+		return fmt.Errorf("cloth: Settings.Spacing = %v, want meters > 0", s.Spacing)
 	case !vecmath.Finite(s.Origin):
 		return fmt.Errorf("cloth: Settings.Origin = %v, want a finite position", s.Origin)
 	case !vecmath.Finite(s.Across):
@@ -122,7 +122,7 @@ func (s *Settings) Validate() error {
 	case s.MassAt == nil && s.Mass > 0 && s.ParticleMass > 0:
 		return fmt.Errorf("cloth: Settings.Mass = %v and ParticleMass = %v both set, want one", s.Mass, s.ParticleMass)
 	case !finite(s.Radius) || s.Radius < 0:
-		return fmt.Errorf("cloth: Settings.Radius = %v, want metres >= 0", s.Radius)
+		return fmt.Errorf("cloth: Settings.Radius = %v, want meters >= 0", s.Radius)
 	case !finite(s.TearStrain) || s.TearStrain < 0:
 		return fmt.Errorf("cloth: Settings.TearStrain = %v, want >= 0 (0 never tears)", s.TearStrain)
 	case !finite(s.TetherSlack) || s.TetherSlack < 0 || s.TetherSlack > MaxTetherSlack:
@@ -134,7 +134,7 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("cloth: Settings.Spacing = %v with Origin = %v spans beyond ±%g m (verlet3d.MaxCoordinate)", s.Spacing, s.Origin, lim)
 	}
 	if s.Radius > lim {
-		return fmt.Errorf("cloth: Settings.Radius = %v, want metres in [0, %g]", s.Radius, lim)
+		return fmt.Errorf("cloth: Settings.Radius = %v, want meters in [0, %g]", s.Radius, lim)
 	}
 	if s.MassAt == nil {
 		// Each particle's mass must be one the World accepts.
@@ -212,7 +212,7 @@ func (s *Settings) particleMass(r, c int) float32 {
 
 // Link kinds.
 const (
-	kindStructural uint8 = iota // row or column neighbours, a triangle edge
+	kindStructural uint8 = iota // row or column neighbors, a triangle edge
 	kindDiagonal                // the cell diagonal that is a triangle edge
 	kindAnti                    // the other cell diagonal
 	kindBend                    // two apart along a row or column
@@ -563,7 +563,7 @@ func (g *Grid) index(row, col int) int {
 // vertex it keeps one side; the duplicates are further Vertices.
 func (g *Grid) Particle(row, col int) verlet3d.Particle { return g.verts[g.index(row, col)] }
 
-// Rest returns where (row, col) was built, in metres: Origin + col·Spacing·
+// Rest returns where (row, col) was built, in meters: Origin + col·Spacing·
 // Across + row·Spacing·Down. A cape's anchors are these points moved with
 // the character.
 func (g *Grid) Rest(row, col int) mgl32.Vec3 {
@@ -818,7 +818,7 @@ func (g *Grid) UVs() []mgl32.Vec2 { return g.uvs }
 // and replaced when the grid tears (see Version).
 func (g *Grid) Indices() []uint32 { return g.indices }
 
-// Triangles returns the number of triangles left.
+// NumTriangles returns the number of triangles left.
 func (g *Grid) NumTriangles() int { return len(g.indices) / 3 }
 
 // Version counts changes to Vertices, UVs and Indices; a renderer compares
@@ -857,9 +857,8 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 	for k := 0; k+2 < len(idx); k += 3 {
 		ia, ib, ic := idx[k], idx[k+1], idx[k+2]
 		a, b, c := &pos[verts[ia]], &pos[verts[ib]], &pos[verts[ic]]
-		// (b-a) x (c-a): twice the area along the normal. Component by
-		// component (see package vecmath): with Vec3 values a 64 x 64
-		// cloth's normals took 0.11 ms a frame.
+		// (b-a) x (c-a): twice the area along the normal, component by
+		// component (see package vecmath).
 		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 		vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
 		nx, ny, nz := float32(uy*vz)-float32(uz*vy), float32(uz*vx)-float32(ux*vz), float32(ux*vy)-float32(uy*vx)
@@ -885,7 +884,7 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 }
 
 // Bounds returns the axis-aligned box around the grid's particles, in
-// metres.
+// meters.
 func (g *Grid) Bounds() (lo, hi mgl32.Vec3) {
 	pos := g.w.Positions()
 	// Through pointers, a component at a time (see Normals).

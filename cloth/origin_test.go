@@ -13,7 +13,7 @@ import (
 // walk covers 15 m: shifting every 2 m exercises the shift mid-walk.)
 func TestCapeFarFromOriginWithFloatingOrigin(t *testing.T) {
 	// run walks from start; with every > 0 the game moves the origin to
-	// the character whenever it is more than every metres from it, having
+	// the character whenever it is more than every meters from it, having
 	// started with the origin at the start point.
 	run := func(start [2]float64, every float64) capeRun {
 		floating := every > 0

@@ -13,7 +13,7 @@ import (
 // it to the grid's World and Remove takes it out. Once per substep it hashes the particles into a uniform
 // grid of cells the size of the distance and lists the close pairs; every
 // solver iteration pushes those pairs apart, weighted by inverse mass.
-// Pairs that are closer than the distance in the rest shape (neighbours)
+// Pairs that are closer than the distance in the rest shape (neighbors)
 // are left to the links.
 type SelfCollision struct {
 	g    *Grid
@@ -28,14 +28,14 @@ type SelfCollision struct {
 }
 
 // NewSelfCollision makes a self-collision set for g that keeps particles
-// distance metres apart (about the spacing, or the cloth's thickness if
+// distance meters apart (about the spacing, or the cloth's thickness if
 // larger). It returns an error for a non-finite or non-positive distance.
 func NewSelfCollision(g *Grid, distance float32) (*SelfCollision, error) {
 	if g == nil {
 		panic("cloth: NewSelfCollision: Grid is nil")
 	}
 	if !finite(distance) || distance <= 0 {
-		return nil, fmt.Errorf("cloth: self-collision distance = %v, want metres > 0", distance)
+		return nil, fmt.Errorf("cloth: self-collision distance = %v, want meters > 0", distance)
 	}
 	sc := &SelfCollision{g: g, dist: distance}
 	sc.hooks = selfHooks{sc}
@@ -53,7 +53,7 @@ type selfHooks struct{ sc *SelfCollision }
 func (k selfHooks) Prepare(w *verlet3d.World, _ verlet3d.Substep) { k.sc.findPairs(w) }
 func (k selfHooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.sc.pushApart(w) }
 
-// Distance returns the minimum distance between particles in metres.
+// Distance returns the minimum distance between particles in meters.
 func (sc *SelfCollision) Distance() float32 { return sc.dist }
 
 // Pairs returns how many close pairs the last substep found.
@@ -132,7 +132,7 @@ func (sc *SelfCollision) findPairs(w *verlet3d.World) {
 						oj := g.origin[j]
 						dr, dc := float32(oj/cols-ri), float32(oj%cols-ci)
 						if float32(dr*dr)+float32(dc*dc) < restMin {
-							continue // neighbours in the rest shape
+							continue // neighbors in the rest shape
 						}
 						sc.pairs = append(sc.pairs, [2]int32{int32(p), int32(q)})
 					}
@@ -140,7 +140,7 @@ func (sc *SelfCollision) findPairs(w *verlet3d.World) {
 			}
 		}
 	}
-	// Neighbouring cells can hash to one bucket and list a pair twice;
+	// Neighboring cells can hash to one bucket and list a pair twice;
 	// solving it twice is harmless.
 }
 

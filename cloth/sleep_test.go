@@ -16,7 +16,7 @@ import (
 // ball, with still-air drag from a WindForce, at DefaultConfig: it drapes,
 // comes to rest and the World falls asleep within 15 s, so a game's table
 // costs nothing once it rests. Without settling (SettleDamping 0) the edges
-// hanging off the box still swing by millimetres at 15 s and keep the
+// hanging off the box still swing by millimeters at 15 s and keep the
 // World awake: the check is not blind.
 func TestDrapedTableclothSleeps(t *testing.T) {
 	if testing.Short() {
@@ -144,15 +144,14 @@ func TestCratesOnClothOnFloorSleep(t *testing.T) {
 		}
 		for k, c := range crates {
 			// Dropped flat, a crate lands on the cloth and stays where it
-			// fell: its centre half its size above the floor plus the
+			// fell: its center half its size above the floor plus the
 			// cloth under it (two radii), within 1 cm, and within 8 cm of
-			// where it was dropped across the floor (it rode the cloth
-			// 1.1-2.6 m before cloth held by the floor held the crate up.
-			// The limit was 5 cm until the floor held that cloth against
-			// the crate's friction too, so that a crate holds on cloth on
-			// a slope (TestCrateOnClothOnSlope): the crate now follows
-			// the cloth's ripples as the landing sends them under it,
-			// 5.8 cm for the middle crate).
+			// where it was dropped across the floor (cloth held by the
+			// floor holds the crate up, also against the crate's
+			// friction, so that a crate holds on cloth on a slope,
+			// TestCrateOnClothOnSlope; the crate follows the cloth's
+			// ripples as the landing sends them under it, 5.8 cm for the
+			// middle crate).
 			at := sys.Position(c)
 			if y := at[1]; y < 0.15+2*radius-0.01 || y > 0.15+2*radius+0.01 {
 				t.Errorf("floor by %s: crate %d rests at y = %.3f m, want %.2f ± 0.01 (on the cloth)", name, c, y, 0.15+2*radius)
@@ -221,7 +220,7 @@ func floorSystem(t *testing.T, w *verlet3d.World, up mgl32.Vec3) *bodies.System 
 
 // The crates-on-cloth tests' cloth: 24 x 24 particles of 1.5 cm radius
 // over 1.5 m square, 0.3 kg, lying flat on the plane of floorSystem
-// (normal up), height above it, centred on the origin, front side up, its
+// (normal up), height above it, centered on the origin, front side up, its
 // rows along +X.
 const floorClothN, floorClothRadius = 24, 0.015
 
@@ -242,17 +241,14 @@ func floorCloth(t *testing.T, w *verlet3d.World, up mgl32.Vec3, height float32) 
 // TestCratesDroppedTurnedOnCloth drops a turned crate (0.26 m, 1.28 kg,
 // the demo's rain) at 2, 5 and 11 m/s, 12 orientations each, onto a cloth
 // lying on the floor and, as the reference, onto the bare floor, and
-// measures how fast its centre rises after the impact (restitution 0: on
+// measures how fast its center rises after the impact (restitution 0: on
 // the bare floor 0.03, 0.17 and 0.51 m/s on average, from the turn a
 // corner landing gives). Cloth particles that the floor holds under a
-// crate (markBlocked in package bodies) used to count as immovable along
-// every push: particles beside a tilted crate's edge shoved it sideways and
-// up, and it bounced off the cloth faster than it had fallen (1.6, 2.1 and
-// 3.3 m/s on average, 2.8, 4.0 and 6.0 at worst). They now give way across
-// the floor (under the push; not under the crate's friction), stay still
-// along it, and push a cube out of depth it began a substep in at a
-// limited speed: 0.21, 0.32 and 0.69 m/s on average, 0.81, 0.72 and 1.33
-// at worst. The test allows the bare floor's average + 0.5
+// crate (markBlocked in package bodies) give way across the floor (under
+// the push; not under the crate's friction), stay still along it, and push
+// a cube out of depth it began a substep in at a limited speed, so the
+// crate does not bounce off the cloth faster than it fell: it rises at
+// 0.21, 0.32 and 0.69 m/s on average, 0.81, 0.72 and 1.33 at worst. The test allows the bare floor's average + 0.5
 // m/s, and at worst half the impact speed + 0.5 m/s.
 func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 	if testing.Short() {
@@ -303,7 +299,7 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 			farthest = max(farthest, across)
 		}
 		mean := sum / drops
-		t.Logf("%v m/s onto cloth: the centre rose at %.2f m/s on average (bare floor %.2f), %.2f at worst; it came to rest up to %.2f m from where it fell", speed, mean, bare, worst, farthest)
+		t.Logf("%v m/s onto cloth: the center rose at %.2f m/s on average (bare floor %.2f), %.2f at worst; it came to rest up to %.2f m from where it fell", speed, mean, bare, worst, farthest)
 		if lim := bare + 0.5; mean > lim {
 			t.Errorf("%v m/s onto cloth: the crates bounced back at %.2f m/s on average, want <= %.2f (the bare floor's %.2f + 0.5; restitution 0)", speed, mean, lim, bare)
 		}
@@ -315,13 +311,13 @@ func TestCratesDroppedTurnedOnCloth(t *testing.T) {
 
 // A crate thrown at 20-80 m/s into a curtain (the crates tests' cloth
 // hung from its top edge) carries the cloth in its path on its leading
-// face: once the crate's centre is 0.3 m past where the curtain hung, the
-// cloth reaches at least as far. A 10 cm crate at 45 m/s or more used to
-// pass through it untouched: the particles met it through the face they
-// had reached, reckoned from their start position moved the wrong way by
-// the crate's travel (so the crate's back face, whose push-out of depth
-// already there is slow), and at 80 m/s the crate moved past them within
-// a substep.
+// face: once the crate's center is 0.3 m past where the curtain hung, the
+// cloth reaches at least as far. A 10 cm crate at 45 m/s or more would
+// pass through it untouched if the particles met it through the face
+// they had reached (the crate's back face, whose push-out of depth already
+// there is slow) rather than the one they came in by, reckoned from their
+// start relative to the crate, or if a crate at 80 m/s that moved past
+// them within a substep did not meet them.
 func TestCrateThrownThroughCurtain(t *testing.T) {
 	for _, size := range []float32{0.1, 0.26} {
 		for _, speed := range []float32{20, 40, 60, 80} {
@@ -338,9 +334,9 @@ func TestCrateThrownThroughCurtain(t *testing.T) {
 			}
 			p := sys.Position(c)
 			_, hi := g.Bounds()
-			t.Logf("%v m crate at %v m/s: centre at z = %.3f m, %.1f m/s; the cloth reaches z = %.3f m", size, speed, p[2], sys.Velocity(c)[2], hi[2])
+			t.Logf("%v m crate at %v m/s: center at z = %.3f m, %.1f m/s; the cloth reaches z = %.3f m", size, speed, p[2], sys.Velocity(c)[2], hi[2])
 			if p[2] < 0.3 || hi[2] < p[2] {
-				t.Errorf("%v m crate at %v m/s: its centre at z = %.3f m, the cloth reaches z = %.3f m: want the cloth carried ahead of the centre", size, speed, p[2], hi[2])
+				t.Errorf("%v m crate at %v m/s: its center at z = %.3f m, the cloth reaches z = %.3f m: want the cloth carried ahead of the center", size, speed, p[2], hi[2])
 			}
 		}
 	}
@@ -361,7 +357,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 		sys := floorSystem(t, w, up)
 		g := floorCloth(t, w, up, floorClothRadius+0.001)
 		crates := turnedCrates(t, sys, func(k int) float32 { return float32(tilt * float32(k+1)) })
-		centre := func() mgl32.Vec3 {
+		center := func() mgl32.Vec3 {
 			var c mgl32.Vec3
 			for r := 0; r < floorClothN; r++ {
 				for q := 0; q < floorClothN; q++ {
@@ -373,11 +369,11 @@ func TestClothUnderCratesStays(t *testing.T) {
 		for i := 0; i < 60; i++ { // the crates land and settle
 			w.Step()
 		}
-		c0 := centre()
+		c0 := center()
 		for i := 0; i < 600; i++ {
 			w.Step()
 		}
-		drift := vecmath.Len(centre().Sub(c0))
+		drift := vecmath.Len(center().Sub(c0))
 		t.Logf("tilt %.1f rad: the cloth moved %.4f m in 10 s", tilt, drift)
 		if drift > 0.01 {
 			t.Errorf("tilt %.1f rad: the cloth under the crates slid %.3f m across the floor in 10 s, want under 1 cm", tilt, drift)
@@ -391,7 +387,7 @@ func TestClothUnderCratesStays(t *testing.T) {
 }
 
 // turnedCrates adds three 0.3 m, 1.5 kg crates in a row along X, 0.4 m
-// apart and centred on the origin, 0.4 m up, crate k turned by angle(k)
+// apart and centered on the origin, 0.4 m up, crate k turned by angle(k)
 // radians about (1, 1, 0).
 func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) []bodies.Cube {
 	t.Helper()

@@ -287,13 +287,13 @@ func TestSoakDrapedCratesInWind(t *testing.T) {
 	mid := w.Position(sc.Cloth.Particle(sc.Cloth.Rows()/2, sc.Cloth.Cols()/2))
 	off := mgl32.Vec2{mid[0] - draped.CenterX, mid[2] - draped.CenterZ}.Len()
 	kib0, kib1 := watch.heapFlat()
-	t.Logf("%.0f s simulated, %d throws: %d surface contacts at most, lowest crate centre %.3f m, the cloth's middle %.2f m from the pile's at height %.2f m, heap %d -> %d KiB",
+	t.Logf("%.0f s simulated, %d throws: %d surface contacts at most, lowest crate center %.3f m, the cloth's middle %.2f m from the pile's at height %.2f m, heap %d -> %d KiB",
 		soakSeconds(), throws, contacts, lowest, off, mid[1], kib0, kib1)
 	if contacts == 0 {
 		t.Error("the SurfaceCollision never held a corner: the soak does not exercise it")
 	}
 	if lowest < 0.08 {
-		t.Errorf("a crate's centre went down to %.3f m, want >= 0.08 (the smallest crate, 18 cm, resting on the floor at y = 0)", lowest)
+		t.Errorf("a crate's center went down to %.3f m, want >= 0.08 (the smallest crate, 18 cm, resting on the floor at y = 0)", lowest)
 	}
 	// The draught moves it off the pile onto the floor (0.9 m in 20 s, 1.24
 	// m in 10 min); the floor is 12 m square around the pile.

@@ -94,9 +94,9 @@ const surfaceRecoverySpeed = 0.05
 // point (see push).
 const surfaceImpactSpeed = 0.3
 
-// NewSurfaceCollision keeps points out of g's triangles, thickness metres
+// NewSurfaceCollision keeps points out of g's triangles, thickness meters
 // from the surface (about the cloth's particle radius: the render shows the
-// cloth at its particles' centres). A point may not be one of the cloth's
+// cloth at its particles' centers). A point may not be one of the cloth's
 // own particles (SelfCollision keeps those apart). It returns an error
 // naming the bad value for a thickness that is not a finite number in
 // (0, 1] m, an invalid particle, or a cloth particle, and leaves the World
@@ -106,7 +106,7 @@ func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32)
 		panic("cloth: NewSurfaceCollision: Grid is nil")
 	}
 	if !finite(thickness) || thickness <= 0 || thickness > 1 {
-		return nil, fmt.Errorf("cloth: surface collision thickness = %v, want metres in (0, 1]", thickness)
+		return nil, fmt.Errorf("cloth: surface collision thickness = %v, want meters in (0, 1]", thickness)
 	}
 	own := make(map[verlet3d.Particle]bool, len(g.verts))
 	for _, v := range g.verts {
@@ -132,7 +132,7 @@ func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32)
 // Remove takes the surface collision out of the World.
 func (sc *SurfaceCollision) Remove() { sc.g.w.RemoveConstraintSet(sc.hooks) }
 
-// Thickness returns the distance in metres points are kept from the surface.
+// Thickness returns the distance in meters points are kept from the surface.
 func (sc *SurfaceCollision) Thickness() float32 { return sc.thickness }
 
 // NumPoints returns the number of points kept out of the cloth.
@@ -372,7 +372,7 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	}
 	th := sc.thickness
 	// How far inside the thickness the point was when the substep began:
-	// the push takes it out at most recover metres past that per substep,
+	// the push takes it out at most recover meters past that per substep,
 	// so the depth a point could not be pushed out of last substep (cloth
 	// pressed between two crates, thinner than two thicknesses) is not
 	// undone in one substep, which would move the point and the cloth at

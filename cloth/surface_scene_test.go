@@ -124,7 +124,7 @@ type pyramidRun struct {
 	resets, maxContacts, crossings int
 	corners                        int
 	maxStrain                      float32
-	strays                         float32 // the cloth's centre's farthest from the pyramid's axis, m
+	strays                         float32 // the cloth's center's farthest from the pyramid's axis, m
 	seconds                        float64 // wall time
 }
 
@@ -183,12 +183,12 @@ func runPyramid(t *testing.T, surface bool, seed int64) pyramidRun {
 //
 // A few crossings remain: corners the solver leaves inside the cloth's
 // thickness (a contact that starts a substep there may keep that depth,
-// see surfaceRecoverySpeed) flip sides by millimetres as the cloth slides
+// see surfaceRecoverySpeed) flip sides by millimeters as the cloth slides
 // over them, and now and then a falling crate's corner goes through at
 // 3-5 m/s. Their number is chaotic: runs that differ only in float
 // rounding gave 4 to 23 for one rain (against about 230 without), so the
 // test sums three rains rather than judge one. So is how far the crates
-// drag the cloth: over rains 1-10 the cloth's centre strayed 0.07-0.41 m
+// drag the cloth: over rains 1-10 the cloth's center strayed 0.07-0.41 m
 // (0.20 m on average; before particles met a moving crate through the face
 // they came in by, 0.06-0.81 m, 0.24 m on average), so the test judges the
 // three rains' average.
@@ -223,7 +223,7 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 		strayWithout += wo.strays / 3
 	}
 	if strayWith > strayWithout+0.25 {
-		t.Errorf("the cloth's centre strayed %.2f m from the pyramid on average over three rains, %.2f m without the collision (crates dragged it off)", strayWith, strayWithout)
+		t.Errorf("the cloth's center strayed %.2f m from the pyramid on average over three rains, %.2f m without the collision (crates dragged it off)", strayWith, strayWithout)
 	}
 	if with > without/10 {
 		t.Errorf("%d corners went through the cloth in three rains (%d without the collision)", with, without)
@@ -232,21 +232,21 @@ func TestSurfaceCollisionDrapedPyramid(t *testing.T) {
 
 // TestSurfaceCollisionDrapedCrateSettles drops the demo's tablecloth over a
 // crate on the floor, and over a stack of two, each set down at six places
-// a few millimetres apart, and expects the scene to come to rest and the
+// a few millimeters apart, and expects the scene to come to rest and the
 // World to fall asleep within 30 s in at least half of them, with the
 // cloth over the top crate lying on it; without the collision (one place
 // each) it sleeps in about 7 s. When it sleeps is chaotic: a float32
 // rounding moves it by seconds, or past 30 s, so the test counts places.
 //
 // A contact that starts a substep inside the thickness pushes its point
-// out at surfaceRecoverySpeed: at 0.5 m/s the cloth wrapped over the
-// crate's top corners was pushed out and pulled back by its own links
-// every substep, a limit cycle at 0.2-0.7 m/s that never let the World
-// sleep. Over the top corners, cloth pulled tight came 1.3 mm inside the
-// thickness and was pushed out again every substep, and kept the push as
-// speed (0.2-1.5 m/s) until SurfaceCollision.settle took it back. Before
-// settle the single crate slept at 1 of the 6 places and the stack at
-// none; now 4 and 4 (8 and 7 of 10 places).
+// out at surfaceRecoverySpeed: faster (0.5 m/s), the cloth wrapped over
+// the crate's top corners would be pushed out and pulled back by its own
+// links every substep, a limit cycle at 0.2-0.7 m/s that never lets the
+// World sleep. Over the top corners, cloth pulled tight comes 1.3 mm
+// inside the thickness and is pushed out again every substep, and would
+// keep the push as speed (0.2-1.5 m/s) but for SurfaceCollision.settle,
+// which takes it back. With it the single crate sleeps at 4 of the 6
+// places and the stack at 4 (8 and 7 of 10 places).
 func TestSurfaceCollisionDrapedCrateSettles(t *testing.T) {
 	const size = 0.36
 	for _, tc := range []struct {

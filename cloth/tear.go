@@ -338,37 +338,27 @@ func segmentDist2(p1, q1, p2, q2 mgl32.Vec3) float32 {
 	case a <= eps && e <= eps:
 		return vecmath.Dot(r, r)
 	case a <= eps:
-		t = clamp01(f / e)
+		t = vecmath.Clamp01(f / e)
 	default:
 		c := vecmath.Dot(d1, r)
 		if e <= eps {
-			s = clamp01(-c / a)
+			s = vecmath.Clamp01(-c / a)
 		} else {
 			b := vecmath.Dot(d1, d2)
 			den := float32(a*e) - float32(b*b)
 			if den > eps {
-				s = clamp01((float32(b*f) - float32(c*e)) / den)
+				s = vecmath.Clamp01((float32(b*f) - float32(c*e)) / den)
 			}
 			t = (float32(b*s) + f) / e
 			if t < 0 {
-				t, s = 0, clamp01(-c/a)
+				t, s = 0, vecmath.Clamp01(-c/a)
 			} else if t > 1 {
-				t, s = 1, clamp01((b-c)/a)
+				t, s = 1, vecmath.Clamp01((b-c)/a)
 			}
 		}
 	}
 	d := p1.Add(vecmath.Scale(d1, s)).Sub(p2.Add(vecmath.Scale(d2, t)))
 	return vecmath.Dot(d, d)
-}
-
-func clamp01(x float32) float32 {
-	if x < 0 {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
 }
 
 // measureTethers measures each tether's path through intact structural and

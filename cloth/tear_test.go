@@ -11,7 +11,7 @@ import (
 
 // checkMesh verifies that every index is a vertex, no triangle uses a
 // vertex twice and every intact link joins two vertices of one triangle
-// neighbourhood (no link spans a hole longer than it can stretch).
+// neighborhood (no link spans a hole longer than it can stretch).
 func checkMesh(t *testing.T, g *cloth.Grid) {
 	t.Helper()
 	n := uint32(len(g.Vertices()))
@@ -36,15 +36,15 @@ func TestTearSplitsMesh(t *testing.T) {
 	run(w, 0.5)
 	tris, verts, ver := g.NumTriangles(), len(g.Vertices()), g.Version()
 	// Cut out the cells (4,3), (5,4) ... (11,10) on a diagonal: each cut
-	// at a cell centre breaks its two diagonals and removes its two
+	// at a cell center breaks its two diagonals and removes its two
 	// triangles, and consecutive cells touch only at a corner, which must
 	// split for the sides to come apart.
 	pos := func(r, c int) mgl32.Vec3 { return w.Position(g.Particle(r, c)) }
 	cut := 0
 	for k := 0; k < 8; k++ {
 		r, c := 4+k, 3+k
-		centre := vecmath.Scale(pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)), 0.25)
-		n, err := g.CutNear(centre, 0.005)
+		center := vecmath.Scale(pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)), 0.25)
+		n, err := g.CutNear(center, 0.005)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -78,7 +78,7 @@ type WindForce struct {
 	rowI, colJ []int32 // lattice interval of each cell row / column
 	rowF, colF []float32
 	samples    []mgl32.Vec3 // air at each lattice node, m/s
-	cellAir    []mgl32.Vec3 // air at each cell centre, m/s
+	cellAir    []mgl32.Vec3 // air at each cell center, m/s
 	sampled    bool         // cellAir holds this step's air
 	force      []mgl32.Vec3 // force on each render vertex this substep, N
 	net        mgl32.Vec3   // total force of the last substep, N
@@ -195,7 +195,7 @@ func (wd *WindForce) set(s WindSettings) {
 }
 
 // lattice picks sample lines every stride particles (and the last one) and
-// tells each cell which interval it is in and how far along its centre is.
+// tells each cell which interval it is in and how far along its center is.
 func lattice(n, stride int) (nodes, interval []int32, frac []float32) {
 	for i := 0; i < n-1; i += stride {
 		nodes = append(nodes, int32(i))
@@ -232,7 +232,7 @@ func (wd *WindForce) apply(w *verlet3d.World, sub verlet3d.Substep) {
 		air = s.Air.Velocity(mgl32.Vec3{}, t)
 	} else if sub.Index == 0 || !wd.sampled {
 		// Swirls are sampled once per step: they change over tenths of a
-		// second and half metres, a step over a sixtieth of a second.
+		// second and half meters, a step over a sixtieth of a second.
 		wd.sampleAir(pos, t)
 		wd.sampled = true
 		if wd.kernel() {
@@ -375,8 +375,8 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 	// Lift along the part of that normal across the flow (length
 	// sin θ). In n and u: ½ρ/2·(Drag+Lift)/3 · u²·(u·n)/(nl·ul) along
 	// n, minus ½ρ/2·Lift/3 · (u·n)²/(nl·ul) along u. One square root
-	// and one division a triangle; term by term it took two and five
-	// (a windy 64 x 64 cloth 4.1 -> 3.7 ms a frame).
+	// and one division a triangle, where term by term it takes two and
+	// five.
 	dot := float32(ux*nx) + float32(uy*ny) + float32(uz*nz)
 	d := float32(dot * float32(1/math.Sqrt(float64(float64(n2)*float64(u2)))))
 	an := float32(cp * u2 * d)
@@ -387,9 +387,8 @@ func (wd *WindForce) tri(ti int, net mgl32.Vec3) mgl32.Vec3 {
 		f := windForce64(float32(0.5*s.Density), s.Drag, s.Lift, mgl32.Vec3{nx, ny, nz}, mgl32.Vec3{ux, uy, uz})
 		wx, wy, wz = f[0], f[1], f[2]
 	}
-	// Component by component (see package vecmath): the Go loop, where
-	// the kernel does not run, 3.81 -> 3.39 ms a frame for a windy
-	// 64 x 64 cloth.
+	// Component by component (see package vecmath), for the Go loop
+	// where the kernel does not run.
 	for _, v := range tri {
 		p := &force[v]
 		p[0], p[1], p[2] = p[0]+wx, p[1]+wy, p[2]+wz

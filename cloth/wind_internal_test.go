@@ -37,7 +37,7 @@ func TestWindArgsLayout(t *testing.T) {
 // forces bit for bit: two sheets of 13 x 11 (a band's last triangles go
 // through the Go loop) in uniform and in turbulent air, torn by a gale and
 // cut (once splitting a vertex, so that the kernel's corners change), with
-// a vertex pulled onto its neighbour (triangles with no area);
+// a vertex pulled onto its neighbor (triangles with no area);
 // in still air, most rows pinned (no relative wind); and at Drag 1e36,
 // forces beyond maxWindForce (the float64 path). The net force of every
 // frame's last substep must match bit for bit, and so must every
@@ -90,7 +90,7 @@ func TestWindKernelMatchesGoLoop(t *testing.T) {
 							t.Fatal(err)
 						}
 					case 40:
-						// No area: a vertex on its neighbour.
+						// No area: a vertex on its neighbor.
 						p := g.Particle(8, 3)
 						w.SetPosition(p, w.Position(g.Particle(8, 4)))
 					case 60:

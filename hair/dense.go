@@ -2,10 +2,10 @@ package hair
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sort"
 
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -144,9 +144,9 @@ func (d *Dense) place(seed uint64) {
 				d.root[s] = h.rest[gi*per]
 				continue
 			}
-			d.shade[s] = clamp01(h.shade[gi] + float32(0.3*(r.float()-0.5)))
+			d.shade[s] = vecmath.Clamp01(h.shade[gi] + float32(0.3*(r.float()-0.5)))
 			// A random point in the guide's patch: a disc of radius
-			// 0.6 of its nearest-neighbour distance, uniform in area.
+			// 0.6 of its nearest-neighbor distance, uniform in area.
 			n := dir[gi]
 			u := vecmath.Cross(n, mgl32.Vec3{0, 0, 1})
 			if vecmath.Len(u) < 0.1 {
@@ -220,7 +220,7 @@ func (d *Dense) StrandLength(i int) float32 {
 
 // Layout returns what places render strand i besides its guides: its root
 // and its volume offset in the head's frame (Head coordinates, before the
-// head's rotation and centre), and its segment length in metres. Update
+// head's rotation and center), and its segment length in meters. Update
 // starts the strand at the root and builds segment j from the weighted
 // blend of the guides' segments j plus offset/NumSegments (turned with the
 // head), scaled to the segment length, pushing vertices out of the head
@@ -251,7 +251,7 @@ func (d *Dense) Positions() []mgl32.Vec3 { return d.pos }
 // Positions, as of the last Update. The slice is the Dense's own.
 func (d *Dense) Tangents() []mgl32.Vec3 { return d.tan }
 
-// Colors writes into dst (grown as needed) the colour of every render
+// Colors writes into dst (grown as needed) the color of every render
 // vertex under palette p, in the order of Positions, and returns it, as
 // Hair.Colors does for the guides.
 func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
@@ -260,7 +260,7 @@ func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 		dst = make([]mgl32.Vec3, n)
 	}
 	dst = dst[:n]
-	v := clamp01(p.Variation)
+	v := vecmath.Clamp01(p.Variation)
 	seg := float32(d.per - 1)
 	for i := 0; i < d.n; i++ {
 		k := 1 - v + float32(1.5*v*d.shade[i])
@@ -268,7 +268,7 @@ func (d *Dense) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 			t := float32(j) / seg
 			c := vecmath.Scale(p.Root.Add(vecmath.Scale(p.Tip.Sub(p.Root), t)), k)
 			for a := range c {
-				c[a] = clamp01(c[a])
+				c[a] = vecmath.Clamp01(c[a])
 			}
 			dst[i*d.per+j] = c
 		}
@@ -409,9 +409,10 @@ func (d *Dense) pushOut(s int, p, q mgl32.Vec3, l float32) mgl32.Vec3 {
 	return q
 }
 
-// tangents writes the unit tangent at every vertex of strand st into tan,
-// as Hair.Tangents does: central differences inside, the one segment at
-// the ends.
+// tangents writes the unit tangent at every vertex of strand st into tan
+// (for Hair.Tangents and Dense): central differences inside, the one
+// segment at the ends. A vertex whose neighbors coincide (or are not
+// finite) takes the tangent before it, the root straight down.
 func tangents(st, tan []mgl32.Vec3) {
 	n := len(st)
 	tan = tan[:n]
@@ -434,8 +435,10 @@ func tangents(st, tan []mgl32.Vec3) {
 			}
 			continue
 		}
+		// Component by component through pointers (see internal/vecmath).
 		k := invSqrt(l2)
-		tan[j] = mgl32.Vec3{float32(x * k), float32(y * k), float32(z * k)}
+		tj := &tan[j]
+		tj[0], tj[1], tj[2] = float32(x*k), float32(y*k), float32(z*k)
 	}
 }
 

@@ -106,7 +106,7 @@ func TestDenseKernelFlags(t *testing.T) {
 	out := make([]mgl32.Vec3, 8*per)
 	tan := make([]mgl32.Vec3, 8*per)
 	c := mgl32.Vec3{0.5, 2, -1}
-	// The head's frame: no turn, centre c; apply adds c to the roots.
+	// The head's frame: no turn, center c; apply adds c to the roots.
 	var k denseConsts
 	for i, m := range mgl32.Ident3() {
 		k.m[i] = simd.Broadcast(m)

@@ -8,7 +8,7 @@
 // off the scalp, drooping over the head and past the ears. Each strand is a
 // chain of Segments+1 particles held by
 //
-//   - stretch links between neighbours (rigid by default),
+//   - stretch links between neighbors (rigid by default),
 //   - bend links between every other particle (XPBD, soft), and
 //   - a style-keeping pull toward the rest shape expressed in the head's
 //     frame, strong at the root and fading as (1-t)² toward the tip, so hair
@@ -50,7 +50,7 @@
 //
 // # Frames and units
 //
-// Lengths are metres, times seconds. In the head's own frame +Y points to the
+// Lengths are meters, times seconds. In the head's own frame +Y points to the
 // crown, +Z out of the face and +X to the head's left (the viewer's right
 // when facing it).
 //

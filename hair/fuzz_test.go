@@ -86,7 +86,7 @@ func FuzzHair(f *testing.F) {
 				p, r := in.Vec(), mgl32.Quat{W: in.F32(), V: in.Vec()}
 				checks.Tracef(t, "SetHead(%v, %v)", p, r)
 				if err := h.SetHead(p, r); err != nil {
-					checks.MustName(t, err, "SetHead", "centre", "center", "rotation", "Center", "Rotation")
+					checks.MustName(t, err, "SetHead", "center", "center", "rotation", "Center", "Rotation")
 				} else {
 					c, q = p, unitRotation(r)
 				}
@@ -94,7 +94,7 @@ func FuzzHair(f *testing.F) {
 				p, r := in.Vec(), mgl32.Quat{W: in.F32(), V: in.Vec()}
 				checks.Tracef(t, "Teleport(%v, %v)", p, r)
 				if err := h.Teleport(p, r); err != nil {
-					checks.MustName(t, err, "Teleport", "centre", "center", "rotation", "Center", "Rotation")
+					checks.MustName(t, err, "Teleport", "center", "center", "rotation", "Center", "Rotation")
 				} else {
 					c, q = p, unitRotation(r)
 				}

@@ -2,11 +2,12 @@ package hair
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sync/atomic"
 
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/errctx"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -27,7 +28,7 @@ type Hair struct {
 	rest []mgl32.Vec3
 	// restLen is each strand's rest length along its segments, m.
 	restLen []float32
-	// shade is a per-strand random number in [0, 1) for colour variation.
+	// shade is a per-strand random number in [0, 1) for color variation.
 	shade []float32
 
 	head    *verlet3d.Sphere // collider that follows the head
@@ -204,10 +205,10 @@ func (h *Hair) World() *verlet3d.World { return h.w }
 // Settings returns the settings in use.
 func (h *Hair) Settings() Settings { return h.set }
 
-// Strands returns the number of strands.
+// NumStrands returns the number of strands.
 func (h *Hair) NumStrands() int { return h.set.Strands }
 
-// Segments returns the number of segments per strand.
+// NumSegments returns the number of segments per strand.
 func (h *Hair) NumSegments() int { return h.set.Segments }
 
 // Particles returns the range of all hair particles: first and count.
@@ -225,7 +226,7 @@ func (h *Hair) Strand(i int) (root verlet3d.Particle, n int) {
 	return h.base + verlet3d.Particle(i*h.per), h.per
 }
 
-// StrandLength returns the rest length of strand i in metres.
+// StrandLength returns the rest length of strand i in meters.
 func (h *Hair) StrandLength(i int) float32 {
 	h.Strand(i)
 	return h.restLen[i]
@@ -280,7 +281,7 @@ func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 	nh := h.end
 	nh.Center, nh.Rotation = center, rotation
 	if err := nh.Validate(); err != nil {
-		return fmt.Errorf("hair: Teleport: %w", err)
+		return errctx.Wrap("hair", "Teleport", err)
 	}
 	nh.Rotation = nh.rotation()
 	h.w.Wake()
@@ -442,7 +443,7 @@ func capFrame(s Settings) (axis, u, v mgl32.Vec3) {
 	return axis, u, v
 }
 
-// partingNormal is the unit normal of the plane through the head centre and
+// partingNormal is the unit normal of the plane through the head center and
 // the parting line (the plane holds the front-back axis).
 func partingNormal(s Settings) mgl32.Vec3 {
 	sp, cp := math.Sincos(float64(s.Parting))

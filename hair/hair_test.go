@@ -141,7 +141,7 @@ func TestCollisionRootsAndLength(t *testing.T) {
 	c := r.h.Head().Center
 	for f := 0; f < 120; f++ {
 		tm := float64(float64(f+1) * frame)
-		// Turn and sway: the centre moves too, as a head on a neck does.
+		// Turn and sway: the center moves too, as a head on a neck does.
 		off := mgl32.Vec3{float32(0.03 * float32(math.Sin(float64(tm*6)))), 0, 0}
 		if err := r.h.SetHead(c.Add(off), turn(tm)); err != nil {
 			t.Fatal(err)
@@ -209,7 +209,7 @@ func TestStyleKeeping(t *testing.T) {
 }
 
 // faceVertices counts hair vertices in front of the face: in the head's
-// frame, ahead of the centre by more than half the radius, between the
+// frame, ahead of the center by more than half the radius, between the
 // chin and the brows and within the width of the eyes.
 func faceVertices(h *hair.Hair) int {
 	pos := h.World().Positions()
@@ -255,8 +255,8 @@ func TestFaceClear(t *testing.T) {
 }
 
 // A head's rotation is used at unit length, however long the quaternion:
-// one near float32's range (found by FuzzHair) turned the head as the unit
-// one does, where it used to collapse the head's frame to its centre.
+// one near float32's range (found by FuzzHair) turns the head as the unit
+// one does and does not collapse the head's frame to its center.
 func TestHeadRotationOfAnyLength(t *testing.T) {
 	unit := vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{0.2, 1, -0.3}))
 	local := mgl32.Vec3{0.05, 0.08, -0.02}

@@ -13,12 +13,12 @@ import (
 // Head is the pose and size of the head sphere. In the head's own frame +Y
 // points to the crown, +Z out of the face and +X to the head's left.
 type Head struct {
-	// Center is the centre of the head sphere in world space, m.
+	// Center is the center of the head sphere in world space, m.
 	Center mgl32.Vec3
-	// Rotation turns the head's frame into world space. The zero
-	// quaternion is read as the identity.
+	// Rotation turns the head's frame into world space (a rotation by
+	// package verlet3d's rule: the zero quaternion is the identity).
 	Rotation mgl32.Quat
-	// Radius of the head sphere in metres, in [1e-3, 100]. Default 0.1.
+	// Radius of the head sphere in meters, in [1e-3, 100]. Default 0.1.
 	Radius float32
 }
 
@@ -27,21 +27,21 @@ func DefaultHead() Head {
 	return Head{Rotation: mgl32.QuatIdent(), Radius: 0.1}
 }
 
-// Validate reports a non-finite pose or a radius that is not positive.
 // MaxHeadDistance is how far from the World's origin a head may be, in
-// metres: float32 positions there are still spaced under 1 mm.
+// meters: float32 positions there are still spaced under 1 mm.
 const MaxHeadDistance = 1e4
 
+// Validate reports a non-finite pose or a radius that is not positive.
 func (h Head) Validate() error {
-	// Hair is centimetres of strand in float32: at 1e6 m positions are
+	// Hair is centimeters of strand in float32: at 1e6 m positions are
 	// spaced 6 cm apart and the strands fall apart (found by FuzzHair).
 	// Within MaxHeadDistance they are spaced under 1 mm; farther, keep the
 	// World near its origin with World.ShiftOrigin.
 	if !vecmath.Finite(h.Center) || vecmath.Len(h.Center) > MaxHeadDistance {
-		return fmt.Errorf("hair: Head.Center = %v, want metres within %g of the origin (World.ShiftOrigin keeps a far-off head near it)", h.Center, float32(MaxHeadDistance))
+		return fmt.Errorf("hair: Head.Center = %v, want meters within %g of the origin (World.ShiftOrigin keeps a far-off head near it)", h.Center, float32(MaxHeadDistance))
 	}
 	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
-		return fmt.Errorf("hair: Head.Radius = %v, want metres in [1e-3, 100]", h.Radius)
+		return fmt.Errorf("hair: Head.Radius = %v, want meters in [1e-3, 100]", h.Radius)
 	}
 	q := h.Rotation
 	if !finite32(q.W) || !vecmath.Finite(q.V) {
@@ -72,8 +72,8 @@ func unitQuat(q mgl32.Quat) mgl32.Quat {
 	return mgl32.QuatIdent()
 }
 
-// ToWorld maps a point from the head's frame (metres, relative to the
-// centre) to world space.
+// ToWorld maps a point from the head's frame (meters, relative to the
+// center) to world space.
 func (h Head) ToWorld(local mgl32.Vec3) mgl32.Vec3 {
 	f := h.frame()
 	return f.apply(local)
@@ -116,7 +116,7 @@ func (f *frame) apply(p mgl32.Vec3) mgl32.Vec3 {
 	}
 }
 
-// lerpHead interpolates two poses with verlet3d.LerpPose: centre
+// lerpHead interpolates two poses with verlet3d.LerpPose: center
 // linearly, rotation along the shorter arc. t = 1 returns b exactly.
 func lerpHead(a, b Head, t float32) Head {
 	if t >= 1 {

@@ -31,7 +31,7 @@ func TestContactArgsLayout(t *testing.T) {
 // bits as headContact's loop, on positions and previous positions, with
 // and without friction, over whole and partial strand ranges: particles
 // inside the head (put out), touching it (friction only), clear of it,
-// pinned inside it (left alone), at the head's centre (skipped), at
+// pinned inside it (left alone), at the head's center (skipped), at
 // infinity and NaN, with the head turned and moved since the last substep.
 func TestHeadContactKernelMatchesScalar(t *testing.T) {
 	if !simd.AVX2() {
@@ -70,7 +70,7 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 					}
 				}
 				h.pos[base+2*h.per+9] = ctr.Add(mgl32.Vec3{0, float32(0.5 * r), 0}) // pinned, inside
-				h.pos[base+h.per+6] = ctr                                           // at the centre
+				h.pos[base+h.per+6] = ctr                                           // at the center
 				h.pos[base+h.per+5][1] = float32(math.Inf(1))
 				h.pos[base+2*h.per+1][0] = float32(math.NaN())
 				h.prevCur = h.cur

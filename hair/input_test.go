@@ -39,7 +39,7 @@ func TestBadInput(t *testing.T) {
 		{"infinite drag", nil, func(s *hair.Settings) { s.WindDrag = float32(math.Inf(1)) }, "WindDrag = +Inf"},
 		{"negative head radius", func(h *hair.Head) { h.Radius = -0.1 }, nil, "Head.Radius = -0.1"},
 		{"zero head radius", func(h *hair.Head) { h.Radius = 0 }, nil, "Head.Radius = 0"},
-		{"NaN head centre", func(h *hair.Head) { h.Center[1] = nan }, nil, "Head.Center"},
+		{"NaN head center", func(h *hair.Head) { h.Center[1] = nan }, nil, "Head.Center"},
 		{"NaN head rotation", func(h *hair.Head) { h.Rotation.W = nan }, nil, "Head.Rotation"},
 	}
 	for _, c := range cases {
@@ -87,7 +87,7 @@ func TestBadRuntimeInput(t *testing.T) {
 	r := newRig(t, func(s *hair.Settings) { s.Strands = 20 }, 1)
 	nan := float32(math.NaN())
 	if err := r.h.SetHead(mgl32.Vec3{nan, 0, 0}, mgl32.QuatIdent()); err == nil || !strings.Contains(err.Error(), "Head.Center") {
-		t.Errorf("SetHead(NaN centre) = %v", err)
+		t.Errorf("SetHead(NaN center) = %v", err)
 	}
 	if err := r.h.SetStyle(-0.1, 0); err == nil || !strings.Contains(err.Error(), "StyleStiffness = -0.1") {
 		t.Errorf("SetStyle(-0.1) = %v", err)
@@ -107,8 +107,8 @@ func TestBadRuntimeInput(t *testing.T) {
 	}
 }
 
-// A New that fails leaves the World as it was (issue 16: a Length of
-// 1e-45 used to leave a particle behind).
+// A New that fails leaves the World as it was (issue 16), even for a Length
+// of 1e-45.
 func TestFailedNewLeavesWorldUnchanged(t *testing.T) {
 	w, err := verlet3d.NewWorld(hair.WorldConfig())
 	if err != nil {

@@ -31,7 +31,7 @@ func (h *Hair) particleArgs(a, n int) (pos, prev, inv unsafe.Pointer) {
 // headConsts is what every call of the head contact and style target
 // kernels in a substep shares (and the pull kernel copies), set once by
 // setHeadConsts and read only after. Broadcast to eight lanes: the head's
-// centre, the touching distance², the smallest distance² handled, the
+// center, the touching distance², the smallest distance² handled, the
 // head's radius plus the hair's, HeadFriction, this substep's head frame
 // (to local; the style targets' rotation) and the previous one's (back to
 // world).

@@ -13,7 +13,7 @@ import (
 
 // Roots cover the cap evenly: every root lies on the scalp inside the cap
 // and outside the parting gap, and no two crowd together: the closest pair
-// is at least half the mean nearest-neighbour distance, where random
+// is at least half the mean nearest-neighbor distance, where random
 // placement would give pairs almost on top of each other.
 func TestRootsEven(t *testing.T) {
 	for _, n := range []int{50, 400, 2000} {
@@ -51,7 +51,7 @@ func TestRootsEven(t *testing.T) {
 			minNN = math.Min(minNN, nn)
 		}
 		mean := sum / float64(n)
-		t.Logf("%d strands: nearest-neighbour distance mean %.4f m, min %.4f m (ratio %.2f)", n, mean, minNN, minNN/mean)
+		t.Logf("%d strands: nearest-neighbor distance mean %.4f m, min %.4f m (ratio %.2f)", n, mean, minNN, minNN/mean)
 		if minNN < 0.5*mean {
 			t.Errorf("%d strands: roots clump: closest pair %.4f m, mean spacing %.4f m", n, minNN, mean)
 		}
@@ -203,7 +203,7 @@ func TestNoAllocs(t *testing.T) {
 	}
 }
 
-// Tangents are unit vectors along the strand, colours follow the palette
+// Tangents are unit vectors along the strand, colors follow the palette
 // from root to tip.
 func TestRenderData(t *testing.T) {
 	r := newRig(t, func(s *hair.Settings) { s.Strands = 30 }, 1)
@@ -236,7 +236,7 @@ func TestRenderData(t *testing.T) {
 	p.Variation = 0
 	col := r.h.Colors(nil, p)
 	if col[0] != p.Root || vecmath.Len(col[per-1].Sub(p.Tip)) > 1e-6 {
-		t.Errorf("without variation root colour %v tip %v, want %v and %v", col[0], col[per-1], p.Root, p.Tip)
+		t.Errorf("without variation root color %v tip %v, want %v and %v", col[0], col[per-1], p.Root, p.Tip)
 	}
 	p.Variation = 0.4
 	col = r.h.Colors(col, p)
@@ -247,7 +247,7 @@ func TestRenderData(t *testing.T) {
 		}
 	}
 	if differ < r.h.NumStrands()/2 {
-		t.Errorf("with variation only %d of %d strands differ in colour", differ, r.h.NumStrands())
+		t.Errorf("with variation only %d of %d strands differ in color", differ, r.h.NumStrands())
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// motion is a head pose over time, as a game drives it: a centre and a
+// motion is a head pose over time, as a game drives it: a center and a
 // rotation at each frame time t (s). moving reports whether the motion is
 // still going at t (strand lengths are checked once it has stopped).
 type motion struct {

@@ -13,7 +13,7 @@ import (
 // A walking head whose game moves the World's origin (World.ShiftOrigin)
 // keeps its hair as one that never shifts: the two run in lockstep and,
 // relative to the head, differ only by rounding. (Hair is chaotic: a 1 µm
-// nudge grows to about a centimetre in 4 s of walking, so the comparison is
+// nudge grows to about a centimeter in 4 s of walking, so the comparison is
 // made over the 10 frames after the first shift, before which both runs
 // are bit-identical; without the hair's own shift the strands jump 0.39 m.)
 func TestHairFollowsShiftedOrigin(t *testing.T) {

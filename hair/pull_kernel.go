@@ -30,7 +30,7 @@ type pullArgs struct {
 	strideP int64 // bytes from a strand's positions (and targets) to the next's
 	strideW int64 // bytes from a strand's inverse masses to the next's
 	doStyle int64
-	// Broadcast to eight lanes: the head's centre, its radius plus the
+	// Broadcast to eight lanes: the head's center, its radius plus the
 	// hair's, that squared, and the smallest distance² pushed out.
 	cx, cy, cz, minR, minR2, eps [8]float32
 	// The kernel's scratch: the strand's root and segment length.

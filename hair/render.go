@@ -5,10 +5,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Palette colours hair for rendering, in linear RGB with components in
+// Palette colors hair for rendering, in linear RGB with components in
 // [0, 1].
 type Palette struct {
-	// Root is the colour at the root, Tip at the tip; vertices in
+	// Root is the color at the root, Tip at the tip; vertices in
 	// between blend linearly. Tips are usually lighter.
 	Root, Tip mgl32.Vec3
 	// Variation in [0, 1] scales each strand's brightness by a random
@@ -25,13 +25,13 @@ func DefaultPalette() Palette {
 	}
 }
 
-// Vertices returns the number of render vertices (particles) of the hair:
-// Strands·(Segments+1).
+// NumVertices returns the number of render vertices (particles) of the
+// hair: NumStrands·(NumSegments+1).
 func (h *Hair) NumVertices() int { return h.set.Strands * h.per }
 
 // Tangents writes into dst (grown as needed) the unit tangent at every
 // strand vertex, in the order of Particles, and returns it. Inner vertices
-// use the direction from their previous to their next neighbour, the ends
+// use the direction from their previous to their next neighbor, the ends
 // their one segment. It does not allocate when dst is large enough.
 func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	n := h.NumVertices()
@@ -42,47 +42,21 @@ func (h *Hair) Tangents(dst []mgl32.Vec3) []mgl32.Vec3 {
 	pos := h.w.Positions()[h.base : int(h.base)+n]
 	per := h.per
 	for o := 0; o < n; o += per {
-		s := pos[o : o+per]
-		t := dst[o : o+per]
-		for j := range s {
-			a, b := j-1, j+1
-			if a < 0 {
-				a = 0
-			}
-			if b >= per {
-				b = per - 1
-			}
-			// Component by component through pointers (see
-			// internal/vecmath).
-			p, q := &s[b], &s[a]
-			dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
-			l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
-			if l2 < 1e-24 {
-				if j > 0 {
-					t[j] = t[j-1]
-				} else {
-					t[j] = mgl32.Vec3{0, -1, 0}
-				}
-				continue
-			}
-			k := invSqrt(l2)
-			tj := &t[j]
-			tj[0], tj[1], tj[2] = float32(dx*k), float32(dy*k), float32(dz*k)
-		}
+		tangents(pos[o:o+per], dst[o:o+per])
 	}
 	return dst
 }
 
-// Colors writes into dst (grown as needed) the colour of every strand
+// Colors writes into dst (grown as needed) the color of every strand
 // vertex under palette p, in the order of Particles, and returns it. Hair
-// colours do not change while it moves: compute them once.
+// colors do not change while it moves: compute them once.
 func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 	n := h.NumVertices()
 	if cap(dst) < n {
 		dst = make([]mgl32.Vec3, n)
 	}
 	dst = dst[:n]
-	v := clamp01(p.Variation)
+	v := vecmath.Clamp01(p.Variation)
 	for i := 0; i < h.set.Strands; i++ {
 		// Darker strands are more common than lighter ones.
 		u := h.shade[i]
@@ -91,7 +65,7 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 			t := float32(j) / float32(h.set.Segments)
 			c := vecmath.Scale(p.Root.Add(vecmath.Scale(p.Tip.Sub(p.Root), t)), k)
 			for a := range c {
-				c[a] = clamp01(c[a])
+				c[a] = vecmath.Clamp01(c[a])
 			}
 			dst[i*h.per+j] = c
 		}
@@ -102,16 +76,6 @@ func (h *Hair) Colors(dst []mgl32.Vec3, p Palette) []mgl32.Vec3 {
 // StrandParam returns how far particle j is along its strand, 0 at the
 // root and 1 at the tip.
 func (h *Hair) StrandParam(j int) float32 { return float32(j) / float32(h.set.Segments) }
-
-func clamp01(x float32) float32 {
-	if x < 0 || x != x {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
-}
 
 func invSqrt(x float32) float32 {
 	return 1 / sqrt32(x)

@@ -17,7 +17,7 @@ type Settings struct {
 	// Segments is the number of segments (links) per strand, >= 1; a strand
 	// has Segments+1 particles. Default 12.
 	Segments int
-	// Length is the longest strand's length in metres, in [1e-3, 100]. Default 0.22.
+	// Length is the longest strand's length in meters, in [1e-3, 100]. Default 0.22.
 	Length float32
 	// LengthVariation in [0, 1): each strand is shortened by a random
 	// fraction up to this. Default 0.2.
@@ -41,7 +41,7 @@ type Settings struct {
 	// the root direction is the comb direction plus Lift times the scalp
 	// normal. More lift gives more volume. Default 0.4.
 	Lift float32
-	// Volume is the thickness in metres of the layer of hair over the
+	// Volume is the thickness in meters of the layer of hair over the
 	// scalp in the rest shape; strands are laid at random depths in it.
 	// Default 0.012.
 	Volume float32
@@ -50,11 +50,11 @@ type Settings struct {
 	// is pinned). Only matters against other bodies in the World. Default
 	// 0.002.
 	Mass float32
-	// Radius is the collision radius of each hair particle in metres:
+	// Radius is the collision radius of each hair particle in meters:
 	// colliders keep particles this far out of their surface. Default
 	// 0.002.
 	Radius float32
-	// StretchCompliance of the links between neighbouring particles, in
+	// StretchCompliance of the links between neighboring particles, in
 	// m/N; 0 (default) is inextensible.
 	StretchCompliance float32
 	// BendCompliance of the links between every other particle, in m/N;
@@ -89,15 +89,15 @@ type Settings struct {
 	// substep while it touches the head. Default 0.3.
 	HeadFriction float32
 	// CarryLinear in [0, 1] is the fraction of the head's motion (its
-	// centre's travel) that every strand particle takes directly each
+	// center's travel) that every strand particle takes directly each
 	// substep, without it becoming the strand's own velocity: the hair's
 	// inertia is 1 - CarryLinear, as with NvCloth's inertia scale. 0 is
 	// pure physics; 1 moves the hair rigidly with the head. Default 0.3.
 	CarryLinear float32
 	// CarryAngular in [0, 1] is the same for the head's rotation about its
-	// centre. Default 0.3.
+	// center. Default 0.3.
 	CarryAngular float32
-	// TeleportDistance in metres: when the head's centre moves farther than
+	// TeleportDistance in meters: when the head's center moves farther than
 	// this in one step (a respawn, a cut in an animation, a long frame hitch
 	// at a run) the strands move with it rigidly, keeping their shape and
 	// velocity, as Teleport does. Default 0.5 (30 m/s at 60 steps a second).
@@ -113,7 +113,7 @@ type Settings struct {
 	// (for a sphere that also encloses the neck, where it would push a cape
 	// pinned at the shoulders off its pins).
 	HeadMask uint32
-	// Seed drives the per-strand variation (lengths, depths, colour).
+	// Seed drives the per-strand variation (lengths, depths, color).
 	// The same seed grows the same hair. Default 1.
 	Seed uint64
 }
@@ -190,16 +190,16 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)
 	}
 	for _, r := range []rng{
-		{"Length", s.Length, 1e-3, 100, false, "metres"},
+		{"Length", s.Length, 1e-3, 100, false, "meters"},
 		{"LengthVariation", s.LengthVariation, 0, 0.99, false, ""},
 		{"CapAngle", s.CapAngle, 0, math.Pi, true, "radians"},
 		{"CapTilt", s.CapTilt, -math.Pi, math.Pi, false, "radians"},
 		{"Parting", s.Parting, -math.Pi / 2, math.Pi / 2, false, "radians"},
 		{"PartingWidth", s.PartingWidth, 0, 0.5, false, "radians"},
 		{"Lift", s.Lift, 0, 4, false, ""},
-		{"Volume", s.Volume, 0, 100, false, "metres"},
+		{"Volume", s.Volume, 0, 100, false, "meters"},
 		{"Mass", s.Mass, 1e-6, 1e9, false, "kg"},
-		{"Radius", s.Radius, 0, 100, false, "metres"},
+		{"Radius", s.Radius, 0, 100, false, "meters"},
 		{"StretchCompliance", s.StretchCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
 		{"BendCompliance", s.BendCompliance, 0, verlet3d.MaxCompliance, false, "m/N"},
 		{"FollowDamping", s.FollowDamping, 0, 1, false, ""},
@@ -209,7 +209,7 @@ func (s Settings) Validate() error {
 		{"HeadFriction", s.HeadFriction, 0, 1, false, ""},
 		{"CarryLinear", s.CarryLinear, 0, 1, false, ""},
 		{"CarryAngular", s.CarryAngular, 0, 1, false, ""},
-		{"TeleportDistance", s.TeleportDistance, 0, inf, true, "metres"},
+		{"TeleportDistance", s.TeleportDistance, 0, inf, true, "meters"},
 	} {
 		bad := !finite32(r.v) || r.v > r.hi || r.v < r.lo || (r.loOpen && r.v == r.lo)
 		if !bad {

@@ -29,7 +29,7 @@ func heapAfterGC() uint64 {
 }
 
 // kinetic returns the hair's kinetic energy relative to the head's
-// centre velocity v, in J.
+// center velocity v, in J.
 func kinetic(h *hair.Hair, v mgl32.Vec3) float64 {
 	w := h.World()
 	first, n := h.Particles()

@@ -63,9 +63,9 @@ func (h *Hair) bindPasses() {
 }
 
 // setCarry makes the part of the head's motion from the previous substep's
-// pose to this one that strands take directly: the centre moves by
+// pose to this one that strands take directly: the center moves by
 // CarryLinear of its travel and the rotation turns by CarryAngular of the
-// head's turn, about the head's centre.
+// head's turn, about the head's center.
 func (h *Hair) setCarry() {
 	c0, c1 := h.prevCur.c, h.cur.c
 	// The turn from the previous pose to this one, in world space.

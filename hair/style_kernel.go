@@ -7,7 +7,7 @@ import "unsafe"
 // Where the processor has AVX2 (style_amd64.s), prepare hands the kernel
 // its strands' rest shape eight particles at a time and places the last
 // few itself: each target is the head frame's rotation times the rest
-// offset plus its centre, the same operations in the same order as
+// offset plus its center, the same operations in the same order as
 // prepare's loop, so the result is bit-identical with and without it.
 
 // styleArgs is what the kernel reads; the offsets are fixed in
@@ -15,7 +15,7 @@ import "unsafe"
 type styleArgs struct {
 	rest, target unsafe.Pointer // the first particle's
 	groups       int64          // groups of eight particles
-	c            *headConsts    // the substep's: the head frame's rotation m and centre
+	c            *headConsts    // the substep's: the head frame's rotation m and center
 }
 
 // styleKernel places the targets of the groups of eight particles from

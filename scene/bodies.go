@@ -34,7 +34,7 @@ type CubesView struct {
 	// smaller hides that, at the price of hairline gaps in stacks.
 	DrawScale float32
 	// SleepMaterial, when not nil, draws the cubes that are asleep
-	// (bodies.System.Sleeping), as physics samples grey their sleeping
+	// (bodies.System.Sleeping), as physics samples gray their sleeping
 	// bodies; nil, the default, draws every cube with Material. Sync
 	// changes a box's material when its cube falls asleep or wakes (a
 	// small allocation in g3n each time).
@@ -42,7 +42,7 @@ type CubesView struct {
 }
 
 // NewCubesView makes a view of every cube sys has now; AddCube adds cubes
-// made later. tex (may be nil) is drawn on every face; a material colour of
+// made later. tex (may be nil) is drawn on every face; a material color of
 // white shows it unchanged.
 func NewCubesView(sys *bodies.System, tex *texture.Texture2D) *CubesView {
 	v := &CubesView{

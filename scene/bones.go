@@ -5,14 +5,15 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Bone names differ between tools. BoneKey reduces a name to the side it is
-// on ('L', 'R' or 0) and a lower-case base without namespace, separators or
-// side marks, so these all give ('L', "shoulder"):
+// BoneKey reduces a bone name, which differs between tools, to the side it
+// is on ('L', 'R' or 0) and a lower-case base without namespace, separators
+// or side marks, so these all give ('L', "shoulder"):
 //
 //	LeftShoulder  ShoulderL  shoulder.L  shoulder_l  L_Shoulder
 //	mixamorig:LeftShoulder  mixamorig_LeftShoulder  Bip01 L Shoulder
@@ -63,69 +64,9 @@ func BoneKey(name string) (side byte, base string) {
 	return side, strings.Join(keep, "")
 }
 
-// stripDup removes a trailing duplicate marker such as "_1" or ".001".
-func stripDup(name string) string {
-	i := len(name)
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-		i--
-	}
-	if i < len(name) && i > 1 && (name[i-1] == '_' || name[i-1] == '.') {
-		return name[:i-1]
-	}
-	return name
-}
-
-type boneCandidate struct {
-	name  string
-	node  *core.Node
-	joint bool // a skin joint
-	depth int
-}
-
-func depth(n *core.Node) int {
-	d := 0
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		d++
-	}
-	return d
-}
-
-// matchBone picks the candidate for want: the exact name, then the same
-// name ignoring case, then the same BoneKey, then the same BoneKey of the
-// name without a duplicate marker ("Head_1" for "Head"). At each stage skin
-// joints win over other nodes, then the node nearest the root.
-func matchBone(cands []boneCandidate, want string) *core.Node {
-	ws, wb := BoneKey(want)
-	stages := []func(c boneCandidate) bool{
-		func(c boneCandidate) bool { return c.name == want },
-		func(c boneCandidate) bool { return strings.EqualFold(c.name, want) },
-		func(c boneCandidate) bool { s, b := BoneKey(c.name); return s == ws && b == wb && b != "" },
-		func(c boneCandidate) bool {
-			s, b := BoneKey(stripDup(c.name))
-			return s == ws && b == wb && b != ""
-		},
-	}
-	for _, ok := range stages {
-		var best *boneCandidate
-		for i := range cands {
-			c := &cands[i]
-			if !ok(*c) {
-				continue
-			}
-			if best == nil || (c.joint && !best.joint) || (c.joint == best.joint && c.depth < best.depth) {
-				best = c
-			}
-		}
-		if best != nil {
-			return best.node
-		}
-	}
-	return nil
-}
-
 // NodePose returns n's world position, its world rotation with the scale
 // taken out (a unit quaternion), and its largest world scale factor. Use it
-// to hand a bone's pose to physics in metres whatever the armature's scale.
+// to hand a bone's pose to physics in meters whatever the armature's scale.
 // It reads the world matrix as it is: update it first.
 func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 	m := mgl32.Mat4(n.MatrixWorld())
@@ -150,8 +91,8 @@ func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 
 // Mount is a node that follows a bone's world position and rotation with a
 // world scale of 1, so that what is attached to it (a collider, an anchor
-// offset, a hair root) is measured in metres whatever the armature's scale:
-// Mixamo's centimetre bones under a 0.01 node and RobotExpressive's large
+// offset, a hair root) is measured in meters whatever the armature's scale:
+// Mixamo's centimeter bones under a 0.01 node and RobotExpressive's large
 // bone scale alike. Call Update after the bone's world matrix is updated.
 type Mount struct {
 	// Node is the unit-scale node to attach things to.
@@ -168,8 +109,9 @@ type Mount struct {
 
 // NewMount makes a Mount following bone, added as a child of parent (the
 // character's root: a parent with a uniform scale is compensated). turn
-// is a fixed rotation applied after the bone's own (identity: the bone's
-// axes).
+// is a fixed rotation applied after the bone's own (the identity, or the
+// zero quaternion, keeps the bone's axes: rotations follow verlet3d's
+// rule).
 func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
 	return NewMountAxes(parent, bone, bone, turn)
 }
@@ -178,11 +120,19 @@ func NewMount(parent, bone *core.Node, turn mgl32.Quat) *Mount {
 // from axes: a shoulder's position with the chest's axes, so that an offset
 // behind the shoulder stays behind the back when the arm swings.
 func NewMountAxes(parent, bone, axes *core.Node, turn mgl32.Quat) *Mount {
-	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: turn.Normalize()}
+	m := &Mount{Node: core.NewNode(), bone: bone, axes: axes, turn: vecmath.Rotation(turn)}
 	m.Node.SetName(bone.Name() + " (mount)")
 	parent.Add(m.Node)
 	m.Update()
 	return m
+}
+
+// SetLevel makes the mount keep only the heading of its +Z axis (its turn
+// about world +Y), or its whole rotation again: a character's frame that
+// does not pitch or roll with the hips as they do in a run.
+func (m *Mount) SetLevel(level bool) {
+	m.level = level
+	m.Update()
 }
 
 // Bone returns the followed bone.
@@ -205,7 +155,7 @@ func (m *Mount) Update() {
 	m.Node.UpdateMatrixWorld()
 }
 
-// Local returns the world point p in the mount's frame, in metres.
+// Local returns the world point p in the mount's frame, in meters.
 func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {
 	pos, rot := m.pose()
 	v := rot.Inverse().Rotate(p.Sub(pos))

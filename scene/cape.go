@@ -2,9 +2,11 @@ package scene
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 
 	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/errctx"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
@@ -23,24 +25,29 @@ type BodyPart struct {
 // Anchors (required) and Body; zero means zero (Friction 0 is a
 // frictionless cape), and each field's comment gives its default.
 type CapeSettings struct {
-	// Anchors are the points the top edge is pinned to, in order across the
-	// back: for example the right shoulder, the neck, the left shoulder. Each
-	// top-edge particle follows the blend of the two anchors it lies between,
-	// keeping its offset from them as built. At least one is required; with a
-	// single anchor the top edge is centred on it.
+	// Anchors are the points the top edge is pinned to, in order along the
+	// edge as cloth.CapeSettings.Anchors says (the left shoulder, the neck,
+	// the right shoulder). At least one is required.
 	Anchors []Anchor
 	// Reference is the node that stands for the character as a whole (its
 	// root or hips): it gives the Back direction, the frame for inertia and
 	// the lag limit, and teleport detection. Default Anchors[0].Node.
 	Reference *core.Node
 	// Back is the direction the cape falls away from the body, in
-	// Reference's local space. Default (0, 0, -1): glTF characters face +Z.
+	// Reference's local space: finite and not zero. DefaultCapeSettings
+	// sets (0, 0, -1): glTF characters face +Z.
 	Back math32.Vector3
 	// Body are the colliders that follow the character.
 	Body []BodyPart
 	// Contact settings of the body colliders. Default friction 0.3.
 	Contact verlet3d.ContactSettings
-	// CapeFabric is the cloth and how it moves (see cloth.CapeFabric).
+	// CapeFabric is the cloth and how it moves: Standoff, Width, Length,
+	// Spacing, Mass, Thickness, Shear, Bend, TetherSlack, CarryLinear,
+	// CarryAngular, MaxLag and TeleportDistance (see cloth.CapeFabric).
+	// They are fields of CapeSettings through this embedding: set them on
+	// a value (cs.Standoff = 0.17), or in a composite literal through
+	// CapeFabric: cloth.CapeFabric{Standoff: 0.17, ...}; a literal naming
+	// Standoff directly does not compile ("unknown field Standoff").
 	cloth.CapeFabric
 }
 
@@ -68,9 +75,34 @@ func (s *CapeSettings) validate() error {
 	if s.Reference == nil {
 		s.Reference = s.Anchors[0].Node
 	}
+	if b := s.Back; !vecmath.Finite(mgl32.Vec3{b.X, b.Y, b.Z}) || b.Length() < 1e-6 {
+		return fmt.Errorf("scene: CapeSettings.Back = %v, want a finite non-zero direction in Reference's local space (DefaultCapeSettings has (0, 0, -1))", b)
+	}
 	for i, b := range s.Body {
 		if b.Node == nil {
 			return fmt.Errorf("scene: CapeSettings.Body[%d].Node is nil", i)
+		}
+	}
+	return nil
+}
+
+// checkPoses reports a node whose world pose, read by pose, is not finite
+// (a NaN or infinite bone), naming the setting that holds it.
+func (c *Cape) checkPoses(ref verlet3d.Pose) error {
+	bad := func(p verlet3d.Pose) bool {
+		return !vecmath.Finite(p.Position) || !vecmath.FiniteQuat(p.Rotation)
+	}
+	for i, a := range c.anchors {
+		if bad(a) {
+			return fmt.Errorf("scene: CapeSettings.Anchors[%d]: node %q is at %v, %v in the world, want a finite pose", i, c.s.Anchors[i].Node.Name(), a.Position, a.Rotation)
+		}
+	}
+	if bad(ref) {
+		return fmt.Errorf("scene: CapeSettings.Reference: node %q is at %v, %v in the world, want a finite pose", c.s.Reference.Name(), ref.Position, ref.Rotation)
+	}
+	for i, b := range c.body {
+		if !vecmath.Finite(b.A) || !vecmath.Finite(b.B) {
+			return fmt.Errorf("scene: CapeSettings.Body[%d]: node %q puts the part at %v-%v in the world, want finite ends", i, c.s.Body[i].Node.Name(), b.A, b.B)
 		}
 	}
 	return nil
@@ -120,6 +152,9 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	c.anchors = make([]verlet3d.Pose, len(s.Anchors))
 	c.body = make([]verlet3d.Capsule, len(s.Body))
 	ref := c.pose()
+	if err := c.checkPoses(ref); err != nil {
+		return nil, err
+	}
 	cs := cloth.CapeSettings{
 		Anchors:    c.anchors,
 		Reference:  ref,
@@ -129,7 +164,9 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	}
 	phys, err := cloth.NewCape(w, cs)
 	if err != nil {
-		return nil, err
+		// The fabric and Back are fields of this CapeSettings too: name
+		// them as the caller wrote them.
+		return nil, errctx.Rename(err, "cloth: CapeSettings.", "scene: CapeSettings.")
 	}
 	c.phys, c.Grid, c.Follower = phys, phys.Grid(), NewFollower(w)
 	for _, b := range s.Body {
@@ -231,12 +268,12 @@ func (c *Cape) Sync() {
 	c.Teleports = c.phys.NumTeleports()
 }
 
-// PinError returns the largest distance in metres between a top-edge
+// PinError returns the largest distance in meters between a top-edge
 // particle and its anchors' pose at the last Sync. Right after a step that
 // followed a Sync it is rounding error.
 func (c *Cape) PinError() float32 { return c.phys.PinError() }
 
 // Penetration returns the deepest a cape particle lies inside a body
-// collider, in metres (0 when none is inside). It measures against the
+// collider, in meters (0 when none is inside). It measures against the
 // colliders' surfaces, not the particles' thickness.
 func (c *Cape) Penetration() float32 { return c.phys.Penetration() }

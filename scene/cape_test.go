@@ -55,8 +55,8 @@ func mannequinCapeW(t testing.TB, w *verlet3d.World, mod func(*CapeSettings)) (*
 // (legs included) a collider: DefaultConfig's 10 substeps with 3
 // iterations. At a run the knees kick the hem; at 10 x 2 its links peak
 // between 9.3% and 11.6% depending on rounding (a change in the last bit
-// of the tether projection moved it), at 10 x 3 at 7.9%; the old 2 x 10
-// defaults gave 14%. The README's cape (spine collider only, carry 0.3) is
+// of the tether projection moves it), at 10 x 3 at 7.9%, at 2 x 10 14%.
+// The README's cape (spine collider only, carry 0.3) is
 // tested at plain DefaultConfig in readme_cape_test.go.
 func capeConfig(c *verlet3d.Config) { c.Iterations = 3 }
 
@@ -113,13 +113,13 @@ func TestCapeWalkAndRun(t *testing.T) {
 	if s := w.Stats(); s.NonFiniteResets != 0 {
 		t.Errorf("%d non-finite resets", s.NonFiniteResets)
 	}
-	// The cape really hangs behind the runner: its centre is on the back
+	// The cape really hangs behind the runner: its center is on the back
 	// side of the root, below the shoulders.
 	lo, hi := c.Grid.Bounds()
 	mid := lo.Add(hi).Mul(0.5)
 	local := LocalPoint(m.Root, mid)
 	if local.Z > -0.1 || local.Y > 1.4 || local.Y < 0.4 {
-		t.Errorf("cape centre at %v in the character's frame, want behind (z < -0.1) and between 0.4 and 1.4 m up", local)
+		t.Errorf("cape center at %v in the character's frame, want behind (z < -0.1) and between 0.4 and 1.4 m up", local)
 	}
 }
 
@@ -182,7 +182,7 @@ func TestCapeCarry(t *testing.T) {
 	}
 }
 
-// With MaxLag the hem never trails further than MaxLag per metre of depth
+// With MaxLag the hem never trails further than MaxLag per meter of depth
 // from where it hangs in the character's frame, even at a run.
 func TestCapeMaxLag(t *testing.T) {
 	const lag = 0.8

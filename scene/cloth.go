@@ -19,7 +19,7 @@ import (
 // without a transform.
 type ClothMesh struct {
 	*graphic.Mesh
-	// Material is the double-sided standard material; change its colour,
+	// Material is the double-sided standard material; change its color,
 	// shininess or textures freely.
 	Material *material.Standard
 
@@ -37,7 +37,7 @@ type ClothMesh struct {
 }
 
 // NewClothMesh makes a mesh for g with tex on both sides (nil for a plain
-// white cloth; set Material's colour to tint it). Call Sync every frame
+// white cloth; set Material's color to tint it). Call Sync every frame
 // after the World steps; Driver.AfterStep(m.Sync) does that.
 func NewClothMesh(g *cloth.Grid, tex *texture.Texture2D) *ClothMesh {
 	m := &ClothMesh{grid: g, geom: geometry.NewGeometry()}
@@ -96,7 +96,7 @@ func (m *ClothMesh) Sync() {
 	pos[n], pos[n+1] = m.padMin, m.padMax
 }
 
-// BoundsPadding returns the box, in metres, that the mesh's cached bounds
+// BoundsPadding returns the box, in meters, that the mesh's cached bounds
 // are computed from: the cloth plus a margin.
 func (m *ClothMesh) BoundsPadding() (min, max mgl32.Vec3) { return m.padMin, m.padMax }
 

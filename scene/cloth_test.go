@@ -81,7 +81,7 @@ func TestClothMeshSync(t *testing.T) {
 		t.Fatal("a 1 cm move recomputed the bounds")
 	}
 	if s := m.geom.BoundingSphere(); s.Center.X < 4 {
-		t.Fatalf("bounding sphere centre %v did not follow", s.Center)
+		t.Fatalf("bounding sphere center %v did not follow", s.Center)
 	}
 }
 
@@ -93,8 +93,8 @@ func TestClothMeshTear(t *testing.T) {
 	pos := func(r, c int) mgl32.Vec3 { return w.Position(g.Particle(r, c)) }
 	for k := 0; k < 5; k++ {
 		r, c := 3+k, 3+k
-		centre := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
-		if _, err := g.CutNear(centre, 0.005); err != nil {
+		center := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
+		if _, err := g.CutNear(center, 0.005); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -36,7 +36,7 @@ func newMixedWorld(t testing.TB, workers int) *mixedWorld {
 	}
 	cs := cloth.DefaultSettings()
 	// Over 2,048 links, so that the World's link passes are shared by
-	// the workers (in regions; smaller link sets' colour batches are not
+	// the workers (in regions; smaller link sets' color batches are not
 	// worth a barrier each).
 	cs.Cols, cs.Rows, cs.Spacing = 48, 36, 0.021
 	cs.Origin = mgl32.Vec3{-0.5, 1.5, 0.5}

@@ -20,7 +20,7 @@ import (
 // hair.Dense.Update does on the CPU: from the strand's root on the head,
 // segment by segment, the weighted blend of its guides' segments plus its
 // volume offset, scaled to the segment length and kept out of the head
-// sphere; the tangent from the neighbouring vertices. The per-strand data
+// sphere; the tangent from the neighboring vertices. The per-strand data
 // (guides, weights, root, offset, segment length) sit in a second texture
 // written once. Vertex j of a strand sums j segments, about 8 texel reads
 // per segment on average: trivial for a GPU, noticeable for a software
@@ -58,9 +58,11 @@ type denseGPU struct {
 }
 
 // NewDenseHairMesh makes ribbons for the render strands of d (many strands
-// following the simulated guides of d.Hair()) coloured by palette p, drawn
+// following the simulated guides of d.Hair()) colored by palette p, drawn
 // as NewHairMesh draws guides. The render strands are computed in the
-// vertex shader from the guides (see the top of densehair.go), so Sync
+// vertex shader from the guides (exactly as hair.Dense.Update builds them
+// on the CPU: each render strand from its root, blending its guides'
+// segments, kept to the segment length and out of the head), so Sync
 // only copies the guides' segments, and d.Update is not needed for drawing
 // (call it only where the game wants the render strands on the CPU).
 // Register the shaders with AddHairShader before rendering it.
@@ -71,7 +73,7 @@ func NewDenseHairMesh(d *hair.Dense, p hair.Palette) *HairMesh {
 	g := &denseGPU{h: h, per: per}
 	m.gpu = g
 
-	// Static ribbon vertices: colour, (side, t), (render strand, vertex).
+	// Static ribbon vertices: color, (side, t), (render strand, vertex).
 	const stride = 7
 	n := d.NumVertices()
 	cols := d.Colors(nil, p)

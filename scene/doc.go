@@ -3,8 +3,18 @@
 // buffers follow the particles every frame, pins and colliders that follow g3n
 // nodes, and picking in physics space.
 //
-// It is the only drape package that imports g3n; the physics packages build
-// and test without cgo or a GPU.
+// Its sub-package character loads glTF characters, plays their
+// animations and fits a cape and hair to their skeletons. The physics
+// packages (verlet3d, cloth, hair, bodies) never import g3n: they build and
+// test without cgo or a GPU.
+//
+// What it holds: Driver (fixed steps from g3n's frame time); ClothMesh,
+// HairMesh (ribbons, and dense hair built on the GPU), CubesView and NetView
+// (meshes that follow the particles); Follower, Anchor and Mount (pins and
+// colliders that follow nodes, in meters whatever a bone's scale); Cape (a
+// cloth.Cape driven by nodes, with body colliders); HeadFollower and
+// HeadHair (hair on a head bone); FindBone, FindNode, BoneKey and NodePose
+// (bones and their poses).
 //
 // Frame order matters: update animation, then the nodes' world matrices, then
 // Driver.Update (which runs BeforeStep hooks, steps, then AfterStep hooks), then
@@ -12,10 +22,10 @@
 //
 // # Registration and errors
 //
-// NewCape and NewFollower add what they make to the World (particles,
-// links, colliders, hooks); their Remove takes hooks and colliders out. Creating things and changing
-// settings return errors that name the field and the value, and a
-// constructor that fails leaves the World as it was; misusing a handle
-// (a nil World or Grid, an index out of range) panics with a clear message,
-// as in verlet3d.
+// NewCape, NewFollower and NewHeadHair add what they make to the World
+// (particles, links, colliders, hooks); their Remove takes hooks and
+// colliders out. Creating things and changing settings return errors that
+// name the field and the value, and a constructor that fails leaves the
+// World as it was; misusing a handle (a nil World or Grid, an index out of
+// range) panics with a clear message, as in verlet3d.
 package scene

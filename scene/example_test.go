@@ -65,7 +65,7 @@ func ExampleNewCape() {
 	rSh, _ := scene.FindBone(skeleton, "RightShoulder")
 	spine, _ := scene.FindBone(skeleton, "Spine")
 	cs := scene.DefaultCapeSettings()
-	cs.Anchors = []scene.Anchor{{Node: rSh}, {Node: neck}, {Node: lSh}} // across the back
+	cs.Anchors = []scene.Anchor{{Node: lSh}, {Node: neck}, {Node: rSh}} // along the top edge
 	cs.Standoff = 0.17                                                  // bone origins sit inside the body
 	cs.Body = []scene.BodyPart{{Node: spine, B: math32.Vector3{Y: 0.3}, Radius: 0.13}}
 	cs.MaxLag = 1.5                            // the hem never trails far at a run
@@ -108,39 +108,5 @@ func ExampleNewHairMesh() {
 	driver.BeforeStep(func() { h.SetHead(head.Center, mgl32.QuatIdent()) }) // the head's pose
 	driver.AfterStep(strands.Sync)
 	driver.AfterStep(crates.Sync)
-	driver.Update(1.0 / 60)
-}
-
-// A glTF character with a cape and hair fitted to it: the cape to its
-// skeleton, the head sphere to its head's mesh, both in metres whatever
-// the armature's scale. (This is examples/gltf-character in short.)
-func ExampleCharacter_HairSettings() {
-	myScene := core.NewNode()
-	var myRenderer *renderer.Renderer
-
-	ch, err := scene.LoadCharacter("hero.glb") // plays its walk
-	if err != nil {
-		log.Print(err) // a clear error for a missing, bad or hostile file
-		return
-	}
-	myScene.Add(ch.Root)
-	world, _ := verlet3d.NewWorld(hair.WorldConfig())
-	driver := scene.NewDriver(world)
-
-	cs, _ := ch.CapeSettings(scene.CapeFit{}) // anchors, size, colliders
-	cape, _ := scene.NewCape(world, cs)
-	cape.Attach(driver)
-
-	hs, _ := ch.HairSettings(scene.HairFit{}) // the head sphere, the style scaled to it
-	hs.Hair.Strands = 800                     // change anything before NewHeadHair
-	h, _ := scene.NewHeadHair(world, hs)
-	h.Attach(driver) // the head follows its bone
-	scene.AddHairShader(myRenderer)
-	strands := scene.NewHairMesh(h.Hair, hair.DefaultPalette())
-	myScene.Add(strands)
-	driver.AfterStep(strands.Sync)
-
-	// Each frame: the animation first, then physics.
-	ch.Update(1.0 / 60)
 	driver.Update(1.0 / 60)
 }

@@ -2,9 +2,9 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/drape3d/drape/verlet3d"
@@ -39,7 +39,7 @@ func (a Anchor) validate(what string) error {
 		return fmt.Errorf("scene: %s.Node is nil", what)
 	}
 	if !vecmath.Finite(mgl32.Vec3{a.Offset.X, a.Offset.Y, a.Offset.Z}) {
-		return fmt.Errorf("scene: %s.Offset = %v, want finite metres", what, a.Offset)
+		return fmt.Errorf("scene: %s.Offset = %v, want finite meters", what, a.Offset)
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ type followPin struct {
 type followSphere struct {
 	s          *verlet3d.Sphere
 	node       *core.Node
-	centre     math32.Vector3
+	center     math32.Vector3
 	radius     float32
 	from, to   mgl32.Vec3
 	rFrom, rTo float32
@@ -174,17 +174,17 @@ func (f *Follower) PinBlend(p verlet3d.Particle, a, b Anchor, wb float32) error 
 	return nil
 }
 
-// AddSphere adds a sphere collider of radius r in metres (whatever the
-// node's scale) centred at centre in node's local space, and returns the
+// AddSphere adds a sphere collider of radius r in meters (whatever the
+// node's scale) centered at center in node's local space, and returns the
 // verlet3d shape whose fields Sync updates.
-func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
+func (f *Follower) AddSphere(node *core.Node, center math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Sphere, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddSphere: node is nil")
 	}
 	if !(r > 0) || math.IsInf(float64(r), 0) {
-		return nil, fmt.Errorf("scene: Follower.AddSphere: radius = %v, want metres > 0", r)
+		return nil, fmt.Errorf("scene: Follower.AddSphere: radius = %v, want meters > 0", r)
 	}
-	fs := followSphere{node: node, centre: centre, radius: r}
+	fs := followSphere{node: node, center: center, radius: r}
 	fs.to, fs.rTo = fs.pose()
 	fs.from, fs.rFrom = fs.to, fs.rTo
 	sp, err := verlet3d.NewSphere(fs.to, fs.rTo)
@@ -200,14 +200,14 @@ func (f *Follower) AddSphere(node *core.Node, centre math32.Vector3, r float32, 
 }
 
 // AddCapsule adds a capsule collider between a and b (node-local points)
-// of radius r in metres (whatever the node's scale), and returns the
+// of radius r in meters (whatever the node's scale), and returns the
 // verlet3d shape whose fields Sync updates.
 func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s verlet3d.ContactSettings) (*verlet3d.Capsule, error) {
 	if node == nil {
 		return nil, fmt.Errorf("scene: Follower.AddCapsule: node is nil")
 	}
 	if !(r > 0) || math.IsInf(float64(r), 0) {
-		return nil, fmt.Errorf("scene: Follower.AddCapsule: radius = %v, want metres > 0", r)
+		return nil, fmt.Errorf("scene: Follower.AddCapsule: radius = %v, want meters > 0", r)
 	}
 	fc := followCapsule{node: node, a: a, b: b, radius: r}
 	fc.toA, fc.toB, fc.rTo = fc.pose()
@@ -226,7 +226,7 @@ func (f *Follower) AddCapsule(node *core.Node, a, b math32.Vector3, r float32, s
 
 func (s *followSphere) pose() (mgl32.Vec3, float32) {
 	m := s.node.MatrixWorld()
-	return nodePoint(&m, s.centre), s.radius
+	return nodePoint(&m, s.center), s.radius
 }
 
 func (c *followCapsule) pose() (a, b mgl32.Vec3, r float32) {
@@ -298,10 +298,10 @@ func (f *Follower) setColliders(k float32) {
 	}
 }
 
-// Pins returns the number of pinned particles.
+// NumPins returns the number of pinned particles.
 func (f *Follower) NumPins() int { return len(f.pins) }
 
-// PinError returns the largest distance in metres between a pinned particle
+// PinError returns the largest distance in meters between a pinned particle
 // and its anchor's current world position. Right after a step that followed
 // a Sync it is rounding error.
 func (f *Follower) PinError() float32 {
@@ -367,15 +367,7 @@ func nodeNames(root core.INode) string {
 		}
 	}
 	walk(root)
-	return listNames(names)
-}
-
-func listNames(names []string) string {
-	sort.Strings(names)
-	if len(names) > 40 {
-		names = append(names[:40], "...")
-	}
-	return strings.Join(names, ", ")
+	return errctx.Names(names)
 }
 
 // FindBone returns the bone of sk called name. Names are matched exactly
@@ -400,7 +392,7 @@ func FindBone(sk *graphic.Skeleton, name string) (*core.Node, error) {
 	for i, b := range bones {
 		names[i] = b.Name()
 	}
-	return nil, fmt.Errorf("scene: skeleton has no bone %q (have %s)", name, listNames(names))
+	return nil, fmt.Errorf("scene: skeleton has no bone %q (have %s)", name, errctx.Names(names))
 }
 
 // ShiftOrigin moves the blend poses with verlet3d.World.ShiftOrigin (the

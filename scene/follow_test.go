@@ -115,14 +115,14 @@ func TestFollowerColliderSweeps(t *testing.T) {
 	f.Sync()
 	w.Step()
 	if sp.Center.Sub(mgl32.Vec3{0.3, 0, 0}).Len() > 1e-6 {
-		t.Fatalf("sphere centre %v after the step, want (0.3, 0, 0)", sp.Center)
+		t.Fatalf("sphere center %v after the step, want (0.3, 0, 0)", sp.Center)
 	}
 	if x := w.Position(p)[0]; x < 0.5-1e-4 {
 		t.Errorf("particle at x = %.3f, want pushed ahead of the sphere to >= 0.5", x)
 	}
 
 	// A capsule on a scaled, rotated node: its end points scale with the
-	// node, its radius is metres whatever the node's scale.
+	// node, its radius is meters whatever the node's scale.
 	leg := core.NewNode()
 	leg.SetPosition(2, 0, 0)
 	leg.SetRotation(0, 0, math.Pi/2) // local -Y points along world +X
@@ -241,10 +241,10 @@ func TestFollowerBadInput(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
-// A radius documented in metres stays in metres under a scaled armature:
-// a Mixamo-style 0.01 node with bones in centimetres, and a bone with a
+// A radius documented in meters stays in meters under a scaled armature:
+// a Mixamo-style 0.01 node with bones in centimeters, and a bone with a
 // large world scale.
-func TestColliderRadiusInMetres(t *testing.T) {
+func TestColliderRadiusInMeters(t *testing.T) {
 	for _, scale := range []float32{0.01, 1, 58} {
 		w := newTestWorld(t, nil)
 		root := core.NewNode()

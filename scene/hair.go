@@ -30,10 +30,10 @@ func AddHairShader(r *renderer.Renderer) {
 // HairMesh draws a hair.Hair (or the render strands of a hair.Dense) as
 // camera-facing ribbons: every strand segment
 // is a quad whose two edges the vertex shader spreads across the view, so
-// strands have a width in metres at any zoom (core-profile GL draws lines
+// strands have a width in meters at any zoom (core-profile GL draws lines
 // one pixel wide). The fragment shader lights them as hair: Kajiya-Kay
 // diffuse and two shifted specular highlights along the strand tangent (a
-// white primary one and a hair-coloured secondary one), a cylindrical
+// white primary one and a hair-colored secondary one), a cylindrical
 // normal across the ribbon, and darker roots for the self-shadowed inside
 // of the hair volume.
 //
@@ -51,16 +51,16 @@ type HairMesh struct {
 	copyFn func(lo, hi int) // copyDense, bound once
 	geom   *geometry.Geometry
 	dyn    *gls.VBO // per ribbon vertex: position, tangent (rewritten by Sync)
-	stat   *gls.VBO // per ribbon vertex: colour, (side, t) (written once)
+	stat   *gls.VBO // per ribbon vertex: color, (side, t) (written once)
 	tan    []mgl32.Vec3
 }
 
 // HairMaterial is a standard material drawn with the hair shader. Its
-// diffuse colour tints the strands' vertex colours (white by default) and
-// its specular colour is the primary highlight's.
+// diffuse color tints the strands' vertex colors (white by default) and
+// its specular color is the primary highlight's.
 type HairMaterial struct {
 	material.Standard
-	// RootWidth and TipWidth are the ribbon widths in metres. Defaults
+	// RootWidth and TipWidth are the ribbon widths in meters. Defaults
 	// 0.006 and 0.002: one simulated strand stands for a wisp.
 	RootWidth, TipWidth float32
 	// Shift moves the primary and secondary highlights toward the root
@@ -107,10 +107,10 @@ func (m *HairMaterial) RenderSetup(gs *gls.GLS) {
 // Floats per ribbon vertex in the dynamic and the static buffer.
 const (
 	hairDynStride  = 6 // position, tangent
-	hairStatStride = 5 // colour, side, t
+	hairStatStride = 5 // color, side, t
 )
 
-// NewHairMesh makes ribbons for h coloured by palette p. Register the
+// NewHairMesh makes ribbons for h colored by palette p. Register the
 // shader with AddHairShader before rendering it.
 func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 	m := &HairMesh{h: h}
@@ -122,7 +122,7 @@ func NewHairMesh(h *hair.Hair, p hair.Palette) *HairMesh {
 }
 
 // build makes the buffers of strands ribbons of per vertices each with
-// vertex colours cols.
+// vertex colors cols.
 func (m *HairMesh) build(strands, per int, cols []mgl32.Vec3, param func(j int) float32) {
 	m.geom, m.Material = geometry.NewGeometry(), NewHairMaterial()
 	n := strands * per
@@ -206,9 +206,8 @@ func (m *HairMesh) copyDense(lo, hi int) {
 }
 
 // setRibbon sets the ribbon vertex pair o of the strand vertex at p with
-// tangent t one Vec3 at a time: a [4]mgl32.Vec3 literal is built on the
-// stack and copied. With hair.Tangents' own such copies gone too,
-// BenchmarkHairSync2000x16 went from 0.62 to 0.15 ms a frame.
+// tangent t one Vec3 at a time rather than as a [4]mgl32.Vec3 literal,
+// which would be built on the stack and copied (see package vecmath).
 func setRibbon(o *[4]mgl32.Vec3, p, t *mgl32.Vec3) {
 	o[0] = *p
 	o[1] = *t

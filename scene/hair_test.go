@@ -130,7 +130,7 @@ func TestHairMeshDense(t *testing.T) {
 }
 
 // A GPU dense mesh keeps what its vertex shader needs: per ribbon vertex
-// its colour, side, place along the strand and (render strand, vertex);
+// its color, side, place along the strand and (render strand, vertex);
 // per render strand its guides, weights, segment length, root and offset
 // per segment as hair.Dense reports them; and after Sync every guide's
 // segment vectors from the World's positions and the head's pose. Sync

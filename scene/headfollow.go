@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/g3n/engine/core"
 	"github.com/go-gl/mathgl/mgl32"
@@ -19,17 +20,18 @@ import (
 type HeadFollower struct {
 	h    *hair.Hair
 	node *core.Node
-	// offset is the head sphere's centre from the node's origin in metres,
+	// offset is the head sphere's center from the node's origin in meters,
 	// along the node's axes (not scaled with it).
 	offset mgl32.Vec3
 	// turn takes the node's axes to the head's frame (+Y crown, +Z face).
 	turn mgl32.Quat
 }
 
-// FollowHead makes a HeadFollower that puts h's head offset metres from
+// FollowHead makes a HeadFollower that puts h's head offset meters from
 // node's origin (along the node's axes, whatever its scale), turned by turn
 // from the node's axes to the head's frame (+Y to the crown, +Z out of the
-// face; the identity when the bone's axes already are so). It moves the
+// face; the identity, or the zero quaternion, when the bone's axes already
+// are so: rotations follow verlet3d's rule). It moves the
 // head there now, with the strands (Teleport). A nil h or node panics;
 // non-finite values return an error.
 func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Quat) (*HeadFollower, error) {
@@ -37,21 +39,21 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 		panic("scene: FollowHead: nil Hair or node")
 	}
 	if !vecmath.Finite(offset) {
-		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite metres", offset)
+		return nil, fmt.Errorf("scene: FollowHead: offset = %v, want finite meters", offset)
 	}
-	if !vecmath.Finite(turn.V) || !vecmath.Finite32(turn.W) || turn.Len() < 1e-6 {
-		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a non-zero finite quaternion", turn)
+	if !vecmath.FiniteQuat(turn) {
+		return nil, fmt.Errorf("scene: FollowHead: turn = %v, want a finite quaternion", turn)
 	}
-	f := &HeadFollower{h: h, node: node, offset: offset, turn: turn.Normalize()}
+	f := &HeadFollower{h: h, node: node, offset: offset, turn: vecmath.Rotation(turn)}
 	c, q := f.Pose()
 	if err := h.Teleport(c, q); err != nil {
-		return nil, fmt.Errorf("scene: FollowHead: %w", err)
+		return nil, errctx.Wrap("scene", "FollowHead", err)
 	}
 	return f, nil
 }
 
 // Pose returns where the head is now by the node's world matrix: the head
-// centre in metres and its rotation.
+// center in meters and its rotation.
 func (f *HeadFollower) Pose() (center mgl32.Vec3, rotation mgl32.Quat) {
 	pos, rot, _ := NodePose(f.node)
 	return pos.Add(rot.Rotate(f.offset)), rot.Mul(f.turn).Normalize()

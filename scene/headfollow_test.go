@@ -11,9 +11,9 @@ import (
 )
 
 // Hair on a bone of a Mixamo-style armature (a 0.01-scaled root with the
-// bones in centimetres) that walks at 1.5 m/s with a bob and turns: the
-// head sphere keeps its radius in metres, sits at the offset from the bone
-// in metres, the roots stay on the scalp and nothing goes non-finite.
+// bones in centimeters) that walks at 1.5 m/s with a bob and turns: the
+// head sphere keeps its radius in meters, sits at the offset from the bone
+// in meters, the roots stay on the scalp and nothing goes non-finite.
 func TestHairFollowsScaledBone(t *testing.T) {
 	w, err := verlet3d.NewWorld(hair.WorldConfig())
 	if err != nil {
@@ -57,9 +57,9 @@ func TestHairFollowsScaledBone(t *testing.T) {
 	if r := h.HeadCollider().Radius; r != hair.DefaultHead().Radius {
 		t.Errorf("head radius %v m, want %v m whatever the bone's scale", r, hair.DefaultHead().Radius)
 	}
-	t.Logf("worst head centre error %.2g m, root error %.2g m", worstCenter, worstRoot)
+	t.Logf("worst head center error %.2g m, root error %.2g m", worstCenter, worstRoot)
 	if worstCenter > 1e-5 || worstRoot > 1e-5 {
-		t.Errorf("head centre off by %.3g m, a root off its scalp point by %.3g m", worstCenter, worstRoot)
+		t.Errorf("head center off by %.3g m, a root off its scalp point by %.3g m", worstCenter, worstRoot)
 	}
 	if n := w.Stats().NonFiniteResets; n != 0 || h.NumRecovered() != 0 {
 		t.Errorf("%d non-finite resets, %d recovered strands", n, h.NumRecovered())

@@ -27,7 +27,7 @@ type NetView struct {
 }
 
 // NewNetView makes a view of the particles ps and the links between them.
-// pointColor and lineColor pick the colours; pointSize is in pixels.
+// pointColor and lineColor pick the colors; pointSize is in pixels.
 func NewNetView(w *verlet3d.World, ps []verlet3d.Particle, links []verlet3d.Link, pointColor, lineColor math32.Color, pointSize float32) *NetView {
 	v := &NetView{Node: core.NewNode(), world: w, ps: ps, links: links}
 	index := make(map[verlet3d.Particle]uint32, len(ps))
@@ -47,7 +47,7 @@ func NewNetView(w *verlet3d.World, ps []verlet3d.Particle, links []verlet3d.Link
 	v.Add(v.points)
 	// Lines share the positions through an index buffer.
 	lg := geometry.NewGeometry()
-	// Basic material takes its colour from the vertices: interleave them.
+	// Basic material takes its color from the vertices: interleave them.
 	lpos := math32.NewArrayF32(6*len(ps), 6*len(ps))
 	for i := range ps {
 		lpos[6*i+3], lpos[6*i+4], lpos[6*i+5] = lineColor.R, lineColor.G, lineColor.B

@@ -31,7 +31,7 @@ func benchClothSplit(b *testing.B, n, workers, substeps, iterations int) {
 	defer w.Close()
 	buildCloth(b, w, n, 0.02)
 	naive := checks.NewNaiveGrid(n)
-	w.Step() // colour the links and start the workers outside the timing
+	w.Step() // color the links and start the workers outside the timing
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

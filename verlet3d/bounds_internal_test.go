@@ -113,7 +113,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 
 // The broad-phase kernel keeps exactly the particles the Go loops of
 // collideParticles and clampRange keep. Coordinates, radii, the margin
-// and the boxes lie on a grid of quarter metres, so a particle's box
+// and the boxes lie on a grid of quarter meters, so a particle's box
 // often touches the collider's exactly (equal floats, where a strict
 // test differs from a loose one), and some boxes are unbounded on a side
 // (a floor's).

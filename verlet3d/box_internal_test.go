@@ -26,7 +26,7 @@ func TestBoxAlignedClosest(t *testing.T) {
 			switch rng.Intn(4) {
 			case 0: // on a face, edge or corner plane
 				x[k] = b.Center[k] + float32(b.HalfExtents[k]*float32(rng.Intn(3)-1))
-			case 1: // the centre's coordinate
+			case 1: // the center's coordinate
 				x[k] = b.Center[k]
 			default:
 				x[k] = b.Center[k] + float32((rng.Float32()-0.5)*4*b.HalfExtents[k])

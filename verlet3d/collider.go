@@ -546,7 +546,7 @@ func (w *World) solveContacts() {
 // position fix, not speed: the depth it started at is taken off its
 // velocity away from the surface. Otherwise a cloth particle pinched
 // between a crate and the floor is pushed in by the crate and out by the
-// floor, gains the depth as speed every time, and shivers there at metres
+// floor, gains the depth as speed every time, and shivers there at meters
 // per second for good, which keeps the crate and the World awake. Against
 // a moving collider the depth is the surface's own motion, which the
 // particle does take on.
@@ -670,7 +670,7 @@ type Plane struct {
 	Normal mgl32.Vec3 // unit normal pointing out of the solid side
 }
 
-// NewPlane makes a plane through point with the given normal (normalised
+// NewPlane makes a plane through point with the given normal (normalized
 // here). It returns an error for a zero or non-finite normal.
 func NewPlane(point, normal mgl32.Vec3) (*Plane, error) {
 	if !vecInRange(point, MaxCoordinate) || !finiteVec(normal) || vecmath.Len(normal) < 1e-12 {
@@ -722,7 +722,7 @@ type Sphere struct {
 // NewSphere makes a sphere; radius must be positive and finite.
 func NewSphere(center mgl32.Vec3, radius float32) (*Sphere, error) {
 	if !vecInRange(center, MaxCoordinate) || !inRange(radius, MaxCoordinate) || radius <= 0 {
-		return nil, fmt.Errorf("verlet3d: NewSphere(centre = %v, radius = %v): want a centre within ±%g m and radius in (0, %g]", center, radius, float32(MaxCoordinate), float32(MaxCoordinate))
+		return nil, fmt.Errorf("verlet3d: NewSphere(center = %v, radius = %v): want a center within ±%g m and radius in (0, %g]", center, radius, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
 	return &Sphere{center, radius}, nil
 }
@@ -739,13 +739,13 @@ func (s *Sphere) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
 	return p, n
 }
 
-// closestOnSphere sets p to the point of the sphere of centre c and radius
+// closestOnSphere sets p to the point of the sphere of center c and radius
 // r closest to x, and n to the outward normal there, component by
 // component (see package vecmath), as mgl32 would round them.
 func closestOnSphere(p, n, c *mgl32.Vec3, r float32, x *mgl32.Vec3) {
 	dx, dy, dz := x[0]-c[0], x[1]-c[1], x[2]-c[2]
 	l := float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))
-	nx, ny, nz := float32(0), float32(1), float32(0) // centre: any direction will do
+	nx, ny, nz := float32(0), float32(1), float32(0) // center: any direction will do
 	if l > 1e-12 {
 		k := 1 / l
 		nx, ny, nz = float32(dx*k), float32(dy*k), float32(dz*k)
@@ -791,18 +791,18 @@ func (c *Capsule) Closest(x mgl32.Vec3) (p, n mgl32.Vec3) {
 type Box struct {
 	Center      mgl32.Vec3 // m
 	HalfExtents mgl32.Vec3 // half the size along each local axis, m
-	Rotation    mgl32.Quat // local to world
+	Rotation    mgl32.Quat // local to world, unit length (NewBox makes it so; see Rotations)
 }
 
 // NewBox makes an oriented box; half extents must be positive and finite.
 func NewBox(center, halfExtents mgl32.Vec3, rotation mgl32.Quat) (*Box, error) {
 	if !vecInRange(center, MaxCoordinate) || !vecInRange(halfExtents, MaxCoordinate) || halfExtents[0] <= 0 || halfExtents[1] <= 0 || halfExtents[2] <= 0 {
-		return nil, fmt.Errorf("verlet3d: NewBox(centre = %v, half extents = %v): want a centre within ±%g m and half extents in (0, %g]", center, halfExtents, float32(MaxCoordinate), float32(MaxCoordinate))
+		return nil, fmt.Errorf("verlet3d: NewBox(center = %v, half extents = %v): want a center within ±%g m and half extents in (0, %g]", center, halfExtents, float32(MaxCoordinate), float32(MaxCoordinate))
 	}
-	if l := vecmath.QuatLen(rotation); !finite(l) || l < 1e-6 {
-		return nil, fmt.Errorf("verlet3d: NewBox rotation %v is not a rotation", rotation)
+	if !vecmath.FiniteQuat(rotation) || !finite(vecmath.QuatLen(rotation)) {
+		return nil, fmt.Errorf("verlet3d: NewBox rotation = %v, want a finite quaternion", rotation)
 	}
-	return &Box{center, halfExtents, vecmath.QuatNormalize(rotation)}, nil
+	return &Box{center, halfExtents, vecmath.Rotation(rotation)}, nil
 }
 
 // Bounds implements Collider.

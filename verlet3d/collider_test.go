@@ -47,7 +47,7 @@ func TestNoPenetration(t *testing.T) {
 				pos := mgl32.Vec3{float32(rng.Float32()*2) - 1, 1.5 + rng.Float32(), float32(rng.Float32()*2) - 1}
 				p := add(t, w, pos, 0.1)
 				w.SetRadius(p, tc.radius)
-				// Throw a third of them hard at the centre: 20 m/s.
+				// Throw a third of them hard at the center: 20 m/s.
 				if i%3 == 0 {
 					w.SetVelocity(p, vecmath.Scale(vecmath.Normalize(mgl32.Vec3{0, 0.6, 0}.Sub(pos)), 20))
 				}
@@ -176,8 +176,7 @@ func (k presser) Finish(w *verlet3d.World, _ verlet3d.Substep) {
 // A particle that a component presses into a floor at rest at the end of
 // every substep is pushed back out by the floor's contact in the next one;
 // it stays at rest instead of taking the depth as speed (2 cm in a substep
-// of 1/600 s is 12 m/s, which it used to gain every substep and fly up
-// with). Against
+// of 1/600 s would be 12 m/s, gained every substep). Against
 // a moving collider the depth is the collider's motion and does become
 // speed: a box swept into a particle throws it.
 func TestPressedIntoFloorRests(t *testing.T) {

@@ -39,14 +39,14 @@ type Config struct {
 	MaxStepsPerFrame int
 	// Workers is the number of goroutines a step uses: link regions,
 	// per-particle phases and components' World.Parallel work.
-	// Results are bit-identical for any value. 2 gives cloth 64 x 64 a
-	// 1.8x speed-up on 2 free cores; small scenes (a cape) gain nothing,
-	// and with a core kept busy by another thread (a render thread on a
-	// two-core machine) more workers than free cores are slower than one.
-	// Between frames the workers sleep; on a two-vCPU virtual machine
-	// waking them every frame cost more than they gave (make bench's
-	// GAPS lines), so measure on the machines you ship to, or keep
-	// them awake with WorkerSpin. Default 1.
+	// Results are bit-identical for any value. Large scenes (a 64 x 64
+	// cloth, 2,000 hair strands) run nearly twice as fast on 2 free cores;
+	// small scenes (a cape) gain nothing, and with a core kept busy by
+	// another thread (a render thread on a two-core machine) more workers
+	// than free cores are slower than one. Between frames the workers
+	// sleep, and waking them every frame can cost as much as they give
+	// (make bench's GAPS lines; BENCHMARKS.md), so measure on the machines
+	// you ship to, or keep them awake with WorkerSpin. Default 1.
 	Workers int
 	// WorkerSpin in seconds is how long a worker with nothing to do keeps
 	// polling for the next job before it sleeps, in [0, 1]. Default 1e-4
@@ -54,12 +54,9 @@ type Config struct {
 	// phases, so the workers sleep only between frames. A game that
 	// leaves time between its steps (it renders) can set it above its
 	// frame time, 0.02 say, so the workers never sleep and the frame's
-	// first job does not wait for a thread wake-up: on the 2-vCPU CI
-	// machine, with 8 ms between frames, 2 workers then ran a 64 x 64
-	// cloth 1.0-1.4x as fast as 1 instead of 0.6-0.8x, 2,000 hair strands
-	// 1.6-1.9x instead of 0.9-1.3x, and 100 cubes 1.1-1.5x instead of
-	// 0.8-0.9x (make bench's GAPS lines). The price is the workers' cores
-	// kept busy all the time.
+	// first job does not wait for a thread wake-up (make bench's GAPS
+	// lines compare the two). The price is the workers' cores kept busy
+	// all the time.
 	WorkerSpin float32
 	// MaxSpeed clamps particle speed in m/s, a guard against explosions
 	// that no game motion should reach: thrown objects at 30-80 m/s, a
@@ -79,12 +76,12 @@ type Config struct {
 	// default) for half of SleepDelay and nothing blocks sleep. Near rest
 	// a cloth has almost nothing left to stop it: quadratic air drag fades
 	// with speed, and the edge of a tablecloth draped over a box swung by a
-	// centimetre at 1 Hz for over 20 s, keeping the World awake. Settling
+	// centimeter at 1 Hz for over 20 s, keeping the World awake. Settling
 	// brings such a scene to sleep a few seconds after it comes to rest
 	// and stops the moment anything moves faster (a grab, a gust, a hit).
 	// 0 never settles; it needs SleepSpeed > 0. Default 3.
 	SettleDamping float32
-	// ContactMargin in metres: a particle this close to a collider gets a
+	// ContactMargin in meters: a particle this close to a collider gets a
 	// contact before it touches, so links cannot drag it through during the
 	// solve. Default 0.01.
 	ContactMargin float32
@@ -134,7 +131,7 @@ func (c Config) Validate() error {
 	case !finite(c.MaxSpeed) || c.MaxSpeed <= 0 || c.MaxSpeed > MaxSpeedLimit:
 		return fmt.Errorf("verlet3d: Config.MaxSpeed = %v, want m/s in (0, %g]", c.MaxSpeed, float32(MaxSpeedLimit))
 	case !finite(c.ContactMargin) || c.ContactMargin < 0 || c.ContactMargin > MaxCoordinate:
-		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want metres in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
+		return fmt.Errorf("verlet3d: Config.ContactMargin = %v, want meters in [0, %g]", c.ContactMargin, float32(MaxCoordinate))
 	case !finite(c.SleepSpeed) || c.SleepSpeed < 0:
 		return fmt.Errorf("verlet3d: Config.SleepSpeed = %v, want m/s >= 0", c.SleepSpeed)
 	case !finite(c.SleepDelay) || c.SleepDelay < 0:
@@ -153,7 +150,7 @@ func (c Config) Validate() error {
 
 // Limits for finite but absurd values. Squares and sums of float32
 // coordinates overflow near 1e19 m, so every position, offset, length and
-// size the API takes is held to MaxCoordinate metres: constructors and
+// size the API takes is held to MaxCoordinate meters: constructors and
 // settings return an error naming the field and value beyond it, and the
 // setters without an error (SetPosition, SetTarget, DragTo, Teleport,
 // SetVelocity) clamp each coordinate to ±MaxCoordinate (a velocity to

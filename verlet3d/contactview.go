@@ -14,7 +14,7 @@ type Contact struct {
 	// where the particle's path crossed the surface), m.
 	Point mgl32.Vec3
 	// Normal is the collider's unit outward normal at Point: the contact
-	// keeps the particle's centre at least its radius along Normal from
+	// keeps the particle's center at least its radius along Normal from
 	// the plane through Point.
 	Normal mgl32.Vec3
 }
@@ -27,7 +27,7 @@ type Contact struct {
 // collider or within its radius plus Config.ContactMargin of one, or whose
 // path crossed it (and is in one of the collider's Mask groups): as many
 // as Stats().Contacts counts, less those with a collider removed since, in
-// collider order, then in particle order. Positions are in metres, in the World's frame at that
+// collider order, then in particle order. Positions are in meters, in the World's frame at that
 // substep (ShiftOrigin does not move them). Pass dst[:0] of a slice kept
 // between calls: with enough capacity Contacts does not allocate.
 func (w *World) Contacts(dst []Contact) []Contact {

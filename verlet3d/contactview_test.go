@@ -12,7 +12,7 @@ import (
 
 // A particle left to settle on a collider has one contact, with the
 // collider's outward normal there, at a point of its surface one particle
-// radius from the particle's centre; a particle far from every collider,
+// radius from the particle's center; a particle far from every collider,
 // or a pinned one inside it, has none. Reading them with a reused slice
 // does not allocate.
 func TestContacts(t *testing.T) {

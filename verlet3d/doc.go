@@ -24,14 +24,14 @@
 //  4. Solve, Config.Iterations times: links, then tethers, then each
 //     ConstraintSet's Solve, then contacts last so that nothing ends a
 //     substep inside a collider. Links are solved in a fixed order: a small
-//     set in graph-coloured batches (links of one batch share no particle)
+//     set in graph-colored batches (links of one batch share no particle)
 //     and a tail in the order they were added; a large set (2,048 links and
 //     more) by region: the particles are cut into index ranges (four, or
 //     sixteen from 12,288 links), each range's own links go together,
-//     colour by colour, and the links between ranges come last, neighbours
+//     color by color, and the links between ranges come last, neighbors
 //     0-1, 2-3, ... before 1-2, 3-4, ... On amd64 processors with AVX2 a
 //     pass solves plain XPBD links eight at a time where eight links in a
-//     row share no particle (most of a colour); every link is computed
+//     row share no particle (most of a color); every link is computed
 //     with the same operations, rounded the same way, so the result is
 //     bit-identical to the one-by-one loop, on any machine. With
 //     Config.Workers > 1 the
@@ -40,7 +40,7 @@
 //     those another has not begun; the links between two such units are
 //     solved by the worker that finishes the second of them, so a pass
 //     has no barrier. A small set is solved by one goroutine (a barrier
-//     after every colour cost more than sharing it saved). Whoever solves
+//     after every color cost more than sharing it saved). Whoever solves
 //     what, every link comes after the links before it that share a
 //     particle with it, so the result is the same for any worker count.
 //  5. Friction and restitution on the contacts: static friction undoes the
@@ -53,7 +53,7 @@
 //
 // Links use XPBD: a compliance (inverse stiffness, m/N) of 0 is rigid, and the
 // result does not change character with the iteration count. A Jakobsen
-// stiffness in (0, 1] is available for the classic relaxation behaviour.
+// stiffness in (0, 1] is available for the classic relaxation behavior.
 //
 // # Hooks and their context
 //
@@ -94,6 +94,15 @@
 // particles, links, colliders and its hooks. The value it returns has a
 // Remove that takes its hooks and colliders out again; particles are never
 // removed. A constructor that fails leaves the World as it was.
+//
+// # Rotations
+//
+// Every rotation drape takes is a quaternion read by one rule, in every
+// package (a Box's Rotation, a Pose's, a hair head's, a cape's anchors, a
+// scene mount's or head sphere's turn): it is used at unit length, and a
+// quaternion no longer than 1e-6, the zero quaternion included, means no
+// rotation (the identity), so a zero-valued struct holds no turn. A
+// quaternion with a non-finite component is refused with an error.
 //
 // # Errors and panics
 //
@@ -145,7 +154,7 @@
 //
 // # Far from the origin
 //
-// Positions are float32: 10 km out they are good to a millimetre, and a
+// Positions are float32: 10 km out they are good to a millimeter, and a
 // fall at 4 km does not even start at small substeps. World.ShiftOrigin
 // moves everything (particles, colliders, components' poses) so a game can
 // keep the simulation near the origin wherever its character roams.
@@ -153,6 +162,6 @@
 // Advance runs whole steps from an accumulator fed by the frame time, caps the
 // steps per frame and reports the leftover fraction for interpolation.
 // The same inputs give bit-identical output, whatever the worker count: links
-// of one colour never share a particle, so solving them in parallel is the
+// of one color never share a particle, so solving them in parallel is the
 // same computation as solving them in sequence.
 package verlet3d

@@ -104,9 +104,9 @@ func spanOf(word uint64, r uint32, k, per int) (front, back int, ok bool) {
 
 // newExecutor starts n-1 workers that poll for the next job for spin
 // (Config.WorkerSpin) before they sleep. The spin is measured in time, not
-// rounds: a round count that spins 100 µs on a quiet machine spun 12 µs
-// on a busy one, shorter than the serial phases between two parallel
-// ones, and every substep then paid a thread wake-up.
+// rounds: a round count that spins 100 µs on a quiet machine spins far
+// less on a busy one, shorter than the serial phases between two parallel
+// ones, and every substep would then pay a thread wake-up.
 func newExecutor(n int, spin time.Duration) *executor {
 	e := makeExecutor(n)
 	e.spin = spin
@@ -191,11 +191,8 @@ func (e *executor) next(id int, seen uint32) uint32 {
 // run on (yield: GOMAXPROCS below Config.Workers). Otherwise a yield helps no
 // one and is costly where Step is called from in a g3n game: the main
 // goroutine, locked to its OS thread for OpenGL, where runtime.Gosched
-// parks the thread and wakes it again through the OS. On the CI machine,
-// with the caller locked and a yield every 64 polls, 2 workers ran
-// cloth64 at 0.85x the speed of 1 and cubes100 at 0.72x; without the
-// yields, 1.57-1.73x and 1.2x, as unlocked (make bench times a locked
-// caller).
+// parks the thread and wakes it again through the OS, enough to make 2
+// workers slower than 1 (make bench times a locked caller).
 func (e *executor) await(pending func() bool) {
 	if spinWhile(pending, e.yield) {
 		return
@@ -330,15 +327,11 @@ func (w *World) Parallel(n int, f func(lo, hi int)) {
 }
 
 // parallelChunks is how many chunks a worker owns in a World.Parallel
-// job: enough that when one of two cores runs a third slower (as one of
-// the CI machine's two vCPUs does for spells of tens of seconds) the other
-// takes a share of its work (with 4 the slower one had claimed its last
-// chunk by the time the other was done), few enough that a chunk of hair's
-// 2,000 strands is about 60 strands. hair2000 on 2 workers, the old shares
-// and 8 chunks alternating for 8 minutes: 2.12 -> 2.03 ms in the usual
-// state, 2.76 -> 2.41 in the spells of one slower vCPU; 16 against 8, 304
-// pairs of adjacent runs: 1.7% faster in the usual state and in the spells
-// alike (BENCHMARKS.md).
+// job: enough that when one of two cores runs a third slower (as a
+// virtual machine's vCPU can for spells of tens of seconds) the other
+// takes a share of its work (with 4, the slower one has claimed its last
+// chunk by the time the other is done), few enough that a chunk of hair's
+// 2,000 strands is about 60 strands (BENCHMARKS.md, "Thresholds").
 const parallelChunks = 16
 
 // parallel is World.Parallel with per chunks a worker: 1 makes worker k's
@@ -379,8 +372,8 @@ type unitsDone struct {
 }
 
 // solveLinksShared is one link pass over a link set cut into regions (the
-// only kind the workers share; colourRegions gives the order), as a range
-// job over its units (two neighbouring regions and the links between
+// only kind the workers share; colorRegions gives the order), as a range
+// job over its units (two neighboring regions and the links between
 // them), a chunk a unit where it can: each worker solves its own run of
 // units front to back, and a worker done with its own takes the ones
 // another has not begun, from the back, so that a worker on a slower core

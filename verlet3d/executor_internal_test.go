@@ -119,7 +119,7 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 				f := float32(i)
 				w.pos[i] = w.pos[i].Add(mgl32.Vec3{float32(0.3 * sin32(f)), float32(0.2 * sin32(float32(1.7*f))), float32(0.25 * sin32(float32(2.3*f)))})
 			}
-			w.links.colour(w.NumParticles())
+			w.links.color(w.NumParticles())
 			w.links.prepare(w.invMass, w.massGen, 3600, w.kernels())
 			w.invH2 = 3600
 		}

@@ -53,7 +53,7 @@ type Wind struct {
 	GustPeriod float32
 	// Turbulence is the amplitude in m/s of swirling air added everywhere.
 	Turbulence float32
-	// TurbulenceScale is the size in metres of the swirls, > 0 when
+	// TurbulenceScale is the size in meters of the swirls, > 0 when
 	// Turbulence is set (0.5 suits cloth and hair).
 	TurbulenceScale float32
 }
@@ -90,7 +90,7 @@ func (wd Wind) Validate() error {
 		return fmt.Errorf("verlet3d: Wind.GustPeriod = %v with Gust = %v, want seconds >= %g", wd.GustPeriod, wd.Gust, float32(MinWindPeriod))
 	}
 	if wd.Turbulence != 0 && wd.TurbulenceScale < MinWindScale {
-		return fmt.Errorf("verlet3d: Wind.TurbulenceScale = %v with Turbulence = %v, want metres >= %g", wd.TurbulenceScale, wd.Turbulence, float32(MinWindScale))
+		return fmt.Errorf("verlet3d: Wind.TurbulenceScale = %v with Turbulence = %v, want meters >= %g", wd.TurbulenceScale, wd.Turbulence, float32(MinWindScale))
 	}
 	return nil
 }

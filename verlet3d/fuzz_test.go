@@ -69,7 +69,7 @@ func fuzzCollider(t *testing.T, in *checks.Input) (verlet3d.Collider, error) {
 func addFuzzCollider(t *testing.T, w *verlet3d.World, in *checks.Input) {
 	c, err := fuzzCollider(t, in)
 	if err != nil {
-		checks.MustName(t, err, "collider", "radius", "normal", "half extents", "rotation", "centre", "point", "ends", "Radius", "Center", "HalfExtents")
+		checks.MustName(t, err, "collider", "radius", "normal", "half extents", "rotation", "center", "point", "ends", "Radius", "Center", "HalfExtents")
 		return
 	}
 	cs := verlet3d.ContactSettings{Friction: in.F32(), Restitution: in.F32(), Mask: uint32(in.U8())}
@@ -271,7 +271,7 @@ func TestAbsurdFiniteValues(t *testing.T) {
 		{"gust period 1e-45", "Wind.GustPeriod = 1e-45", verlet3d.Wind{Gust: 0.5, GustPeriod: 1e-45}.Validate()},
 		{"gust 1e30", "Wind.Gust = 1e+30", verlet3d.Wind{Gust: 1e30, GustPeriod: 1}.Validate()},
 		{"sphere radius 1e30", "radius = 1e+30", func() error { _, err := verlet3d.NewSphere(mgl32.Vec3{}, 1e30); return err }()},
-		{"sphere at 1e30", "centre = [1e+30", func() error { _, err := verlet3d.NewSphere(mgl32.Vec3{1e30, 0, 0}, 1); return err }()},
+		{"sphere at 1e30", "center = [1e+30", func() error { _, err := verlet3d.NewSphere(mgl32.Vec3{1e30, 0, 0}, 1); return err }()},
 		{"capsule radius 1e30", "radius = 1e+30", func() error { _, err := verlet3d.NewCapsule(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0}, 1e30); return err }()},
 		{"box 1e30", "half extents = [1e+30", func() error {
 			_, err := verlet3d.NewBox(mgl32.Vec3{}, mgl32.Vec3{1e30, 1, 1}, mgl32.QuatIdent())

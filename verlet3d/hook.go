@@ -74,7 +74,8 @@ type Finisher interface {
 	Finish(w *World, s Substep)
 }
 
-// Pose is a rigid transform: a position in metres and a rotation.
+// Pose is a rigid transform: a position in meters and a rotation (see
+// Rotations in the package doc: the zero quaternion is the identity).
 type Pose struct {
 	Position mgl32.Vec3
 	Rotation mgl32.Quat

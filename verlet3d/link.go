@@ -15,7 +15,7 @@ type Link int32
 // LinkSettings describe one distance link. The zero value is a rigid link
 // whose rest length is the particles' current distance.
 type LinkSettings struct {
-	// Rest is the rest length in metres; 0 takes the particles' distance.
+	// Rest is the rest length in meters; 0 takes the particles' distance.
 	Rest float32
 	// Compliance is the XPBD compliance in m/N (inverse stiffness): 0 is
 	// rigid, 1e-6 is stiff fabric, 1e-3 is rubbery. Default 0.
@@ -54,18 +54,18 @@ type linkHot struct {
 	flags  uint8
 }
 
-// linkStore keeps links in colour order for the solver, with a slot table
+// linkStore keeps links in color order for the solver, with a slot table
 // from handle to solver index and the cold per-link data by handle.
 type linkStore struct {
-	hot     []linkHot // solver order: colour by colour
+	hot     []linkHot // solver order: color by color
 	lambda  []float32 // XPBD multiplier of hot[i], set by each substep's first pass
 	slot    []int32   // Link handle -> index in hot; -1 when removed
 	handle  []int32   // index in hot -> Link handle
 	strain  []float32 // BreakStrain by handle
-	batches []int32   // colour boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
-	serial  int32     // hot[serial:]: the tail after the batches (rare colours), or the links between regions
+	batches []int32   // color boundaries in hot: batch i is hot[batches[i]:batches[i+1]]
+	serial  int32     // hot[serial:]: the tail after the batches (rare colors), or the links between regions
 	// regions, when not empty, replaces batches for a large link set
-	// (colourRegions): region r's links are hot[regions[r]:regions[r+1]],
+	// (colorRegions): region r's links are hot[regions[r]:regions[r+1]],
 	// all between particles of one range of indices and so disjoint from
 	// every other region's; the links between regions follow from
 	// hot[serial:] (serial == regions[len(regions)-1]).
@@ -81,14 +81,14 @@ type linkStore struct {
 	// hot[odds[k]:odds[k+1]], and the rest (farther apart) is
 	// hot[odds[len(odds)-1]:].
 	odds    []int32
-	dirty   bool // links added or removed since the last colouring
+	dirty   bool // links added or removed since the last coloring
 	live    int
 	nBroken int // broken links still in hot
 	// breakable counts links made with a BreakStrain (never decreased):
 	// while 0 the post phase skips the breakage scan.
 	breakable int
 	removed   int
-	colourOf  []uint64 // scratch for colouring: colours used per particle
+	colorOf   []uint64 // scratch for coloring: colors used per particle
 	// The inputs invDen was last computed for: World.massGen and 1/h².
 	// prepared is false when hot changed since.
 	prepared    bool
@@ -118,8 +118,7 @@ type linkStore struct {
 // prepare sets every link's inverse denominator for the current inverse
 // masses and substep length, if either changed since it last ran (or the
 // links did), so that a pass neither recomputes nor divides by it per link
-// (a division costs as much as the rest of a link's arithmetic: cloth
-// 64 x 64 at 10 x 1 took 5% less time multiplying).
+// (a division costs about as much as the rest of a link's arithmetic).
 //
 // With kernels, it also marks the groups the link kernel solves
 // (prepareGroups).
@@ -169,7 +168,7 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	}
 	switch {
 	case !inRange(rest, MaxCoordinate) || rest < 0:
-		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v (length %v), want metres in [0, %g]", s.Rest, rest, float32(MaxCoordinate))
+		return -1, fmt.Errorf("verlet3d: LinkSettings.Rest = %v (length %v), want meters in [0, %g]", s.Rest, rest, float32(MaxCoordinate))
 	case !inRange(s.Compliance, MaxCompliance) || s.Compliance < 0:
 		return -1, fmt.Errorf("verlet3d: LinkSettings.Compliance = %v, want m/N in [0, %g]", s.Compliance, float32(MaxCompliance))
 	case !finite(s.Stiffness) || s.Stiffness < 0 || s.Stiffness > 1:
@@ -284,15 +283,15 @@ func (w *World) setLinksIdle(first Link, n int, idle bool) {
 	}
 }
 
-// LinkRest returns the rest length of l in metres.
+// LinkRest returns the rest length of l in meters.
 func (w *World) LinkRest(l Link) float32 { return w.checkLink(l).rest }
 
-// SetLinkRest changes the rest length of l in metres.
+// SetLinkRest changes the rest length of l in meters.
 func (w *World) SetLinkRest(l Link, rest float32) {
 	w.Wake()
 	h := w.checkLink(l)
 	if !finite(rest) || rest < 0 {
-		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want metres >= 0", l, rest))
+		panic(fmt.Sprintf("verlet3d: SetLinkRest(%d, %v): want meters >= 0", l, rest))
 	}
 	h.rest = rest
 	w.links.prepared = false
@@ -354,8 +353,8 @@ func (w *World) BreakLink(l Link) {
 	}
 }
 
-// Links returns the number of links that exist (broken ones included until
-// removed).
+// NumLinks returns the number of links that exist (broken ones included
+// until removed).
 func (w *World) NumLinks() int { return w.links.live }
 
 // MaxLinkStrain returns the largest strain over all unbroken links.
@@ -381,11 +380,11 @@ func (w *World) Broken() []Link { return w.broken }
 // OnBreak sets a function called for every link as it breaks, during Step.
 func (w *World) OnBreak(f func(Link)) { w.onBreak = f }
 
-// colour sorts links into batches in which no two links share a particle,
+// color sorts links into batches in which no two links share a particle,
 // so that a batch can be solved in any order, or in parallel, with the same
-// result. Greedy colouring in handle order keeps it deterministic. Colours
+// result. Greedy coloring in handle order keeps it deterministic. Colors
 // with few links go to one serial tail, solved after the parallel batches.
-func (ls *linkStore) colour(nParticles int) {
+func (ls *linkStore) color(nParticles int) {
 	const minParallel = 256
 	// Collect live links in handle order.
 	live := make([]linkItem, 0, ls.live)
@@ -395,36 +394,36 @@ func (ls *linkStore) colour(nParticles int) {
 		}
 		live = append(live, linkItem{ls.hot[i], int32(l)})
 	}
-	if cap(ls.colourOf) < nParticles {
-		ls.colourOf = make([]uint64, nParticles)
+	if cap(ls.colorOf) < nParticles {
+		ls.colorOf = make([]uint64, nParticles)
 	}
-	used := ls.colourOf[:nParticles]
+	used := ls.colorOf[:nParticles]
 	clear(used)
 	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
 	if len(live) >= minRegionLinks {
-		ls.colourRegions(live, nParticles)
+		ls.colorRegions(live, nParticles)
 		return
 	}
-	colourIdx := make([]int8, len(live))
+	colorIdx := make([]int8, len(live))
 	var count [65]int32
 	for k, it := range live {
 		m := used[it.h.a] | used[it.h.b]
-		c := 64 // serial: ran out of colours
+		c := 64 // serial: ran out of colors
 		if m != math.MaxUint64 {
 			for c = 0; m&(1<<uint(c)) != 0; c++ {
 			}
 			used[it.h.a] |= 1 << uint(c)
 			used[it.h.b] |= 1 << uint(c)
 		}
-		colourIdx[k] = int8(c)
+		colorIdx[k] = int8(c)
 		count[c]++
 	}
-	// Small colours are not worth a barrier each: send them to the serial tail.
+	// Small colors are not worth a barrier each: send them to the serial tail.
 	for c := 0; c < 64; c++ {
 		if count[c] > 0 && count[c] < minParallel {
 			for k := range live {
-				if colourIdx[k] == int8(c) {
-					colourIdx[k] = 64
+				if colorIdx[k] == int8(c) {
+					colorIdx[k] = 64
 				}
 			}
 			count[64] += count[c]
@@ -446,7 +445,7 @@ func (ls *linkStore) colour(nParticles int) {
 	hot := make([]linkHot, len(live))
 	handle := make([]int32, len(live))
 	for k, it := range live {
-		c := colourIdx[k]
+		c := colorIdx[k]
 		i := start[c]
 		start[c]++
 		hot[i] = it.h
@@ -456,7 +455,7 @@ func (ls *linkStore) colour(nParticles int) {
 	for i, hd := range handle {
 		ls.slot[hd] = int32(i)
 	}
-	ls.finishColour(hot, handle)
+	ls.finishColor(hot, handle)
 }
 
 // levelOrder reorders a serial run of links, given in handle order, so that
@@ -466,9 +465,9 @@ func (ls *linkStore) colour(nParticles int) {
 // (stably) keeps every pair of links that share a particle in its order, and
 // Gauss-Seidel's result depends only on that. Links of one level share no
 // particle, so the processor overlaps their square roots and divisions
-// instead of waiting for each link's write before the next link's read (the
-// cape, a chain of links in handle order, ran at 12 ns per link). scratch
-// holds one word per particle.
+// instead of waiting for each link's write before the next link's read (a
+// cape's links in handle order form a chain, each waiting on the last).
+// scratch holds one word per particle.
 func levelOrder(hot []linkHot, handle []int32, scratch []uint64) {
 	if len(hot) < 2 {
 		return
@@ -499,50 +498,40 @@ func levelOrder(hot []linkHot, handle []int32, scratch []uint64) {
 	}
 }
 
-// linkItem is a link and its handle, while colouring.
+// linkItem is a link and its handle, while coloring.
 type linkItem struct {
 	h      linkHot
 	handle int32
 }
 
-// Region partitioning of a large link set (colourRegions).
+// Region partitioning of a large link set (colorRegions).
 const (
 	// minRegionLinks is the smallest link count split into regions. From
-	// 2,048 links regions gain on one worker and on two (old and new
-	// binaries alternating, medians of 4: a 24 x 24 cloth 0.197 -> 0.178 ms
-	// on 1 worker, 0.197 -> 0.187 on 2; 36 x 36 0.429 -> 0.413 and 0.427 ->
-	// 0.325; 100 cubes, whose 3,600 links then run on the worker that owns
-	// their particles, 2.64 -> 2.28 on 2). At 1,024 the cape (1,730 links)
-	// gained 3% on 1 worker but lost 9% on 2, its regions too small for a
-	// barrier.
+	// 2,048 links regions gain on one worker and on two; below it (a cape's
+	// 1,730 links) the regions are too small to pay for the work they hand
+	// between workers (BENCHMARKS.md, "Thresholds").
 	minRegionLinks = 2048
 	// manyRegionLinks is the smallest link count cut into manyRegions
 	// regions instead of fewRegions. The count depends on the links
 	// alone, not on Config.Workers, so that the solve order, and so the
-	// result, is the same for any worker count. Sixteen regions against
-	// four at 10 substeps x 1 iteration, two binaries alternating for two
-	// to five minutes (medians, usual state): a 64 x 64 cloth (23,938
-	// links) 0.698 -> 0.647 ms on 1 worker, 0.420 -> 0.393 on 2; 48 x 48
-	// (13,346) 0.370 -> 0.343 and 0.239 -> 0.233; but 36 x 36 (7,418)
-	// 0.200 -> 0.227 and 0.162 -> 0.177, its regions of 81 particles too
-	// small (more links between them, shorter runs for the processor).
+	// result, is the same for any worker count. Sixteen regions beat four
+	// from a 48 x 48 cloth (13,346 links) up; on a 36 x 36 one (7,418)
+	// regions of 81 particles are too small (more links between them,
+	// shorter runs for the processor).
 	manyRegionLinks = 12288
 	fewRegions      = 4
 	manyRegions     = 16
 	// mostRegions is the region count for a large link set over at least
-	// mostRegions·minRegionParticles particles. Thirty-two regions
-	// against sixteen at 10 substeps x 1 iteration, the counts
-	// alternating for five minutes (medians of 50, 1 / 2 workers): 64 x
-	// 64, 128 particles a region, 0.628 -> 0.595 and 0.397 -> 0.383 ms;
-	// 96 x 96 1.481 -> 1.438 and 0.847 -> 0.835; but 48 x 48, 72 a
-	// region, 0.358 -> 0.380 and 0.255 -> 0.317. Smaller regions keep a
-	// colour's particles closer together, until the links between regions
-	// (41% of them at 64 x 64) cost more than that saves.
+	// mostRegions·minRegionParticles particles: the best region holds
+	// about 128-150 particles (thirty-two beat sixteen at 64 x 64 and
+	// 96 x 96, lose at 48 x 48). Smaller regions keep a color's particles
+	// closer together, until the links between regions (41% of them at
+	// 64 x 64) cost more than that saves.
 	mostRegions        = 32
 	minRegionParticles = 128
 )
 
-// numRegions is how many regions colourRegions cuts n links over
+// numRegions is how many regions colorRegions cuts n links over
 // particles into.
 func numRegions(n, particles int) int {
 	switch {
@@ -554,13 +543,13 @@ func numRegions(n, particles int) int {
 	return manyRegions
 }
 
-// colourRegions orders a large link set for solving without a barrier per
-// colour: the particles are cut into R = numRegions ranges of indices (a
+// colorRegions orders a large link set for solving without a barrier per
+// color: the particles are cut into R = numRegions ranges of indices (a
 // component adds its particles together, so a range is a band of a
 // cloth), a link with both ends in one range belongs to that region, and
 // the links that cross go to a tail solved after the regions. Regions
 // share no particle, so workers solve them at once, with no barrier in a
-// pass (one a colour before regions: twelve for a cloth with bend links).
+// pass (one a color before regions: twelve for a cloth with bend links).
 //
 // The tail is itself ordered in groups: first the links between regions
 // 0 and 1, then those between 2 and 3, and so on (R/2 pairs, which share
@@ -575,10 +564,10 @@ func numRegions(n, particles int) int {
 // in hot, since those share none of their particles; so every worker
 // count, and every way of handing out units, steps to the same bits.
 // Within a region, and within each group of the tail, links are greedily
-// coloured in handle order and stored colour by colour, so that links
+// colored in handle order and stored color by color, so that links
 // solved one after another rarely share a particle and the processor
 // overlaps them.
-func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
+func (ls *linkStore) colorRegions(live []linkItem, nParticles int) {
 	nr := numRegions(len(live), nParticles)
 	pairs := nr / 2
 	odds := pairs - 1
@@ -614,12 +603,12 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		byGroup[next[g]] = int32(k)
 		next[g]++
 	}
-	// Greedy colours within each group (colourOf is per particle; only
+	// Greedy colors within each group (colorOf is per particle; only
 	// the tail's groups overlap the regions' particles, and each is
-	// coloured afresh: a tail group clears what it set).
-	used := ls.colourOf[:nParticles]
-	colourIdx := make([]int8, len(live))
-	perColour := make([][65]int32, groups)
+	// colored afresh: a tail group clears what it set).
+	used := ls.colorOf[:nParticles]
+	colorIdx := make([]int8, len(live))
+	perColor := make([][65]int32, groups)
 	for g := 0; g < groups; g++ {
 		members := byGroup[first[g]:first[g+1]]
 		if g == nr {
@@ -635,8 +624,8 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 				used[it.h.a] |= 1 << uint(c)
 				used[it.h.b] |= 1 << uint(c)
 			}
-			colourIdx[k] = int8(c)
-			perColour[g][c]++
+			colorIdx[k] = int8(c)
+			perColor[g][c]++
 		}
 		if g >= nr {
 			for _, k := range members {
@@ -644,7 +633,7 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 			}
 		}
 	}
-	// Place group by group, colour by colour.
+	// Place group by group, color by color.
 	start := make([][65]int32, groups)
 	var off int32
 	ls.regions, ls.pairs, ls.odds = ls.regions[:0], ls.pairs[:0], ls.odds[:0]
@@ -667,13 +656,13 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		}
 		for c := 0; c <= 64; c++ {
 			start[g][c] = off
-			off += perColour[g][c]
+			off += perColor[g][c]
 		}
 	}
 	hot := make([]linkHot, len(live))
 	handle := make([]int32, len(live))
 	for k, it := range live {
-		g, c := group[k], colourIdx[k]
+		g, c := group[k], colorIdx[k]
 		i := start[g][c]
 		start[g][c]++
 		hot[i] = it.h
@@ -681,27 +670,26 @@ func (ls *linkStore) colourRegions(live []linkItem, nParticles int) {
 		ls.slot[it.handle] = i
 	}
 	ls.batches = ls.batches[:0]
-	ls.finishColour(hot, handle)
+	ls.finishColor(hot, handle)
 }
 
 // shared reports whether the workers share the passes: a set cut into
 // regions. Otherwise one goroutine solves hot in order, which gives the
-// same result. A set too small for regions is not shared colour by colour:
-// at about 3 ns a link, half a batch of a few hundred links is shorter
-// than the barrier after it on a busy 2-vCPU machine (100 cubes' 3,600
-// links in 9 colours of 400, before they made regions: 180 barriers a step
-// made 2 workers slower than 1).
+// same result. A set too small for regions is not shared color by color:
+// half a batch of a few hundred links takes less time than the barrier
+// after it (100 cubes' 3,600 links in 9 colors of 400 would need 180
+// barriers a step, and 2 workers would be slower than 1).
 func (ls *linkStore) shared() bool { return len(ls.regions) > 0 }
 
-// regionStart is the first particle of region r (colourRegions puts
+// regionStart is the first particle of region r (colorRegions puts
 // particle p in region p·R/n), or n for r = R.
 func (ls *linkStore) regionStart(r int) int {
 	n, nr := int(ls.regionParticles), len(ls.regions)-1
 	return (r*n + nr - 1) / nr
 }
 
-// finishColour installs the reordered links.
-func (ls *linkStore) finishColour(hot []linkHot, handle []int32) {
+// finishColor installs the reordered links.
+func (ls *linkStore) finishColor(hot []linkHot, handle []int32) {
 	ls.hot, ls.handle = hot, handle
 	if cap(ls.lambda) < len(hot) {
 		ls.lambda = make([]float32, len(hot))
@@ -721,7 +709,7 @@ func (w *World) solveLinkRange(lo, hi int) {
 // solveLinks runs one solver pass over hot, whose multipliers are lambda
 // (the same length). Plain XPBD links take the straight path; links with
 // any flag (broken, string, Jakobsen) take solveLinkFlagged. Writes to a
-// particle of zero inverse mass add zero, and a colour batch never shares
+// particle of zero inverse mass add zero, and a color batch never shares
 // a particle, so no branch guards them; a link between two pinned
 // particles (inverse denominator 0) moves nothing and keeps a zero
 // multiplier without a branch either. The inverse denominator comes

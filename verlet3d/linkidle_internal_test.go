@@ -104,7 +104,7 @@ func TestLinkCountsFollowTheLinks(t *testing.T) {
 	w.setLinkParticles(ls[6], ps[2], ps[8])
 	check("one re-attached")
 	w.Step()
-	check("after a step (coloured)")
+	check("after a step (colored)")
 	m := w.mark()
 	q, _ := w.AddParticle(mgl32.Vec3{0, 1, 0}, 1)
 	w.AddLink(q, ps[4], LinkSettings{})

@@ -10,7 +10,7 @@ import (
 //
 // Where the processor has 8-wide vector arithmetic (AVX2 on amd64; see
 // linkvec_amd64.s), a pass solves plain XPBD links in groups of eight
-// consecutive solver slots that share no particle (most of a colour
+// consecutive solver slots that share no particle (most of a color
 // batch). A group reads its sixteen particles, computes each link exactly
 // as solveLinks does (the same operations in the same order, each rounded
 // the same way: no fused multiply-add, no reciprocal estimates), and writes
@@ -117,7 +117,7 @@ const nearGroups = 2
 // one's x) overlaps a particle written by one of the nearGroups groups
 // before it in solver order. In a level-ordered serial run (levelOrder: a
 // small cloth such as the cape, where a level holds two or three groups)
-// most groups are; in colour batches and regions almost none.
+// most groups are; in color batches and regions almost none.
 func (ls *linkStore) markNear(nParticles int) {
 	ng := len(ls.groupOK)
 	if cap(ls.groupNear) < ng {

@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// kernelWorld is a 48 x 48 grid (over 2,048 links, so coloured in
+// kernelWorld is a 48 x 48 grid (over 2,048 links, so colored in
 // regions) with a jumbled start, two pinned particles, soft and rigid
 // links, a string, a Jakobsen link, a broken link, idle links and one link
 // of zero length, with its multipliers set to nonzero values.
@@ -39,7 +39,7 @@ func kernelGridWorld(t *testing.T, n int) *World {
 	}
 	w.BreakLink(900)
 	ls := &w.links
-	ls.colour(len(w.pos))
+	ls.color(len(w.pos))
 	// Idle links: two whole groups and one among solved links.
 	for _, i := range append(ls.handle[64:80:80], ls.handle[83]) {
 		w.setLinksIdle(Link(i), 1, true)

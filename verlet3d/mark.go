@@ -1,8 +1,8 @@
 package verlet3d
 
 // mark records how much of each list a World holds, so that a constructor
-// that fails half-way can put the World back exactly as it was (the rule of
-// DESIGN section 8: a failed constructor leaves the World unchanged).
+// that fails half-way can put the World back exactly as it was (the
+// package's rule: a failed constructor leaves the World unchanged).
 // Component constructors reach it through internal/bridge.
 type mark struct {
 	particles, links, tethers, colliders, fields, sets int
@@ -32,7 +32,7 @@ func (w *World) rollback(m mark) {
 	}
 	if len(ls.slot) > m.links {
 		// Links added since m sit at the end of hot in handle order (no
-		// colouring ran in between); drop them and their handles.
+		// coloring ran in between); drop them and their handles.
 		keep := len(ls.hot)
 		for keep > 0 && int(ls.handle[keep-1]) >= m.links {
 			keep--

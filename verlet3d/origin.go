@@ -25,7 +25,7 @@ type OriginShifter interface {
 //
 // It is the floating origin of a large game world: float32 positions keep
 // about 7 significant digits, so 10 km from the origin a position is only
-// good to a millimetre and cloth links of a few centimetres are distorted.
+// good to a millimeter and cloth links of a few centimeters are distorted.
 // Keep the simulation near the origin by calling ShiftOrigin(characterPos)
 // whenever the character has gone far (say 100 m) from it, between frames,
 // and move your scene's nodes by the same -offset at the same time; the

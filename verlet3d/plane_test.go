@@ -79,7 +79,7 @@ func TestPlaneBoundsKeepEveryContact(t *testing.T) {
 		lo3, hi3 := p.Bounds()
 		r := []float32{0, 0.002, 0.05}[rng.Intn(3)]
 		margin := []float32{0, 1e-6, 1e-4, 0.01, 0.02}[rng.Intn(5)]
-		// A path ending within a few centimetres of the surface, on
+		// A path ending within a few centimeters of the surface, on
 		// either side, some of them long.
 		near := func() mgl32.Vec3 {
 			d := float32((rng.Float32() - 0.3) * 0.1 * float32(math.Pow(10, float64(-3*rng.Float64()))))

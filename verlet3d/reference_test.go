@@ -10,7 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The rows of DESIGN.md section 6 that hold at DefaultConfig: what a user
+// The physical references that hold at DefaultConfig: what a user
 // gets without tuning anything. Each measurement is a function of the
 // Config so the survey in defaults_test.go can compare candidates.
 

@@ -19,7 +19,7 @@ type tether struct {
 	off       bool
 }
 
-// AddTether keeps p within maxDist metres of anchor; maxDist 0 takes their
+// AddTether keeps p within maxDist meters of anchor; maxDist 0 takes their
 // current distance. Only p is moved: the anchor is meant to be pinned or
 // kinematic.
 func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
@@ -33,21 +33,21 @@ func (w *World) AddTether(anchor, p Particle, maxDist float32) (Tether, error) {
 		maxDist = vecmath.Len(w.pos[anchor].Sub(w.pos[p]))
 	}
 	if !inRange(maxDist, MaxCoordinate) || maxDist < 0 {
-		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want metres in [0, %g]", maxDist, float32(MaxCoordinate))
+		return -1, fmt.Errorf("verlet3d: tether maxDist = %v, want meters in [0, %g]", maxDist, float32(MaxCoordinate))
 	}
 	w.tethers = append(w.tethers, tether{anchor: int32(anchor), p: int32(p), max: maxDist})
 	w.tetherGen++
 	return Tether(len(w.tethers) - 1), nil
 }
 
-// SetTetherLength changes the maximum distance of t in metres.
+// SetTetherLength changes the maximum distance of t in meters.
 func (w *World) SetTetherLength(t Tether, maxDist float32) {
 	w.Wake()
 	if t < 0 || int(t) >= len(w.tethers) {
 		panic(fmt.Sprintf("verlet3d: tether handle %d out of range [0, %d)", t, len(w.tethers)))
 	}
 	if !finite(maxDist) || maxDist < 0 {
-		panic(fmt.Sprintf("verlet3d: SetTetherLength(%d, %v): want metres >= 0", t, maxDist))
+		panic(fmt.Sprintf("verlet3d: SetTetherLength(%d, %v): want meters >= 0", t, maxDist))
 	}
 	w.tethers[t].max = maxDist
 	w.tetherGen++
@@ -64,7 +64,7 @@ func (w *World) SetTetherEnabled(t Tether, on bool) {
 	w.tetherGen++
 }
 
-// Tethers returns the number of tethers.
+// NumTethers returns the number of tethers.
 func (w *World) NumTethers() int { return len(w.tethers) }
 
 func (w *World) solveTethers() {

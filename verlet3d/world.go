@@ -225,7 +225,7 @@ func (w *World) SetTime(t float64) error {
 // Stats returns event counters.
 func (w *World) Stats() Stats { return w.stats }
 
-// Len returns the number of particles.
+// NumParticles returns the number of particles.
 func (w *World) NumParticles() int { return len(w.pos) }
 
 // Particle masses are 0 (pinned) or in [MinMass, MaxMass] kg: a denormal
@@ -241,7 +241,7 @@ const (
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	w.Wake()
 	if !vecInRange(pos, MaxCoordinate) {
-		return -1, fmt.Errorf("verlet3d: particle position = %v, want finite metres within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
+		return -1, fmt.Errorf("verlet3d: particle position = %v, want finite meters within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
 	}
 	if !validMass(mass) {
 		return -1, fmt.Errorf("verlet3d: particle mass = %v, want 0 (pinned) or kg in [%g, %g]", mass, MinMass, MaxMass)
@@ -279,7 +279,7 @@ func (w *World) check(p Particle) {
 // Valid reports whether p is a particle of w.
 func (w *World) Valid(p Particle) bool { return p >= 0 && int(p) < len(w.pos) }
 
-// Position returns the position of p in metres.
+// Position returns the position of p in meters.
 func (w *World) Position(p Particle) mgl32.Vec3 { w.check(p); return w.pos[p] }
 
 // Velocity returns the velocity of p over the last substep in m/s.
@@ -303,14 +303,14 @@ func (w *World) PrevPositions() []mgl32.Vec3 { return w.prev }
 // Do not write it; use Pin, Unpin and SetMass.
 func (w *World) InvMasses() []float32 { return w.invMass }
 
-// Radii returns the live slice of collision radii in metres.
+// Radii returns the live slice of collision radii in meters.
 func (w *World) Radii() []float32 { return w.radius }
 
 // AddForce adds a force in newtons to p for the current substep. Use it from
 // a ForceField; it has no effect on pinned and kinematic particles.
 func (w *World) AddForce(p Particle, f mgl32.Vec3) {
-	// Component by component (see package vecmath): as Vec3 values, a
-	// windy cloth's forces took 8.5 ns a particle.
+	// Component by component (see package vecmath): as Vec3 values the
+	// sum would wait on its own stores.
 	a, m := &w.acc[p], w.invMass[p]
 	a[0], a[1], a[2] = a[0]+float32(f[0]*m), a[1]+float32(f[1]*m), a[2]+float32(f[2]*m)
 	w.markAccUsed()
@@ -359,13 +359,13 @@ func (w *World) setInvMass(p Particle, v float32) {
 	w.massGen++
 }
 
-// SetRadius sets the collision radius of p in metres: colliders keep its
-// centre this far outside their surface.
+// SetRadius sets the collision radius of p in meters: colliders keep its
+// center this far outside their surface.
 func (w *World) SetRadius(p Particle, r float32) error {
 	w.Wake()
 	w.check(p)
 	if !inRange(r, MaxCoordinate) || r < 0 {
-		return fmt.Errorf("verlet3d: particle %d radius = %v, want metres in [0, %g]", p, r, float32(MaxCoordinate))
+		return fmt.Errorf("verlet3d: particle %d radius = %v, want meters in [0, %g]", p, r, float32(MaxCoordinate))
 	}
 	w.radius[p] = r
 	return nil

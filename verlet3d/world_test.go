@@ -150,7 +150,7 @@ func buildCloth(t testing.TB, w *verlet3d.World, n int, spacing float32) []verle
 }
 
 // buildRopes hangs n ropes of length links each from pinned tops, side by
-// side over the test ball: two colours of n·length/2 links.
+// side over the test ball: two colors of n·length/2 links.
 func buildRopes(t testing.TB, w *verlet3d.World, n, length int) {
 	s := verlet3d.LinkSettings{Compliance: 1e-7}
 	for r := 0; r < n; r++ {
@@ -165,7 +165,7 @@ func buildRopes(t testing.TB, w *verlet3d.World, n, length int) {
 }
 
 // The same scene run twice gives identical positions, and 1, 2, 3 and 4
-// workers agree exactly: links of one colour never share a particle, nor
+// workers agree exactly: links of one color never share a particle, nor
 // do regions, units or odd boundaries, whoever solves them.
 func TestDeterminism(t *testing.T) {
 	for _, tc := range []struct {
@@ -173,14 +173,14 @@ func TestDeterminism(t *testing.T) {
 		build    func(t testing.TB, w *verlet3d.World)
 		parallel bool // the workers share the link passes
 	}{
-		// Too few links for regions: one worker solves their colour
+		// Too few links for regions: one worker solves their color
 		// batches, in the same order.
 		{"16x16", func(t testing.TB, w *verlet3d.World) { buildCloth(t, w, 16, 0.05) }, false},
 		// 60 ropes, 6,000 links in regions (a rope across a region's
 		// bound goes to the tail).
 		{"ropes", func(t testing.TB, w *verlet3d.World) { buildRopes(t, w, 60, 100) }, true},
 		// The same ropes, the first and last ten tied by their ends: links
-		// between regions farther apart than neighbours, which the caller
+		// between regions farther apart than neighbors, which the caller
 		// solves once every unit is done.
 		{"tied ropes", func(t testing.TB, w *verlet3d.World) {
 			buildRopes(t, w, 60, 100)

@@ -25,7 +25,7 @@ func wovenCheck(n, checks int) image.Image {
 		for x := 0; x < n; x++ {
 			// Warp (vertical threads) dyed in alternate columns, weft
 			// (horizontal threads) in alternate rows; where both are dyed the
-			// colour is full, where one is, half: the gingham look.
+			// color is full, where one is, half: the gingham look.
 			warpDyed := (x/cell)%2 == 0
 			weftDyed := (y/cell)%2 == 0
 			// Plain weave: which thread is on top alternates every thread.

@@ -18,7 +18,7 @@ func init() {
 // face, u = 0.25) and +X, and g3n flips textures vertically, so the last
 // row is the crown and row 0 the bottom of the head. The scalp
 // matches hair.DefaultSettings' cap (tilt 0.55 rad back, half-angle 1.6
-// rad), so gaps between strands show hair colour rather than skin.
+// rad), so gaps between strands show hair color rather than skin.
 func hairHeadTexture() image.Image {
 	const w, h = 1024, 512
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -52,7 +52,7 @@ func hairHeadTexture() image.Image {
 				c = hairMix(c, [3]float64{206, 150, 122}, hairBlob(az, el, s*math.Pi/2, -0.05, 0.12, 0.22))
 				c = hairMix(c, [3]float64{170, 115, 95}, hairBlob(az, el, s*math.Pi/2, -0.05, 0.06, 0.13))
 			}
-			// Eyes: white, blue-grey iris, pupil, with a brow above.
+			// Eyes: white, blue-gray iris, pupil, with a brow above.
 			for _, s := range []float64{1, -1} {
 				ax, ay := s*0.36, 0.02
 				if e := hairBlob(az, el, ax, ay, 0.13, 0.065); e > 0 {
@@ -63,7 +63,7 @@ func hairHeadTexture() image.Image {
 				brow := el - 0.17 - 0.03*math.Cos((az-ax)*9)
 				c = hairMix(c, [3]float64{70, 44, 28}, hairBlob(az, brow, ax, 0, 0.15, 0.025))
 			}
-			// Scalp: hair colour inside the cap, with a streaked edge.
+			// Scalp: hair color inside the cap, with a streaked edge.
 			ang := math.Acos(n[0]*capAxis[0] + n[1]*capAxis[1] + n[2]*capAxis[2])
 			streak := 0.03 * math.Sin(phi*90+math.Sin(theta*40))
 			if k := hairSmooth(1.62, 1.52, ang+streak); k > 0 {
@@ -90,7 +90,7 @@ func hairSkinTexture() image.Image {
 	return img
 }
 
-// hairBlob is 1 inside an ellipse centred at (cx, cy) with radii (rx, ry),
+// hairBlob is 1 inside an ellipse centered at (cx, cy) with radii (rx, ry),
 // falling smoothly to 0 at its edge.
 func hairBlob(x, y, cx, cy, rx, ry float64) float64 {
 	dx, dy := (x-cx)/rx, (y-cy)/ry

@@ -283,9 +283,9 @@ type Point struct {
 	Offset math32.Vector3 // m, node-local
 }
 
-// CapeAnchors returns where a cape's top edge sits on this figure, in order
-// across the back from the right shoulder over the neck to the left
-// shoulder: just behind and above the chest, clear of every body part,
+// CapeAnchors returns where a cape's top edge sits on this figure, from the
+// right shoulder over the neck to the left shoulder (so the cape's front
+// side faces the body: see cloth.CapeSettings.Anchors): just behind and above the chest, clear of every body part,
 // and inside the shoulders so a cape of the default width (1.6 times this
 // line, 0.4 m) hangs between the swinging arms: a wider cape is struck by
 // the arms at a run and strains past 10% (19% measured at 0.5 m).

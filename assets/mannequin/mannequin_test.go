@@ -30,7 +30,7 @@ func lowestPoint(m *Mannequin) float32 {
 }
 
 // Every gait keeps the feet on the ground: the lowest body point stays
-// within a few centimetres of y = 0 and never sinks far below it.
+// within a few centimeters of y = 0 and never sinks far below it.
 func TestGaitsStayOnGround(t *testing.T) {
 	for _, g := range []Gait{Idle, Walk, Run, Turn} {
 		m, err := New(Options{})
@@ -77,7 +77,7 @@ func TestWalkSpeedAndLoop(t *testing.T) {
 	for i := 0; i < steps; i++ {
 		m.Update(1.0 / 600)
 		p := m.Root.Position()
-		// The circle's centre is 3 m to the left (+X).
+		// The circle's center is 3 m to the left (+X).
 		d := math32.Vector3{X: p.X - 3, Z: p.Z}
 		maxR = max(maxR, float32(math.Abs(float64(d.Length()-3))))
 	}

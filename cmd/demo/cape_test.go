@@ -35,9 +35,9 @@ func capePixels(img image.Image, r image.Rectangle) (crimson, lit, shades int) {
 func TestCapeSceneBehind(t *testing.T) {
 	img := runDemo(t, "-scene", "cape", "-cape-view", "behind", "-frames", "120")
 	b := img.Bounds()
-	centre := image.Rect(b.Dx()/2-250, b.Dy()/2-250, b.Dx()/2+250, b.Dy()/2+250)
-	crimson, lit, shades := capePixels(img, centre)
-	t.Logf("crimson %d, lit %d pixels, %d shades of red; %d colours", crimson, lit, shades, distinctColours(img))
+	center := image.Rect(b.Dx()/2-250, b.Dy()/2-250, b.Dx()/2+250, b.Dy()/2+250)
+	crimson, lit, shades := capePixels(img, center)
+	t.Logf("crimson %d, lit %d pixels, %d shades of red; %d colors", crimson, lit, shades, distinctColors(img))
 	if crimson < 6000 {
 		t.Errorf("cape: %d crimson pixels in the middle of the frame, want > 6000", crimson)
 	}
@@ -46,8 +46,8 @@ func TestCapeSceneBehind(t *testing.T) {
 	if lit < crimson/3 || shades < 6 {
 		t.Errorf("cape looks unlit or flat: %d of %d crimson pixels bright, %d shades; want a third bright and >= 6 shades (ambient alone gives R < 90; the weave alone 3 shades)", lit, crimson, shades)
 	}
-	if n := distinctColours(img); n < 40 {
-		t.Errorf("%d distinct colours: the frame looks flat", n)
+	if n := distinctColors(img); n < 40 {
+		t.Errorf("%d distinct colors: the frame looks flat", n)
 	}
 }
 
@@ -178,8 +178,8 @@ func TestSceneSwitchBackKeepsTextures(t *testing.T) {
 	}
 	img := runDemo(t, "-scene", "cape", "-cape-view", "behind", "-frames", "240", "-script", script)
 	b := img.Bounds()
-	centre := image.Rect(b.Dx()/2-250, b.Dy()/2-250, b.Dx()/2+250, b.Dy()/2+250)
-	crimson, lit, shades := capePixels(img, centre)
+	center := image.Rect(b.Dx()/2-250, b.Dy()/2-250, b.Dx()/2+250, b.Dy()/2+250)
+	crimson, lit, shades := capePixels(img, center)
 	t.Logf("after switching back: crimson %d, lit %d pixels, %d shades of red", crimson, lit, shades)
 	if crimson < 6000 || shades < 6 {
 		t.Errorf("cape after switching back: %d crimson pixels, %d shades; want > 6000 and >= 6 (textured)", crimson, shades)

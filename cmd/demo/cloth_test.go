@@ -28,14 +28,14 @@ func TestFlagHoleShowsBackground(t *testing.T) {
 	if fh < fw+0.05 {
 		t.Errorf("the hole shows %.1f%% background against %.1f%% for the whole flag, want at least 5 points more", 100*fh, 100*fw)
 	}
-	// Lit and textured: the flag's colours, in a range of shades.
+	// Lit and textured: the flag's colors, in a range of shades.
 	teal := countPixels(whole, r, func(r, g, b uint8) bool { return g > r+30 && b > r+30 && r < 80 })
 	gold := countPixels(whole, r, func(r, g, b uint8) bool { return r > 150 && g > 100 && b < 90 })
 	if teal < 3000 || gold < 300 {
 		t.Errorf("flag texture: %d teal and %d gold pixels, want > 3000 and > 300", teal, gold)
 	}
-	if n := distinctColours(whole); n < 60 {
-		t.Errorf("%d distinct colours: the flag looks unlit", n)
+	if n := distinctColors(whole); n < 60 {
+		t.Errorf("%d distinct colors: the flag looks unlit", n)
 	}
 }
 
@@ -44,10 +44,10 @@ func TestFlagHoleShowsBackground(t *testing.T) {
 func TestTableclothRenders(t *testing.T) {
 	img := runDemo(t, "-scene", "tablecloth", "-frames", "240")
 	b := img.Bounds()
-	centre := image.Rect(b.Dx()/2-250, b.Dy()/2-150, b.Dx()/2+250, b.Dy()/2+200)
-	red := countPixels(img, centre, func(r, g, b uint8) bool { return r > 120 && g < 90 && b < 90 })
-	cream := countPixels(img, centre, func(r, g, b uint8) bool { return r > 200 && g > 190 && b > 160 })
-	shaded := countPixels(img, centre, func(r, g, b uint8) bool { return r > 70 && r < 150 && g < 50 && b < 50 })
+	center := image.Rect(b.Dx()/2-250, b.Dy()/2-150, b.Dx()/2+250, b.Dy()/2+200)
+	red := countPixels(img, center, func(r, g, b uint8) bool { return r > 120 && g < 90 && b < 90 })
+	cream := countPixels(img, center, func(r, g, b uint8) bool { return r > 200 && g > 190 && b > 160 })
+	shaded := countPixels(img, center, func(r, g, b uint8) bool { return r > 70 && r < 150 && g < 50 && b < 50 })
 	t.Logf("red %d, cream %d, shaded red %d pixels", red, cream, shaded)
 	if red < 8000 || cream < 5000 {
 		t.Errorf("tablecloth: %d red and %d cream pixels, want > 8000 and > 5000", red, cream)

@@ -23,7 +23,7 @@ func TestCubesSceneRenders(t *testing.T) {
 	bright := countPixels(img, b, func(r, g, bb uint8) bool { return wood(r, g, bb) && r > 200 })
 	shaded := countPixels(img, b, func(r, g, bb uint8) bool { return wood(r, g, bb) && r < 150 })
 	red := countPixels(img, b, func(r, g, bb uint8) bool { return r > 150 && g < 90 && bb < 90 })
-	t.Logf("crate %d (bright %d, shaded %d), cloth red %d pixels, %d colours", crates, bright, shaded, red, distinctColours(img))
+	t.Logf("crate %d (bright %d, shaded %d), cloth red %d pixels, %d colors", crates, bright, shaded, red, distinctColors(img))
 	if crates < 30000 {
 		t.Errorf("crates: %d wood pixels, want > 30000", crates)
 	}
@@ -43,7 +43,7 @@ func TestCubesStackStands(t *testing.T) {
 	b := img.Bounds()
 	// The camera looks at the middle of the stack from 4.4 m in front: at
 	// 1280 x 720 the top crate (1.6..2.0 m up) spans rows 240..300 at the
-	// centre, the column of crates runs down to row 540, and left of it
+	// center, the column of crates runs down to row 540, and left of it
 	// there is only sky and floor.
 	top := countPixels(img, image.Rect(b.Dx()/2-40, 235, b.Dx()/2+40, 305), wood)
 	column := countPixels(img, image.Rect(b.Dx()/2-40, 305, b.Dx()/2+40, 540), wood)

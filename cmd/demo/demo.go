@@ -32,7 +32,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// demoBackground is the clear colour; GL tests look for it.
+// demoBackground is the clear color; GL tests look for it.
 var demoBackground = math32.Color{R: 0.62, G: 0.72, B: 0.82}
 
 type options struct {
@@ -78,13 +78,13 @@ type Demo struct {
 	gui      *gui.Panel
 	textures map[string]*texture.Texture2D
 	camSet   bool
-	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colours
+	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colors
 	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
 	probe    func() *ragStats              // extra figures a scene adds to script probes
 }
 
 // DotsOn reports whether the particle-dots view (D) is on: scenes show
-// their own state with it too (the cubes scene greys asleep crates).
+// their own state with it too (the cubes scene grays asleep crates).
 func (d *Demo) DotsOn() bool { return d.sh != nil && d.sh.views.dotsOn }
 
 // SetWorld hands the scene's World to the demo, which advances it every frame
@@ -108,7 +108,7 @@ func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
 func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
 
 // Cloth registers a cloth grid of the scene: the knife cuts it and the
-// strain view colours it.
+// strain view colors it.
 func (d *Demo) Cloth(g *cloth.Grid) { d.grids = append(d.grids, g) }
 
 // Cubes registers the scene's cubes: the grab tool (Shift+drag) holds a
@@ -186,7 +186,7 @@ func parseVec(s string) (math32.Vector3, error) {
 			return math32.Vector3{}, fmt.Errorf("%q is not a number", strings.TrimSpace(f[i]))
 		}
 		if !(math.Abs(x) <= maxCoord) {
-			return math32.Vector3{}, fmt.Errorf("%v: want finite metres within ±%g", x, float64(maxCoord))
+			return math32.Vector3{}, fmt.Errorf("%v: want finite meters within ±%g", x, float64(maxCoord))
 		}
 		v[i] = float32(x)
 	}
@@ -273,7 +273,7 @@ func (d *Demo) ray(x, y float32) (origin, dir mgl32.Vec3) {
 	return o, vecmath.Normalize(mgl32.Vec3{far.X, far.Y, far.Z}.Sub(o))
 }
 
-// colorOf converts an image colour for tests and tools.
+// colorOf converts an image color for tests and tools.
 func colorOf(c math32.Color) color.NRGBA {
 	return color.NRGBA{uint8(float32(c.R*255) + 0.5), uint8(float32(c.G*255) + 0.5), uint8(float32(c.B*255) + 0.5), 255}
 }

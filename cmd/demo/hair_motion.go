@@ -22,7 +22,7 @@ const (
 	numGaits
 )
 
-// gaits: speed in m/s, and the head's bob, peak to peak in metres, and its
+// gaits: speed in m/s, and the head's bob, peak to peak in meters, and its
 // frequency in Hz (one bob per footfall).
 var gaits = [numGaits]struct {
 	name       string
@@ -130,7 +130,7 @@ type hairPose struct {
 	pos     mgl32.Vec3 // body origin on the floor, raised by the bob
 	bodyYaw float64    // heading, radians about +Y (0 faces +Z)
 	bodyRot mgl32.Quat
-	head    mgl32.Vec3 // head centre, world
+	head    mgl32.Vec3 // head center, world
 	headRot mgl32.Quat // head frame to world
 	yaw     float64    // head yaw relative to the body, with gestures
 	stride  float64    // leg swing, radians (left leg forward for > 0)
@@ -143,7 +143,7 @@ func (p hairPose) at(local mgl32.Vec3) mgl32.Vec3 { return p.pos.Add(p.bodyRot.R
 // body turned by the springs and the gesture under way.
 func (m *hairMotion) pose() hairPose {
 	phi := m.dist / hairWalkRadius
-	// The circle's centre is at (R, 0, 0): at dist 0 the body is at the
+	// The circle's center is at (R, 0, 0): at dist 0 the body is at the
 	// origin heading +Z, and heading = phi.
 	x := hairWalkRadius * (1 - math.Cos(phi))
 	z := hairWalkRadius * math.Sin(phi)

@@ -35,10 +35,10 @@ func (s *hairScene) frame(dt float32) int {
 	return n
 }
 
-// At about 3 fps (software GL) the head used to spin without bound: its
-// spring integrated the raw 0.33 s frame time with explicit Euler. It now
-// advances by the Driver's capped steps with the spring's exact solution:
-// the yaw never leaves the range the keys can ask for, even with the keys
+// At about 3 fps (software GL) the head's spring must not integrate the raw
+// 0.33 s frame time with explicit Euler, or it spins without bound: it
+// advances by the Driver's capped steps with the spring's exact solution,
+// and the yaw never leaves the range the keys can ask for, even with the keys
 // hammered and the character running.
 func TestHairHeadBoundedAt3fps(t *testing.T) {
 	const dt = 0.33
@@ -93,11 +93,10 @@ func TestHairHeadBoundedAt3fps(t *testing.T) {
 	}
 }
 
-// A strand grabbed with Shift+drag and let go moves again under gravity.
-// (It used to stay frozen: the old square-root-free stretch form turned
-// the stretched strand to NaN and the World reset its particles to their
-// build position every step; the hair solver's exact stretch form fixed
-// that. This keeps it fixed, through the demo's own grab tool.)
+// A strand grabbed with Shift+drag and let go moves again under gravity,
+// through the demo's own grab tool: a stretch form that turns a strongly
+// stretched strand to NaN would have the World reset its particles to
+// their build position every step and leave it frozen.
 func TestHairReleasedStrandMoves(t *testing.T) {
 	s := newTestHairScene(t, 200)
 	w := s.drv.World
@@ -188,7 +187,7 @@ func TestHairWalkRun(t *testing.T) {
 			speed := (s.motion.dist - d0) / 2
 			want := gaits[g]
 			reach := hairHeadRadius + float32(*hairLength)*1.05
-			t.Logf("%s: %.3f m/s over the last 2 s (want %.1f), head bob %.1f cm peak to peak (want %.1f), walked %.2f m; roots off the scalp by %.1e m, farthest particle %.3f m from the head centre (limit %.3f); %d non-finite resets, %d recovered",
+			t.Logf("%s: %.3f m/s over the last 2 s (want %.1f), head bob %.1f cm peak to peak (want %.1f), walked %.2f m; roots off the scalp by %.1e m, farthest particle %.3f m from the head center (limit %.3f); %d non-finite resets, %d recovered",
 				want.name, speed, want.speed, 100*(hi-lo), 100*want.bob, s.motion.dist, worstRoot, worstReach, reach, w.Stats().NonFiniteResets, s.h.NumRecovered())
 			if math.Abs(speed-want.speed) > 0.03*want.speed {
 				t.Errorf("speed %.3f m/s, want %.2f ± 3%%", speed, want.speed)
@@ -200,7 +199,7 @@ func TestHairWalkRun(t *testing.T) {
 				t.Errorf("a root is %.4f m off the scalp", worstRoot)
 			}
 			if worstReach > reach {
-				t.Errorf("a hair particle is %.3f m from the head centre, beyond %.3f: the hair does not follow the head", worstReach, reach)
+				t.Errorf("a hair particle is %.3f m from the head center, beyond %.3f: the hair does not follow the head", worstReach, reach)
 			}
 			if n := w.Stats().NonFiniteResets; n != 0 {
 				t.Errorf("%d non-finite resets", n)

@@ -41,7 +41,7 @@ func (rig *capeRig) grow(d *Demo, w *verlet3d.World, drv *scene.Driver, strands 
 // headHair puts a head of hair on a character's head node through the
 // scene package's public API (hair.New, scene.FollowHead, scene.HairMesh),
 // as a game would: the head sphere radius and its offset from the node's
-// origin are in metres, whatever the armature's scale. strands 0 means
+// origin are in meters, whatever the armature's scale. strands 0 means
 // 500.
 func headHair(d *Demo, w *verlet3d.World, drv *scene.Driver, head *core.Node, offset mgl32.Vec3, radius float32, strands int) (*hair.Hair, error) {
 	if strands <= 0 {
@@ -54,7 +54,7 @@ func headHair(d *Demo, w *verlet3d.World, drv *scene.Driver, head *core.Node, of
 	hs.Length *= radius / 0.1 // the default style scaled to this head
 	h, err := hair.New(w, hd, hs)
 	if err != nil {
-		return nil, fmt.Errorf("hair: %w", err)
+		return nil, err
 	}
 	follow, err := scene.FollowHead(h, head, offset, mgl32.QuatIdent())
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// hairPixel reports a hair-coloured pixel: brown, from dark roots to lit
+// hairPixel reports a hair-colored pixel: brown, from dark roots to lit
 // tips (red over green over blue, blue under half the red). Skin has more
 // blue, the shirt and the background are blue.
 func hairPixel(r, g, b uint8) bool {
@@ -35,7 +35,7 @@ func hairCount(img image.Image, rect image.Rectangle) (hair, lit, levels int) {
 }
 
 // hairRegions are the parts of a front view of the head, from the fixed
-// camera of hairFront: centre (cx, cy) and head radius r in pixels.
+// camera of hairFront: center (cx, cy) and head radius r in pixels.
 func hairRegions(b image.Rectangle) (above, face, left, right image.Rectangle) {
 	cx, cy := b.Dx()/2, b.Dy()/2-5
 	r := b.Dy() * 85 / 720
@@ -46,12 +46,12 @@ func hairRegions(b image.Rectangle) (above, face, left, right image.Rectangle) {
 	return above, face, left, right
 }
 
-// hairFront is a camera straight at the face, head centre mid-frame.
+// hairFront is a camera straight at the face, head center mid-frame.
 var hairFront = []string{"-scene", "hair", "-cam", "0,1.6,0.75", "-look", "0,1.6,0"}
 
 // The hair scene at rest: hair stands above the head's outline and hangs on
 // both sides of the face, is lit (bright highlights and many shades, not
-// flat colour), and the face itself is clear of hair.
+// flat color), and the face itself is clear of hair.
 func TestHairSceneRest(t *testing.T) {
 	img := runDemo(t, append(hairFront, "-frames", "90")...)
 	above, face, left, right := hairRegions(img.Bounds())
@@ -160,7 +160,7 @@ func TestDenseHairGPUMatchesCPU(t *testing.T) {
 	}
 }
 
-// absDiff is |a-b| of two 16-bit colour channels, in 8-bit steps.
+// absDiff is |a-b| of two 16-bit color channels, in 8-bit steps.
 func absDiff(a, b uint32) int {
 	d := int(a>>8) - int(b>>8)
 	if d < 0 {

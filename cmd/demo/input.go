@@ -104,7 +104,7 @@ func (o *orbit) Zoom(f float32) {
 	o.apply()
 }
 
-// Pan moves the target and the eye across the view by dx, dy in metres at
+// Pan moves the target and the eye across the view by dx, dy in meters at
 // the target's distance.
 func (o *orbit) Pan(dx, dy float32) {
 	right, up := o.axes()
@@ -241,7 +241,7 @@ func (r *router) onCursor(_ string, ev interface{}) {
 		k := -2 * math32.Pi / float32(h)
 		o.Rotate(float32(k*dx), float32(-k*dy))
 	case ownPan:
-		// Metres per pixel at the target's distance.
+		// Meters per pixel at the target's distance.
 		k := 2 * o.dist * math32.Tan(r.sh.cam.Fov()/2*math32.Pi/180) / float32(h)
 		o.Pan(float32(k*dx), float32(k*dy))
 	case ownGrab:

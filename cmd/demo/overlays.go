@@ -13,7 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// lineSet is a set of coloured line segments rewritten every frame.
+// lineSet is a set of colored line segments rewritten every frame.
 type lineSet struct {
 	lines *graphic.Lines
 	vbo   *gls.VBO
@@ -50,7 +50,7 @@ func (s *lineSet) end() {
 
 func (s *lineSet) hide() { s.lines.SetVisible(false) }
 
-// surfaceSet is a cloth surface painted with per-vertex colours, unlit,
+// surfaceSet is a cloth surface painted with per-vertex colors, unlit,
 // drawn just in front of the lit cloth (polygon offset), rewritten every
 // frame.
 type surfaceSet struct {
@@ -90,14 +90,14 @@ const overlayOrder = 1000
 
 // drawOnTop makes g drawn over the scene: without depth test, in g3n's
 // second (transparent) pass, which comes after every opaque graphic, and
-// late in it. Its colours stay opaque.
+// late in it. Its colors stay opaque.
 func drawOnTop(g *graphic.Graphic, mat *material.Material) {
 	mat.SetDepthTest(false)
 	mat.SetTransparent(true)
 	g.SetRenderOrder(overlayOrder)
 }
 
-// dotSet is a set of square dots of one colour, drawn over everything,
+// dotSet is a set of square dots of one color, drawn over everything,
 // rewritten every frame.
 type dotSet struct {
 	points *graphic.Points
@@ -128,7 +128,7 @@ func (s *dotSet) dot(p mgl32.Vec3) { s.buf = append(s.buf, p[0], p[1], p[2]) }
 
 // end shows the dots. size is g3n's point size: the dot's side in pixels
 // at 1 m from the camera (it shrinks with distance); brightness scales
-// the colour.
+// the color.
 func (s *dotSet) end(size, brightness float32) {
 	c := s.color
 	c.MultiplyScalar(brightness)
@@ -172,10 +172,10 @@ const (
 
 // overlays are the debug views: cloth painted by strain (green at rest,
 // yellow at 5%, red from 10%: each vertex shows the largest strain of its
-// edges, and the edges are drawn in their own colour), the World's
+// edges, and the edges are drawn in their own color), the World's
 // colliders as wireframes, its particles as dots (free ones white, pinned
 // and kinematic ones orange, both dimmer while the World sleeps), its
-// unbroken links as lines coloured by strain, and the last substep's
+// unbroken links as lines colored by strain, and the last substep's
 // contacts as short lines along their normals from dots on the collider.
 type overlays struct {
 	strainOn, collidersOn          bool
@@ -360,7 +360,7 @@ func dotSize(d *Demo) float32 {
 	return dotPixels * dist
 }
 
-// syncDots draws every particle: free ones in one colour, pinned and
+// syncDots draws every particle: free ones in one color, pinned and
 // kinematic ones in another, both dimmer while the World sleeps.
 func (o *overlays) syncDots(d *Demo, w *verlet3d.World) {
 	if !o.dotsOn {
@@ -386,7 +386,7 @@ func (o *overlays) syncDots(d *Demo, w *verlet3d.World) {
 	o.pinnedDots.end(size, brightness)
 }
 
-// syncLinks draws every unbroken link of the World coloured by its strain.
+// syncLinks draws every unbroken link of the World colored by its strain.
 func (o *overlays) syncLinks(w *verlet3d.World) {
 	if !o.linksOn {
 		o.links.hide()

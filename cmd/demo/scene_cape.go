@@ -13,6 +13,7 @@ import (
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/scene/character"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
@@ -27,7 +28,7 @@ var (
 	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
 	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
 	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
-	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in metres; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in meters; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
 	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
 	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
@@ -47,7 +48,7 @@ type capeRig struct {
 	settings  scene.CapeSettings
 	mannequin *mannequin.Mannequin
 	head      *core.Node // the head bone (nil: none found)
-	headOff   mgl32.Vec3 // head sphere centre from the bone's origin, m
+	headOff   mgl32.Vec3 // head sphere center from the bone's origin, m
 	headR     float32    // head sphere radius, m
 	// fitted is a glTF character's hair fitted to its head
 	// (Character.HairSettings); nil for the mannequin, whose head is
@@ -279,7 +280,7 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		head: head, headOff: mgl32.Vec3{0, 0.12, 0.01}, headR: 0.11}, nil
 }
 
-// gltfRig loads a glTF character through drape's sanitising loader, plays
+// gltfRig loads a glTF character through drape's sanitizing loader, plays
 // its walk (or the chosen animation) and fits the cape to its skeleton;
 // -cape-bones and -cape-body override the fitted anchors and colliders.
 // Every error here is about a flag's value: the demo exits with status 2.
@@ -304,7 +305,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 		}
 		animName = *animFlag
 	}
-	ch, err := scene.LoadCharacter(file)
+	ch, err := character.Load(file)
 	if err != nil {
 		return nil, fmt.Errorf("-cape-gltf: %w", err)
 	}
@@ -316,7 +317,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 			return nil, fmt.Errorf("-animation: %w", err)
 		}
 	}
-	var fit scene.CapeFit
+	var fit character.CapeFit
 	fit.Anchors = splitList(bones)
 	for _, part := range splitList(body) {
 		// Bone names may hold colons (mixamorig:Spine): the radius is after
@@ -328,9 +329,9 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 			r, err = strconv.ParseFloat(strings.TrimSpace(part[i+1:]), 64)
 		}
 		if err != nil || !(r > 0) || math.IsInf(r, 0) || r > 10 {
-			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in metres, 0 < radius <= 10", part)
+			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in meters, 0 < radius <= 10", part)
 		}
-		fit.Body = append(fit.Body, scene.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
+		fit.Body = append(fit.Body, character.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
 	}
 	d.Scene.Add(ch.Root)
 	// Start mid-stride so captures show a walking pose.
@@ -353,7 +354,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	ch.Root.WorldPosition(&foot)
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
 	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s}
-	if hs, err := ch.HairSettings(scene.HairFit{}); err == nil {
+	if hs, err := ch.HairSettings(character.HairFit{}); err == nil {
 		// The head sphere fitted to the head's mesh, as a game does it.
 		rig.head, rig.fitted = hs.Head.Bone, &hs
 		scale = max(scale, (hs.Head.Head().Center.Y()+hs.Head.Radius-foot.Y)/1.8)

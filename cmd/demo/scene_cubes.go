@@ -21,7 +21,7 @@ import (
 var (
 	cubesRain   = flag.Int("cubes-rain", 30, "cubes scene: cubes raining down (0..300)")
 	cubesCloth  = flag.Bool("cubes-cloth", true, "cubes scene: drop a cloth over the cubes")
-	cubesSize   = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in metres (0.1..1)")
+	cubesSize   = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in meters (0.1..1)")
 	cubesKeep   = flag.Bool("cubes-surface", true, "cubes scene: with -cubes-engine particle, keep the crates' corners out of the cloth's triangles (cloth.SurfaceCollision)")
 	cubesEngine = flag.String("cubes-engine", "pose", "cubes scene: how crates are solved: pose (bodies.PoseEngine) or particle (bodies.ParticleEngine)")
 )
@@ -43,7 +43,7 @@ func checkCubes() error {
 		return fmt.Errorf("-cubes-engine = %q, want pose or particle", *cubesEngine)
 	}
 	if !(*cubesSize >= 0.1 && *cubesSize <= 1) {
-		return fmt.Errorf("-cubes-size = %v, want metres in 0.1..1", *cubesSize)
+		return fmt.Errorf("-cubes-size = %v, want meters in 0.1..1", *cubesSize)
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ func buildCubes(d *Demo) error {
 	view := scene.NewCubesView(sys, crate)
 	view.DrawScale = 0.985 // so the cloth does not show the crates' edges
 	d.Scene.Add(view)
-	// With the D view on, asleep crates are drawn blue-grey.
+	// With the D view on, asleep crates are drawn blue-gray.
 	sleepMat := material.NewStandard(&math32.Color{R: 0.6, G: 0.75, B: 1.3})
 	sleepMat.SetShininess(12)
 	sleepMat.AddTexture(crate)

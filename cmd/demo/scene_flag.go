@@ -179,7 +179,7 @@ func (fs *flagScene) applyWind(v float32) error {
 }
 
 // hole cuts out the cells in the middle of the flag, around the star: a
-// cut at a cell's centre breaks its two diagonals, which removes both of
+// cut at a cell's center breaks its two diagonals, which removes both of
 // its triangles.
 func (fs *flagScene) hole() {
 	g := fs.grid
@@ -187,8 +187,8 @@ func (fs *flagScene) hole() {
 	rows, cols := g.Rows(), g.Cols()
 	for r := rows * 3 / 10; r < rows*7/10; r++ {
 		for c := cols * 2 / 5; c < cols*7/10; c++ {
-			centre := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
-			g.CutNear(centre, 0.3*g.Settings().Spacing)
+			center := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
+			g.CutNear(center, 0.3*g.Settings().Spacing)
 		}
 	}
 }

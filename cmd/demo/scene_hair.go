@@ -23,7 +23,7 @@ var (
 	hairTurn     = flag.Bool("hair-turn", false, "hair scene: after 1 s of settling, start a fast head turn (yaw to 70° and back with a nod, 1.2 s)")
 	hairStrands  = flag.Int("hair-strands", 2000, "hair scene: number of strands (1..20000)")
 	hairSegments = flag.Int("hair-segments", 14, "hair scene: segments per strand (1..64)")
-	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in metres (0.01..1)")
+	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in meters (0.01..1)")
 	hairWalk     = flag.Bool("hair-walk", false, "hair scene: start walking (1.1 m/s) around a circle on the floor, camera following from the side")
 	hairDense    = flag.Int("hair-dense", 1, "hair scene: render strands drawn per simulated guide strand (1..16; 1 draws just the guides)")
 	hairDenseCPU = flag.Bool("hair-dense-cpu", false, "hair scene: compute the render strands of -hair-dense on the CPU (scene.NewDenseHairMeshCPU) rather than in the vertex shader; faster under a software renderer")
@@ -46,7 +46,7 @@ func checkHair() error {
 	case *hairSegments < 1 || *hairSegments > 64:
 		return fmt.Errorf("-hair-segments = %d, want 1..64", *hairSegments)
 	case !(*hairLength >= 0.01 && *hairLength <= 1):
-		return fmt.Errorf("-hair-length = %v, want metres in 0.01..1", *hairLength)
+		return fmt.Errorf("-hair-length = %v, want meters in 0.01..1", *hairLength)
 	case !(*hairWind >= 0 && *hairWind <= 60):
 		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", *hairWind)
 	case *hairDense < 1 || *hairDense > hairMaxDense:
@@ -60,12 +60,12 @@ func checkHair() error {
 // hairMaxDense is the most render strands per guide the demo offers.
 const hairMaxDense = 16
 
-// The head sits on a neck above shoulders; all in metres, in the body's
+// The head sits on a neck above shoulders; all in meters, in the body's
 // frame (the body stands at the origin facing +Z until it walks).
 var (
 	hairHeadCenter = mgl32.Vec3{0, 1.6, 0}
 	hairHeadRadius = float32(0.1)
-	hairTorso      = mgl32.Vec3{0, 1.08, -0.015} // centre of the torso box
+	hairTorso      = mgl32.Vec3{0, 1.08, -0.015} // center of the torso box
 )
 
 // hairScene is the state of the hair demo.
@@ -125,7 +125,7 @@ func buildHair(d *Demo) error {
 	d.OnKey(window.KeyH, "H shake", func() { m.startGesture("shake") })
 	d.OnKey(window.KeyN, "N nod", func() { m.startGesture("nod") })
 	d.OnKey(window.KeyT, "T fast turn", func() { m.startGesture("turn") })
-	d.OnKey(window.KeyC, "C centre", func() { m.yawT, m.pitchT = 0, 0 })
+	d.OnKey(window.KeyC, "C center", func() { m.yawT, m.pitchT = 0, 0 })
 	d.OnKey(window.KeyG, "G walk/run/stop", func() { m.gait = (m.gait + 1) % numGaits })
 	d.OnKey(window.KeyJ, "J jump ahead", s.jump)
 	d.OnKey(window.KeyW, "W wind", func() { s.windOn = !s.windOn; s.applyWind() })

@@ -94,7 +94,7 @@ var (
 )
 
 // ragSpringCompliance is the hidden springs' compliance, m/N: a 4 kg limb
-// under gravity bends them a few centimetres.
+// under gravity bends them a few centimeters.
 const ragSpringCompliance = 2e-3
 
 type ragdoll struct {
@@ -344,7 +344,7 @@ func newBodyGuard(r *ragdoll) *bodyGuard {
 		g.parts = append(g.parts, guardPart{t[0], t[1], 0.06})
 	}
 	// A joint is tested against a part unless it is one of the part's ends
-	// or joined to one of them by a bone (its neighbours touch it anyway).
+	// or joined to one of them by a bone (its neighbors touch it anyway).
 	adj := map[[2]int]bool{}
 	for _, set := range [][][2]int{ragLimbs, ragTorso, ragBrace} {
 		for _, b := range set {

@@ -60,7 +60,7 @@ type scriptCmd struct {
 type scriptPos struct {
 	x, y     float32
 	particle int    // -1: x, y (absolute, or relative if rel)
-	menu     string // the centre of this scene's button in the scene menu
+	menu     string // the center of this scene's button in the scene menu
 	other    int    // with particle: the midpoint of the two on screen; -1 none
 	rel      bool
 }

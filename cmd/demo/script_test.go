@@ -258,7 +258,7 @@ func TestScriptedSession(t *testing.T) {
 		t.Errorf("sky along the cut: %.0f%% of columns before, %.0f%% after; want under 10%% before and over 50%% after", 100*gapA, 100*gapB)
 	}
 
-	// V draws every cloth edge coloured by strain; Alt+drag pushes.
+	// V draws every cloth edge colored by strain; Alt+drag pushes.
 	if st := probes["strain"]; st.StrainSegments < 3*1700 || st.StrainTriangles < 1700 || !(st.MaxStrain > 0) {
 		t.Errorf("strain view: %d edges and %d triangles drawn (want every edge and triangle of about 1,800), max strain %v", st.StrainSegments, st.StrainTriangles, st.MaxStrain)
 	}
@@ -308,7 +308,7 @@ func gapColumns(img image.Image, a, b [2]float32) float64 {
 
 // Every scene, in one window, reached through its number key or its
 // button in the menu (every other scene): a few
-// hundred frames each, then a capture that is lit (not flat: many colours,
+// hundred frames each, then a capture that is lit (not flat: many colors,
 // shading across the scene) and a probe with no non-finite particle. In
 // the ragdoll scene the stick man falls down the steps, is grabbed by the
 // head, flung and let go: his limbs keep their lengths within 2% and he
@@ -367,10 +367,10 @@ func TestEveryScene(t *testing.T) {
 			t.Errorf("%s: non-finite particles (all finite %v, %d resets)", n, p.AllFinite, p.NonFinite)
 		}
 		img := loadPNG(t, filepath.Join(dir, n+".png"))
-		bg, cols, spread := backgroundFraction(img), distinctColours(img), lumaSpread(img)
-		t.Logf("%-10s %d particles; capture: %.0f%% background, %d colours, luma spread %.1f", n, p.Particles, 100*bg, cols, spread)
+		bg, cols, spread := backgroundFraction(img), distinctColors(img), lumaSpread(img)
+		t.Logf("%-10s %d particles; capture: %.0f%% background, %d colors, luma spread %.1f", n, p.Particles, 100*bg, cols, spread)
 		if bg > 0.95 || cols < 40 || spread < 12 {
-			t.Errorf("%s: flat or empty capture: %.0f%% background, %d colours, luma spread %.1f (want under 95%%, 40 or more, 12 or more)", n, 100*bg, cols, spread)
+			t.Errorf("%s: flat or empty capture: %.0f%% background, %d colors, luma spread %.1f (want under 95%%, 40 or more, 12 or more)", n, 100*bg, cols, spread)
 		}
 	}
 	rag, ok := probes["ragdoll"]

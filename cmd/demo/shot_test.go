@@ -97,7 +97,7 @@ func isBackground(img image.Image, x, y int) bool {
 }
 
 // regionBackgroundFraction returns the fraction of pixels in r that show the
-// clear colour.
+// clear color.
 func regionBackgroundFraction(img image.Image, r image.Rectangle) float64 {
 	r = r.Intersect(img.Bounds())
 	if r.Empty() {
@@ -114,13 +114,13 @@ func regionBackgroundFraction(img image.Image, r image.Rectangle) float64 {
 	return float64(n) / float64(r.Dx()*r.Dy())
 }
 
-// backgroundFraction returns the fraction of the frame showing the clear colour.
+// backgroundFraction returns the fraction of the frame showing the clear color.
 func backgroundFraction(img image.Image) float64 {
 	return regionBackgroundFraction(img, img.Bounds())
 }
 
-// distinctColours counts distinct colours, quantized to 5 bits a channel.
-func distinctColours(img image.Image) int {
+// distinctColors counts distinct colors, quantized to 5 bits a channel.
+func distinctColors(img image.Image) int {
 	seen := map[uint32]bool{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y += 2 {

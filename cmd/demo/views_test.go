@@ -13,7 +13,7 @@ import (
 // In the ragdoll scene, tumbling onto the steps, D, L and K show a dot per
 // World particle, a line per unbroken link and a line and a dot per
 // contact of World.Contacts that frame, drawn over the scene in their own
-// colours; pressed again they hide everything. The HUD lists the keys.
+// colors; pressed again they hide everything. The HUD lists the keys.
 func TestParticleLinkContactViews(t *testing.T) {
 	dir := t.TempDir()
 	shotOn, shotOff := filepath.Join(dir, "on.png"), filepath.Join(dir, "off.png")
@@ -58,7 +58,7 @@ func TestParticleLinkContactViews(t *testing.T) {
 		}
 	}
 
-	// On screen: the dots' and contacts' exact colours appear with the
+	// On screen: the dots' and contacts' exact colors appear with the
 	// views on, not without them.
 	o := newOverlays(core.NewNode())
 	free, contact := colorOf(o.freeDots.color), colorOf(o.contDots.color)
@@ -70,7 +70,7 @@ func TestParticleLinkContactViews(t *testing.T) {
 	}
 	freeOn, contactOn := count(shotOn)
 	freeOff, contactOff := count(shotOff)
-	t.Logf("dot-coloured pixels %d on, %d off; contact-coloured %d on, %d off", freeOn, freeOff, contactOn, contactOff)
+	t.Logf("dot-colored pixels %d on, %d off; contact-colored %d on, %d off", freeOn, freeOff, contactOn, contactOff)
 	if freeOn-freeOff < 2*on.Dots {
 		t.Errorf("%d more particle-dot pixels with the views on, want at least %d (2 per dot)", freeOn-freeOff, 2*on.Dots)
 	}

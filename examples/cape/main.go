@@ -60,7 +60,7 @@ func main() {
 	defer world.Close()
 	driver := scene.NewDriver(world)
 	cs := scene.DefaultCapeSettings()
-	cs.Anchors = []scene.Anchor{{Node: right}, {Node: neck}, {Node: left}}
+	cs.Anchors = []scene.Anchor{{Node: left}, {Node: neck}, {Node: right}}
 	cs.Reference, cs.Length = body, 0.9
 	cs.Body = []scene.BodyPart{{Node: body, A: math32.Vector3{Y: 0.2}, B: math32.Vector3{Y: -0.3}, Radius: 0.14}}
 	cs.MaxLag = 1.5

@@ -25,6 +25,7 @@ import (
 	"github.com/drape3d/drape/assets"
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/scene/character"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/app"
 	"github.com/g3n/engine/camera"
@@ -37,9 +38,9 @@ import (
 )
 
 func main() {
-	radius := flag.Float64("head-radius", 0, "head sphere radius in metres (0: fitted to the head's mesh)")
+	radius := flag.Float64("head-radius", 0, "head sphere radius in meters (0: fitted to the head's mesh)")
 	strands := flag.Int("strands", 1200, "hair strands")
-	length := flag.Float64("hair-length", 0, "hair length in metres (0: the default style scaled to the head, down to the neck at most)")
+	length := flag.Float64("hair-length", 0, "hair length in meters (0: the default style scaled to the head, down to the neck at most)")
 	view := flag.String("view", "", "camera: back, side, or empty for three quarters from behind")
 	shot := flag.String("shot", "", "write the last of -frames frames to this PNG file and exit")
 	frames := flag.Int("frames", 240, "frames simulated at 1/60 s before -shot")
@@ -58,7 +59,7 @@ func main() {
 	fill.SetPosition(4, 2, 3)
 	root.Add(fill)
 
-	ch, err := scene.LoadCharacter(flag.Arg(0)) // clear errors for bad or hostile files
+	ch, err := character.Load(flag.Arg(0)) // clear errors for bad or hostile files
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func main() {
 	driver := scene.NewDriver(world)
 
 	// The cape, fitted to the skeleton: anchors, size and body colliders.
-	cs, err := ch.CapeSettings(scene.CapeFit{})
+	cs, err := ch.CapeSettings(character.CapeFit{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -93,8 +94,8 @@ func main() {
 	driver.AfterStep(capeMesh.Sync)
 
 	// Hair on the head bone, its sphere fitted to the head's mesh, the
-	// default style scaled to it: metres whatever the armature's scale.
-	hs, err := ch.HairSettings(scene.HairFit{})
+	// default style scaled to it: meters whatever the armature's scale.
+	hs, err := ch.HairSettings(character.HairFit{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,7 +3,7 @@
 // times one 1/60 s frame of each benchmark scene at 1 and 2 workers beside
 // a plain naive cloth loop timed in the same run, and prints one table and
 // one `BENCH <scene> ...` line per scene. BENCHMARKS.md at the repository
-// root keeps a run's raw output and the machine it ran on.
+// root gives the current table, the machine it ran on and the method.
 //
 // The baseline (checks.NaiveCloth) is the textbook loop of ../shared/reference/go-naive written
 // plainly (array of structs, float32 fields, one Verlet pass then ten

@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// The CI machine's two vCPUs do not stay the same from one minute to the
-// next. Probed every 2.5 s for 7 minutes (2026-11-25), beside cubes100
+// The two vCPUs of a shared virtual machine do not stay the same from one
+// minute to the next. On one such machine, probed every 2.5 s for 7
+// minutes beside cubes100
 // (the scene with the most jobs and shared data a frame) on 1 and 2
 // workers, four states came and went:
 //

@@ -142,7 +142,7 @@ func TestTable(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s: %.3f-%.3f; %.3f-%.3f\n", r.name, r.runs1[0], r.runs1[len(r.runs1)-1], r.runs2[0], r.runs2[len(r.runs2)-1])
 	}
-	fmt.Fprintf(&b, "\nThe two vCPUs before each run (probeSecondVCPU): a cache line's round trip between them, ns; a job of private work split between two goroutines, ns an item: the first's, the second's first %d, its others. On this CI machine a round trip under 150 ns marks a spell where 2 workers gain most, and items of 85 ns and more on either goroutine (against 71-78) one where a vCPU runs slower and they gain least (probe_test.go):\n", probeFirst)
+	fmt.Fprintf(&b, "\nThe two vCPUs before each run (probeSecondVCPU): a cache line's round trip between them, ns; a job of private work split between two goroutines, ns an item: the first's, the second's first %d, its others. A short round trip marks a spell where 2 workers gain most, and items much slower on one goroutine than on the other one where a vCPU runs slower and they gain least (probe_test.go):\n", probeFirst)
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s:", r.name)
 		for k, p := range r.probes {
@@ -200,17 +200,12 @@ var workerSpin float32
 // cubes100 on 1 and 2 workers when, as in a game, each frame is followed
 // by 8 ms of something else (rendering; here a sleep), stepped from a
 // goroutine locked to its OS thread as g3n's main goroutine is. Between
-// frames the workers sleep, and the first job of a frame wakes them. On
-// the 2-vCPU CI machine (2026-11-25) that cost more than the second
-// worker gave: 2 workers ran cloth64 at 0.70-0.79x the speed of 1,
-// cubes100 at 0.81-1.00x and hair2000 at 0.82-1.34x. Its kernel, which
-// sees no cache shared by the vCPUs, woke the worker's thread on the
-// caller's vCPU more often than not (55 of 64 wake-ups), where the two
-// took turns; locking the worker to its thread (24 of 64), or moving it
-// off the caller's vCPU when it woke there, did not make 2 workers pay.
-// Each line also times 2 workers kept awake between frames
-// (Config.WorkerSpin 20 ms): cloth64 0.96-1.43x, hair2000 1.57-1.93x,
-// cubes100 1.10-1.45x in four runs (2026-11-25).
+// frames the workers sleep, and the first job of a frame wakes them. On a
+// 2-vCPU virtual machine that can cost as much as the second worker gives
+// or more: the guest kernel, which sees no cache shared by the vCPUs,
+// tends to wake the worker's thread on the caller's vCPU, where the two
+// take turns. Each line also times 2 workers kept awake between frames
+// (Config.WorkerSpin 20 ms). BENCHMARKS.md gives the figures.
 func TestFrameGaps(t *testing.T) {
 	if !*gaps {
 		t.Skip("run with -gaps")

@@ -42,8 +42,8 @@ func (f *Input) U8() byte {
 // Intn returns a number in [0, n).
 func (f *Input) Intn(n int) int { return int(f.U8()) % n }
 
-// F32: half the time -8..8 in steps of 1/16, else a special value, a byte
-// times a power of ten, or raw bits.
+// F32 returns, half the time, -8..8 in steps of 1/16, else a special
+// value, a byte times a power of ten, or raw bits.
 func (f *Input) F32() float32 {
 	switch m := f.U8(); {
 	case m < 128:
@@ -118,6 +118,33 @@ func MustName(t *testing.T, err error, what string, fields ...string) {
 		}
 	}
 	t.Fatalf("%s: error %q names none of %v", what, msg, fields)
+}
+
+// ErrorReads fails unless err is an error whose message starts with want
+// (the package, the type and field the caller wrote) and names its package
+// once: "scene: CapeFit.Anchors: no bone ...", not "scene: CapeFit.Anchors:
+// scene: no bone ...". notPkgs are packages the message must not name (the
+// package whose type the caller did not write).
+func ErrorReads(t *testing.T, what string, err error, want string, notPkgs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want one starting %q", what, want)
+		return
+	}
+	msg := err.Error()
+	t.Logf("%s: %v", what, msg)
+	if !strings.HasPrefix(msg, want) {
+		t.Errorf("%s: error %q, want it to start with %q", what, msg, want)
+	}
+	pkg := msg[:strings.Index(msg, ":")+1]
+	if strings.Count(msg, pkg+" ") != 1 {
+		t.Errorf("%s: error %q says %q more than once", what, msg, pkg)
+	}
+	for _, p := range notPkgs {
+		if strings.Contains(msg, p+": ") {
+			t.Errorf("%s: error %q names %s, not the type the caller wrote", what, msg, p)
+		}
+	}
 }
 
 // ExpectPanic runs f, which the docs say panics (a handle misuse, a

@@ -8,11 +8,9 @@
 // move, so a Vec3 written a component at a time and then read whole (a
 // method call on it, a Vec3 or [4]Vec3 literal copied, a value returned)
 // waits a dozen cycles for the stores to land. The operations stay those
-// of mgl32, in its order, so the results keep their bits. Measured with
-// perf on the CI machine, a windy cloth's forces took 8.5 ns a particle to
-// hand over, and 2,000 hair strands' mesh sync 0.62 ms a frame where it
-// now takes 0.15 (BENCHMARKS.md, twenty-first session); package bodies
-// has its own note in moveRigidly.
+// of mgl32, in its order, so the results keep their bits. BENCHMARKS.md
+// ("Go code") gives what the stall costs; package bodies has its own note
+// in moveRigidly.
 package vecmath
 
 import (
@@ -23,6 +21,36 @@ import (
 
 // expMask selects a float32's exponent bits: all set means Inf or NaN.
 const expMask = 0x7f800000
+
+// Rotation returns the rotation q stands for by drape's rule (package
+// verlet3d, "Rotations"): the identity when q is no longer than 1e-6 (the
+// zero quaternion included), else q at unit length as mgl32's Normalize
+// gives it (QuatNormalize).
+func Rotation(q mgl32.Quat) mgl32.Quat { return QuatNormalize(OrIdentity(q)) }
+
+// OrIdentity returns q, or the identity when q is no longer than 1e-6 (the
+// zero quaternion included): Rotation for a caller that uses q as it is
+// given (a unit quaternion) and must not round it again.
+func OrIdentity(q mgl32.Quat) mgl32.Quat {
+	if !(QuatLen(q) > 1e-6) {
+		return mgl32.QuatIdent()
+	}
+	return q
+}
+
+// FiniteQuat reports whether every component of q is a finite number.
+func FiniteQuat(q mgl32.Quat) bool { return Finite32(q.W) && Finite(q.V) }
+
+// Clamp01 returns x limited to [0, 1], and 0 for NaN.
+func Clamp01(x float32) float32 {
+	if x < 0 || x != x {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
 
 // Finite32 reports whether f is a finite number.
 func Finite32(f float32) bool { return math.Float32bits(f)&expMask != expMask }
@@ -102,7 +130,7 @@ func Sweep(closest func(mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3), a, b mgl32.Vec3, r
 }
 
 // SweepTolerance is how close to r Sweep counts a point of the path as
-// touching, for a contact margin in metres.
+// touching, for a contact margin in meters.
 func SweepTolerance(margin float32) float32 { return max(1e-5, float32(0.25*margin)) }
 
 // Shape is a convex collision shape: the surface point closest to x and the
@@ -112,7 +140,7 @@ type Shape interface {
 }
 
 // PathContact is the contact of a particle of radius r that moved from a
-// to b this substep with shape c, margin metres early: the plane (surface
+// to b this substep with shape c, margin meters early: the plane (surface
 // point and outward normal) that holds it, and whether it needs one. A
 // particle that ends within r + margin of the surface gets the plane at its
 // closest point, or, after a move longer than r + margin, where its path

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -14,7 +15,7 @@ import (
 type hairRun struct {
 	inside  float64 // deepest a hair particle went inside the fitted sphere, m
 	root    float64 // farthest a root strayed from its scalp point, m
-	center  float64 // farthest the head centre strayed from the bone + offset, m
+	center  float64 // farthest the head center strayed from the bone + offset, m
 	surface float64 // farthest a root lay from the sphere's surface, m
 	// aboveHips is the lowest a hair particle hung, as its height above
 	// the Hips bone along the character's up axis, m.
@@ -23,7 +24,7 @@ type hairRun struct {
 
 // runCharacterHair grows hair fitted to ch's head and plays each clip for
 // secs seconds at 60 frames per second.
-func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64) (HairSettings, hairRun) {
+func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64) (scene.HairSettings, hairRun) {
 	t.Helper()
 	if err := ch.Play(clips[0]); err != nil {
 		t.Fatal(err)
@@ -38,7 +39,7 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	h, err := NewHeadHair(w, hs)
+	h, err := scene.NewHeadHair(w, hs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +58,10 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 			h.Follower.Sync()
 			w.Step()
 			head := h.Head()
-			pos, rot, _ := NodePose(hs.Head.Bone)
+			pos, rot, _ := scene.NodePose(hs.Head.Bone)
 			r.center = math.Max(r.center, float64(head.Center.Sub(pos.Add(rot.Rotate(hs.Head.Offset))).Len()))
-			hipsAt, _, _ := NodePose(hips)
-			_, rootRot, _ := NodePose(ch.Root)
+			hipsAt, _, _ := scene.NodePose(hips)
+			_, rootRot, _ := scene.NodePose(ch.Root)
 			up := rootRot.Rotate(mgl32.Vec3{0, 1, 0})
 			for k := 0; k < n; k++ {
 				p := w.Position(first + verlet3d.Particle(k))
@@ -86,9 +87,9 @@ func runCharacterHair(t *testing.T, ch *Character, clips []string, secs float64)
 
 // checkHairRun checks the hair against the head sphere's reference: no
 // vertex inside it, roots on the scalp, the head on its bone.
-func checkHairRun(t *testing.T, hs HairSettings, r hairRun) {
+func checkHairRun(t *testing.T, hs scene.HairSettings, r hairRun) {
 	t.Helper()
-	t.Logf("head radius %.4g m at %v from the bone: deepest inside %.2g m, root off its scalp point %.2g m, off the sphere %.2g m, centre off the bone %.2g m",
+	t.Logf("head radius %.4g m at %v from the bone: deepest inside %.2g m, root off its scalp point %.2g m, off the sphere %.2g m, center off the bone %.2g m",
 		hs.Head.Radius, hs.Head.Offset, r.inside, r.root, r.surface, r.center)
 	if r.inside > 1e-4 {
 		t.Errorf("a hair vertex went %.3g m inside the fitted head sphere, want <= 1e-4", r.inside)
@@ -106,18 +107,18 @@ func checkHairRun(t *testing.T, hs HairSettings, r hairRun) {
 	// robot's head is 3.5 m up): 1e-4 m of a 1.5 m sphere is 7e-5.
 	tol := 1e-4 * math.Max(1, float64(hs.Head.Radius))
 	if r.root > tol || r.surface > tol || r.center > tol {
-		t.Errorf("roots %.3g m off their scalp points and %.3g m off the sphere, head centre %.3g m off its bone, want <= %.2g", r.root, r.surface, r.center, tol)
+		t.Errorf("roots %.3g m off their scalp points and %.3g m off the sphere, head center %.3g m off its bone, want <= %.2g", r.root, r.surface, r.center, tol)
 	}
 }
 
 // The fixtures' head is a 0.2 x 0.22 x 0.2 m box on the Head bone (in
-// centimetres under a 0.01 armature, or in metres): the fitted sphere is
-// the box's circumscribed sphere, in metres either way.
+// centimeters under a 0.01 armature, or in meters): the fitted sphere is
+// the box's circumscribed sphere, in meters either way.
 func TestHairFitFixtures(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range rigFixtures {
 		t.Run(f.name, func(t *testing.T) {
-			ch, err := LoadCharacter(writeRig(t, dir, f))
+			ch, err := Load(writeRig(t, dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,13 +128,13 @@ func TestHairFitFixtures(t *testing.T) {
 				t.Errorf("head radius %.5g m, want %.5g m (the box's circumscribed sphere)", hs.Head.Radius, want)
 			}
 			if hs.Head.Offset.Sub(mgl32.Vec3{0, 0.11, 0}).Len() > 1e-4 {
-				t.Errorf("head centre %v m from the bone, want (0, 0.11, 0)", hs.Head.Offset)
+				t.Errorf("head center %v m from the bone, want (0, 0.11, 0)", hs.Head.Offset)
 			}
 			// The default style scaled to the head would hang 0.39 m, past
 			// the shoulders: the length stops at the neck, 0.21 m below the
-			// head's centre (1.70 m against 1.49 m).
+			// head's center (1.70 m against 1.49 m).
 			if l := hs.Hair.Length; math.Abs(float64(l-0.21)) > 1e-4 {
-				t.Errorf("hair length %.4g m, want 0.21 m (from the head's centre down to the neck)", l)
+				t.Errorf("hair length %.4g m, want 0.21 m (from the head's center down to the neck)", l)
 			}
 			if s := hs.Hair.Volume / hair.DefaultSettings().Volume; math.Abs(float64(s-want/0.1)) > 1e-3 {
 				t.Errorf("hair volume scaled by %v, want the head's %v", s, want/0.1)
@@ -147,11 +148,11 @@ func TestHairFitFixtures(t *testing.T) {
 			// placed by the head alone, as the rigid head of the first
 			// fixture is, so both fit the same sphere (skinned with the
 			// neck's share, those corners would sit 1.4 cm off the box).
-			rigid, err := LoadCharacter(writeRig(t, dir, rigFixtures[0]))
+			rigid, err := Load(writeRig(t, dir, rigFixtures[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch, err = LoadCharacter(writeRig(t, dir, f))
+			ch, err = Load(writeRig(t, dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,9 +180,9 @@ func TestHairFitFixtures(t *testing.T) {
 }
 
 // The robot's head is a barrel of rigid meshes under its Head bone, whose
-// world scale is 100: the fitted sphere encloses them, in metres.
+// world scale is 100: the fitted sphere encloses them, in meters.
 func TestHairFitRobot(t *testing.T) {
-	ch, err := LoadCharacter(robotPath(t))
+	ch, err := Load(robotPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +199,12 @@ func TestHairFitRobot(t *testing.T) {
 		n++
 		far = max(far, p.Sub(head.Center).Len())
 	})
-	t.Logf("%d head vertices, head sphere radius %.4g m centred %v m from the bone", n, hs.Head.Radius, hs.Head.Offset)
+	t.Logf("%d head vertices, head sphere radius %.4g m centered %v m from the bone", n, hs.Head.Radius, hs.Head.Offset)
 	if n < 100 {
 		t.Fatalf("%d head vertices, want the robot's head meshes", n)
 	}
 	if far > hs.Head.Radius*(1+1e-5) || far < 0.99*hs.Head.Radius {
-		t.Errorf("farthest head vertex %.5g m from the centre, radius %.5g m: want it on the sphere", far, hs.Head.Radius)
+		t.Errorf("farthest head vertex %.5g m from the center, radius %.5g m: want it on the sphere", far, hs.Head.Radius)
 	}
 	if hs.Head.Radius < 1 || hs.Head.Radius > 2 || hs.Head.Offset[1] < 0.3 {
 		t.Errorf("head radius %.4g m, %v m from the bone: want the robot's 2.6 m wide head above its bone", hs.Head.Radius, hs.Head.Offset)
@@ -214,7 +215,7 @@ func TestHairFitRobot(t *testing.T) {
 
 func TestNewHeadHairErrors(t *testing.T) {
 	dir := t.TempDir()
-	ch, err := LoadCharacter(writeRig(t, dir, rigFixtures[0]))
+	ch, err := Load(writeRig(t, dir, rigFixtures[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,16 +233,16 @@ func TestNewHeadHairErrors(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		edit func(*HairSettings)
+		edit func(*scene.HairSettings)
 	}{
-		{"radius 0", func(s *HairSettings) { s.Head.Radius = 0 }},
-		{"NaN offset", func(s *HairSettings) { s.Head.Offset[1] = float32(math.NaN()) }},
-		{"zero turn", func(s *HairSettings) { s.Head.Turn = mgl32.Quat{} }},
-		{"no strands", func(s *HairSettings) { s.Hair.Strands = 0 }},
+		{"radius 0", func(s *scene.HairSettings) { s.Head.Radius = 0 }},
+		{"NaN offset", func(s *scene.HairSettings) { s.Head.Offset[1] = float32(math.NaN()) }},
+		{"NaN turn", func(s *scene.HairSettings) { s.Head.Turn = mgl32.Quat{W: float32(math.NaN())} }},
+		{"no strands", func(s *scene.HairSettings) { s.Hair.Strands = 0 }},
 	} {
 		s := good
 		c.edit(&s)
-		if _, err := NewHeadHair(w, s); err == nil {
+		if _, err := scene.NewHeadHair(w, s); err == nil {
 			t.Errorf("%s: no error", c.name)
 		} else {
 			t.Logf("%s: %v", c.name, err)

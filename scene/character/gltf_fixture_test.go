@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -15,7 +15,7 @@ import (
 type rigFixture struct {
 	name   string
 	binary bool   // .glb, else .gltf with an external .bin
-	unit   string // "cm": bones in centimetres under a 0.01 armature; "m": metres
+	unit   string // "cm": bones in centimeters under a 0.01 armature; "m": meters
 	prefix string // bone name prefix, e.g. "mixamorig:"
 	// skinnedHead: the head box is a skinned mesh of its own skin (its
 	// lower corners weighted 60% to the head, 40% to the neck) with a neck
@@ -26,7 +26,7 @@ type rigFixture struct {
 }
 
 // bone of the fixture skeleton: name (without prefix), parent index, local
-// translation in metres.
+// translation in meters.
 type fixBone struct {
 	name   string
 	parent int
@@ -71,14 +71,14 @@ func box(lo, hi [3]float32) ([][3]float32, []uint16) {
 }
 
 // writeRig writes the fixture into dir and returns the file's path: a
-// skeleton (0.01-scaled with centimetre bones, or metres), three skins (a
+// skeleton (0.01-scaled with centimeter bones, or meters), three skins (a
 // torso, two legs as one mesh of two primitives, arms), a head with a morph
 // target under the Head bone (or a skinned head, see rigFixture), a material with KHR_materials_specular, and
 // two animations ("mixamo.com|Walk" and "Run") with two-keyframe LINEAR
 // channels, a STEP and a CUBICSPLINE channel and a morph weights channel.
 func writeRig(t testing.TB, dir string, f rigFixture) string {
 	t.Helper()
-	k := float32(1) // bone units per metre
+	k := float32(1) // bone units per meter
 	if f.unit == "cm" {
 		k = 100
 	}
@@ -163,7 +163,7 @@ func writeRig(t testing.TB, dir string, f rigFixture) string {
 	hs := float32(1) // the rigid head's size, a fraction of the 0.2 m box
 	if f.skinnedHead {
 		hs = 0.1
-		// Skin 3: the head and the neck, in metres like the other skins;
+		// Skin 3: the head and the neck, in meters like the other skins;
 		// joint 0 is the Head bone, joint 1 the Neck.
 		hw := world[5]
 		var p [][3]float32

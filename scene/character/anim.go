@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"fmt"
@@ -160,7 +160,7 @@ func readClips(doc *gltf.Document) ([]*Clip, []string) {
 }
 
 // toVec4s converts an accessor's elements to Vec4s; integer components are
-// normalised when norm is set (quantised rotations).
+// normalized when norm is set (quantised rotations).
 func toVec4s(data any, norm bool) ([]mgl32.Vec4, error) {
 	var out []mgl32.Vec4
 	switch d := data.(type) {
@@ -291,7 +291,7 @@ func (tr *track) sample(t float32) mgl32.Vec4 {
 }
 
 // slerp interpolates unit quaternions on the shorter arc (a.b >= 0),
-// falling back to a normalised lerp when they are nearly equal.
+// falling back to a normalized lerp when they are nearly equal.
 func slerp(a, b mgl32.Quat, s float32) mgl32.Quat {
 	d := float64(a.Dot(b))
 	if d > 0.9995 {

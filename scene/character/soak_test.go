@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -6,10 +6,11 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/drape3d/drape/scene"
 	"github.com/drape3d/drape/verlet3d"
 )
 
-// A cape on the generated glTF rig (centimetre bones, KHR_materials_specular,
+// A cape on the generated glTF rig (centimeter bones, KHR_materials_specular,
 // morph weights: the quirks of real exports) walking and running in turns
 // of 10 s, played by drape's clip sampler, with a 0.25 s hitch every 5 s,
 // for 20 simulated seconds, or 10 minutes with DRAPE_SOAK=1 (`make soak`).
@@ -19,7 +20,7 @@ func TestSoakGLTFCharacter(t *testing.T) {
 	if os.Getenv("DRAPE_SOAK") == "1" {
 		dur = 600
 	}
-	ch, err := LoadCharacter(writeRig(t, t.TempDir(), rigFixtures[0]))
+	ch, err := Load(writeRig(t, t.TempDir(), rigFixtures[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestSoakGLTFCharacter(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
-	cape, err := NewCape(w, s)
+	cape, err := scene.NewCape(w, s)
 	if err != nil {
 		t.Fatal(err)
 	}

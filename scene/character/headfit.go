@@ -1,38 +1,19 @@
-package scene
+package character
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
 	"github.com/drape3d/drape/hair"
-	"github.com/drape3d/drape/internal/bridge"
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
-	"github.com/drape3d/drape/verlet3d"
+	"github.com/drape3d/drape/scene"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
 )
-
-// HeadSphere is the sphere hair grows on, carried by a head bone: its
-// centre sits Offset metres from the bone's origin along the bone's axes
-// (whatever the bone's scale), and Turn takes the bone's axes to the
-// head's frame of package hair (+Y to the crown, +Z out of the face).
-type HeadSphere struct {
-	Bone   *core.Node
-	Offset mgl32.Vec3 // m, along Bone's axes
-	Turn   mgl32.Quat // Bone's axes to the head's frame
-	Radius float32    // m
-}
-
-// Head returns the sphere where the bone is now (update the world matrices
-// first), as package hair takes it.
-func (s HeadSphere) Head() hair.Head {
-	pos, rot, _ := NodePose(s.Bone)
-	return hair.Head{Center: pos.Add(rot.Rotate(s.Offset)), Rotation: rot.Mul(s.Turn).Normalize(), Radius: s.Radius}
-}
 
 // HairFit chooses what HairSettings derives; the zero value derives
 // everything.
@@ -42,30 +23,10 @@ type HairFit struct {
 	Bone string
 }
 
-// HairSettings are hair fitted to a character's head: where the head
-// sphere is on its bone, and the hair's style scaled to it. Change any
-// field before NewHeadHair.
-type HairSettings struct {
-	Head HeadSphere
-	// Hair is hair.DefaultSettings with the sizes (Length, Volume and the
-	// particles' Radius) scaled by Head.Radius / 0.1 m, the default head's
-	// radius: the default style on this head. Length is at most the drop
-	// from the sphere's centre to the neck (the head bone's parent node),
-	// so that hair hanging from the sides of the head ends at the neck, as
-	// the default style does on a human head: on a big or boxy head (the
-	// sphere encloses a box's corners) the scaled length alone would bury
-	// the character (RobotExpressive's 2.6 m wide head: 3.4 m of hair over
-	// a body whose neck is 0.9 m below the head's centre). A sphere that
-	// encloses the neck (the robot's, again) stops no other particle
-	// (HeadMask 0): it would push a cape pinned at the neck and shoulders
-	// off its pins; the hair still stays out of it.
-	Hair hair.Settings
-}
-
 // HeadSphere returns the sphere fitted to the character's head (see
-// HairSettings): its centre and radius in metres, whatever the armature's
+// HairSettings): its center and radius in meters, whatever the armature's
 // scale.
-func (c *Character) HeadSphere() (HeadSphere, error) {
+func (c *Character) HeadSphere() (scene.HeadSphere, error) {
 	s, err := c.HairSettings(HairFit{})
 	return s.Head, err
 }
@@ -73,34 +34,34 @@ func (c *Character) HeadSphere() (HeadSphere, error) {
 // HairSettings returns hair settings fitted to the character as it stands
 // now (in the first frame of its clip; Update first to choose another).
 //
-// The head sphere is fitted to the head's mesh in metres, whatever the
+// The head sphere is fitted to the head's mesh in meters, whatever the
 // armature's scale: the vertices of the meshes carried by the head bone or
 // its children (a robot's rigid head) and the skinned vertices weighted at
 // least half to them, in bind pose relative to the head bone (so an open
-// jaw in the first frame does not count). The centre is the middle of
+// jaw in the first frame does not count). The center is the middle of
 // their bounding box in the character's upright frame and the radius the
 // farthest of them from it: the sphere encloses the head, so the roots sit
 // on or just above its surface, never hidden inside (on a human head the
 // sphere is a little larger than the skull; set Head.Radius and
 // Head.Offset to taste). With no such vertices the head is the human
 // proportion: a radius of 6.5% of the bone's height above the feet,
-// centred one radius above the bone.
+// centered one radius above the bone.
 //
 // The head's frame is the character's own as it stands now: +Y up, +Z to
 // the character's front (the Root's +Z).
-func (c *Character) HairSettings(fit HairFit) (HairSettings, error) {
+func (c *Character) HairSettings(fit HairFit) (scene.HairSettings, error) {
 	c.Update(0)
 	name := fit.Bone
 	if name == "" {
 		name = "Head"
 	}
-	var out HairSettings
+	var out scene.HairSettings
 	bone, err := c.Bone(name)
 	if err != nil {
-		return out, fmt.Errorf("scene: Character.HairSettings: %w", err)
+		return out, errctx.Wrap("character", "HairFit.Bone", err)
 	}
-	pos, rot, _ := NodePose(bone)
-	_, rr, _ := NodePose(c.Root)
+	pos, rot, _ := scene.NodePose(bone)
+	_, rr, _ := scene.NodePose(c.Root)
 	turn := rot.Inverse().Mul(rr).Normalize()
 	head := rot.Mul(turn) // the head's frame in the world
 	inv := head.Inverse()
@@ -130,17 +91,17 @@ func (c *Character) HairSettings(fit HairFit) (HairSettings, error) {
 		low := pos[1]
 		for _, n := range c.Model.Nodes {
 			if n != nil && c.Model.joints[n] {
-				p, _, _ := NodePose(n)
+				p, _, _ := scene.NodePose(n)
 				low = min(low, p[1])
 			}
 		}
-		if r, _, _ := NodePose(c.Root); r[1] < low {
+		if r, _, _ := scene.NodePose(c.Root); r[1] < low {
 			low = r[1]
 		}
 		radius = max(0.065*(pos[1]-low), 0.01)
 		center = mgl32.Vec3{0, radius, 0}
 	}
-	out.Head = HeadSphere{Bone: bone, Offset: turn.Rotate(center), Turn: turn, Radius: radius}
+	out.Head = scene.HeadSphere{Bone: bone, Offset: turn.Rotate(center), Turn: turn, Radius: radius}
 	out.Hair = hair.DefaultSettings()
 	k := radius / hair.DefaultHead().Radius
 	out.Hair.Length *= k
@@ -148,7 +109,7 @@ func (c *Character) HairSettings(fit HairFit) (HairSettings, error) {
 	out.Hair.Radius *= k
 	if neck, ok := c.neck(bone); ok {
 		h := out.Head.Head()
-		_, rr, _ := NodePose(c.Root)
+		_, rr, _ := scene.NodePose(c.Root)
 		drop := h.Center.Sub(neck).Dot(rr.Rotate(mgl32.Vec3{0, 1, 0}))
 		if drop > 0 && drop < out.Hair.Length {
 			out.Hair.Length = drop
@@ -167,7 +128,7 @@ func (c *Character) neck(bone *core.Node) (mgl32.Vec3, bool) {
 	if p == nil || !slices.Contains(c.Model.Nodes, p.GetNode()) {
 		return mgl32.Vec3{}, false
 	}
-	at, _, _ := NodePose(p.GetNode())
+	at, _, _ := scene.NodePose(p.GetNode())
 	return at, vecmath.Finite(at)
 }
 
@@ -267,51 +228,3 @@ func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f
 		return false
 	})
 }
-
-// HeadHair is hair on a character's head bone: the hair.Hair and the
-// HeadFollower that keeps its head sphere on the bone.
-type HeadHair struct {
-	*hair.Hair
-	Follower *HeadFollower
-}
-
-// NewHeadHair grows hair in w with s.Hair on the head sphere s.Head, where
-// the bone is now (update the world matrices first), and makes it follow
-// the bone. Errors name the bad setting and leave w as it was. A nil w or
-// s.Head.Bone panics.
-//
-//	hs, err := ch.HairSettings(scene.HairFit{})
-//	hs.Hair.Strands = 800 // change anything before
-//	h, err := scene.NewHeadHair(world, hs)
-//	h.Attach(driver)
-//	mesh := scene.NewHairMesh(h.Hair, hair.DefaultPalette())
-func NewHeadHair(w *verlet3d.World, s HairSettings) (*HeadHair, error) {
-	if w == nil {
-		panic("scene: NewHeadHair: World is nil")
-	}
-	if s.Head.Bone == nil {
-		panic("scene: NewHeadHair: HairSettings.Head.Bone is nil")
-	}
-	if !vecmath.Finite(s.Head.Offset) {
-		return nil, fmt.Errorf("scene: HairSettings.Head.Offset = %v, want finite metres", s.Head.Offset)
-	}
-	if t := s.Head.Turn; !vecmath.Finite(t.V) || !vecmath.Finite32(t.W) || t.Len() < 1e-6 {
-		return nil, fmt.Errorf("scene: HairSettings.Head.Turn = %v, want a non-zero finite quaternion", t)
-	}
-	return bridge.Build(w, func() (*HeadHair, error) {
-		hd := s.Head.Head()
-		h, err := hair.New(w, hd, s.Hair)
-		if err != nil {
-			return nil, fmt.Errorf("scene: NewHeadHair: %w", err)
-		}
-		f, err := FollowHead(h, s.Head.Bone, s.Head.Offset, s.Head.Turn)
-		if err != nil {
-			h.Remove()
-			return nil, err
-		}
-		return &HeadHair{Hair: h, Follower: f}, nil
-	})
-}
-
-// Attach moves the head with its bone before every step of d.
-func (h *HeadHair) Attach(d *Driver) { h.Follower.Attach(d) }

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -12,7 +12,7 @@ import (
 // g3n builds nodes and geometry in memory) and plays every clip of what
 // loads. Properties: no panic, an error names the file, a loaded model's
 // clips pose at any clock value. Seeds: the generated rig (quirks of real
-// exports: centimetre bones, KHR_materials_specular, morph weights,
+// exports: centimeter bones, KHR_materials_specular, morph weights,
 // two-keyframe and CUBICSPLINE channels) and a one-triangle .gltf.
 //
 //	go test ./scene -run '^$' -fuzz '^FuzzLoadGLTF$' -fuzztime 5m -parallel 1

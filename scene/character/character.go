@@ -1,10 +1,12 @@
-package scene
+package character
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/drape3d/drape/internal/errctx"
+	"github.com/drape3d/drape/scene"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
@@ -15,10 +17,10 @@ import (
 // Root you place in your game, an animation player, bone lookup by the
 // usual naming schemes, and unit-scale mounts for colliders and anchors.
 //
-//	ch, err := scene.LoadCharacter("hero.glb")
+//	ch, err := character.Load("hero.glb")
 //	scn.Add(ch.Root)
 //	ch.Play("Walking")
-//	s, err := ch.CapeSettings(scene.CapeFit{})
+//	s, err := ch.CapeSettings(character.CapeFit{})
 //	cape, err := scene.NewCape(world, s)
 //	// every frame: ch.Update(dt), then the driver (cape.Sync, World step)
 type Character struct {
@@ -30,25 +32,25 @@ type Character struct {
 	// Player plays the current clip (nil when the file has none).
 	Player *Player
 	// FadeTime is how long Play blends from one clip to the next, in
-	// seconds; NewCharacter sets 0.3.
+	// seconds; New sets 0.3.
 	FadeTime float64
 
-	mounts []*Mount
+	mounts []mount
 }
 
-// LoadCharacter loads a .gltf or .glb file with DefaultGLTFLimits (see
+// Load loads a .gltf or .glb file with DefaultGLTFLimits (see
 // LoadGLTF) and plays its walk cycle when it has one (a clip whose name
 // contains "walk"), else its first animation.
-func LoadCharacter(file string) (*Character, error) {
+func Load(file string) (*Character, error) {
 	m, err := LoadGLTF(file, DefaultGLTFLimits())
 	if err != nil {
 		return nil, err
 	}
-	return NewCharacter(m), nil
+	return New(m), nil
 }
 
-// NewCharacter wraps a loaded model.
-func NewCharacter(m *GLTFModel) *Character {
+// New wraps a loaded model.
+func New(m *GLTFModel) *Character {
 	c := &Character{Root: core.NewNode(), Model: m, FadeTime: 0.3}
 	c.Root.SetName("character")
 	c.Root.Add(m.Root)
@@ -104,19 +106,27 @@ func (c *Character) Mount(bone *core.Node) *core.Node {
 	return c.mount(bone, mgl32.QuatIdent()).Node
 }
 
-func (c *Character) mount(bone *core.Node, turn mgl32.Quat) *Mount {
+func (c *Character) mount(bone *core.Node, turn mgl32.Quat) *scene.Mount {
 	return c.mountAxes(bone, bone, turn)
 }
 
-func (c *Character) mountAxes(bone, axes *core.Node, turn mgl32.Quat) *Mount {
+func (c *Character) mountAxes(bone, axes *core.Node, turn mgl32.Quat) *scene.Mount {
 	for _, m := range c.mounts {
 		if m.bone == bone && m.axes == axes && m.turn.ApproxEqual(turn) {
-			return m
+			return m.Mount
 		}
 	}
-	m := NewMountAxes(c.Root, bone, axes, turn)
-	c.mounts = append(c.mounts, m)
+	m := scene.NewMountAxes(c.Root, bone, axes, turn)
+	c.mounts = append(c.mounts, mount{m, bone, axes, turn})
 	return m
+}
+
+// mount is a scene.Mount the Character made and moves, with what it was
+// made from (a level reference is never looked up: its axes are nil).
+type mount struct {
+	*scene.Mount
+	bone, axes *core.Node
+	turn       mgl32.Quat
 }
 
 // findRole returns the first bone matching any of names.
@@ -130,7 +140,7 @@ func (c *Character) findRole(names ...string) *core.Node {
 }
 
 // BodyBone names a bone to put a capsule on, from the bone to its child
-// along the body, with a radius in metres.
+// along the body, with a radius in meters.
 type BodyBone struct {
 	Bone   string
 	Radius float32 // m
@@ -139,9 +149,9 @@ type BodyBone struct {
 // CapeFit chooses what CapeSettings derives from the skeleton; the zero
 // value derives everything.
 type CapeFit struct {
-	// Anchors are the bones the top edge is pinned to, across the back.
-	// Default: left shoulder, neck, right shoulder (clavicles), found by
-	// the naming schemes of BoneKey.
+	// Anchors are the bones the top edge is pinned to, in the order of
+	// scene.CapeSettings.Anchors. Default: the shoulders (clavicles) and the
+	// neck, found by the naming schemes of BoneKey.
 	Anchors []string
 	// Body are the colliders. Default: capsules along the spine from the
 	// hips to the neck, and on both thighs, with radii from the shoulder
@@ -152,13 +162,13 @@ type CapeFit struct {
 // CapeSettings returns cape settings fitted to the character's skeleton as
 // it stands now (update it first): anchors on the shoulders and neck, width
 // from the shoulder span, length from the neck's height, standoff and body
-// colliders from the torso's size, all in metres whatever the armature's
+// colliders from the torso's size, all in meters whatever the armature's
 // scale (colliders sit on unit-scale mounts). Reference is a mount on the
 // hips facing the character's front, so Back is the default (0, 0, -1).
-// Change any field before NewCape.
-func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
+// Change any field before scene.NewCape.
+func (c *Character) CapeSettings(fit CapeFit) (scene.CapeSettings, error) {
 	c.Update(0)
-	s := DefaultCapeSettings()
+	s := scene.DefaultCapeSettings()
 	names := fit.Anchors
 	var anchors []*core.Node
 	if len(names) == 0 {
@@ -171,13 +181,13 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 			}
 		}
 		if len(anchors) < 2 {
-			return s, fmt.Errorf("scene: Character.CapeSettings: found no shoulder or neck bones (tried LeftShoulder, Neck, RightShoulder and their spellings); name them in CapeFit.Anchors")
+			return s, fmt.Errorf("character: Character.CapeSettings: found no shoulder or neck bones (tried LeftShoulder, Neck, RightShoulder and their spellings); name them in CapeFit.Anchors")
 		}
 	}
 	for _, n := range names {
 		b, err := c.Bone(n)
 		if err != nil {
-			return s, fmt.Errorf("scene: CapeFit.Anchors: %w", err)
+			return s, errctx.Wrap("character", "CapeFit.Anchors", err)
 		}
 		anchors = append(anchors, b)
 	}
@@ -189,10 +199,10 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 		chest = p.GetNode()
 	}
 	for _, b := range anchors {
-		s.Anchors = append(s.Anchors, Anchor{Node: c.mountAxes(b, chest, mgl32.QuatIdent()).Node})
+		s.Anchors = append(s.Anchors, scene.Anchor{Node: c.mountAxes(b, chest, mgl32.QuatIdent()).Node})
 	}
-	pos := func(n *core.Node) mgl32.Vec3 { p, _, _ := NodePose(n); return p }
-	// Sizes from the skeleton, in world metres.
+	pos := func(n *core.Node) mgl32.Vec3 { p, _, _ := scene.NodePose(n); return p }
+	// Sizes from the skeleton, in world meters.
 	span := float32(0)
 	la := c.findRole("LeftUpperArm", "LeftArm")
 	ra := c.findRole("RightUpperArm", "RightArm")
@@ -205,7 +215,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	}
 	span = max(span, line)
 	if span < 1e-3 {
-		return s, fmt.Errorf("scene: Character.CapeSettings: the shoulders are %v m apart: no cape to fit", span)
+		return s, fmt.Errorf("character: Character.CapeSettings: the shoulders are %v m apart: no cape to fit", span)
 	}
 	torso := 0.36 * span
 	s.Width = max(1.3*span, 1.6*line)
@@ -231,7 +241,7 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	// cape's spacing (at least 8 columns): a finer grid on a human-sized
 	// cape converges worse for the same solver work, and a running leg
 	// left its hem links 13% stretched at Width/20 (0.023 m; 6% at 0.047).
-	d := DefaultCapeSettings().Spacing
+	d := scene.DefaultCapeSettings().Spacing
 	s.Spacing = min(0.15, max(d, s.Width/20), s.Width/8)
 
 	// The reference: a mount on the hips turned to face the character's
@@ -240,14 +250,13 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	if hips == nil {
 		hips = anchors[len(anchors)/2]
 	}
-	_, hr, _ := NodePose(hips)
-	_, rr, _ := NodePose(c.Root)
+	_, hr, _ := scene.NodePose(hips)
+	_, rr, _ := scene.NodePose(c.Root)
 	// Level: the hips pitch and roll in a run, and the cape's lag limits and
 	// carry follow the heading only.
-	ref := NewMount(c.Root, hips, hr.Inverse().Mul(rr))
-	ref.level = true
-	ref.Update()
-	c.mounts = append(c.mounts, ref)
+	ref := scene.NewMount(c.Root, hips, hr.Inverse().Mul(rr))
+	ref.SetLevel(true)
+	c.mounts = append(c.mounts, mount{Mount: ref})
 	s.Reference = ref.Node
 
 	body := fit.Body
@@ -270,11 +279,11 @@ func (c *Character) CapeSettings(fit CapeFit) (CapeSettings, error) {
 	}
 	for i, bb := range body {
 		if !(bb.Radius > 0) || math.IsInf(float64(bb.Radius), 0) {
-			return s, fmt.Errorf("scene: CapeFit.Body[%d].Radius = %v, want metres > 0", i, bb.Radius)
+			return s, fmt.Errorf("character: CapeFit.Body[%d].Radius = %v, want meters > 0", i, bb.Radius)
 		}
 		b, err := c.Bone(bb.Bone)
 		if err != nil {
-			return s, fmt.Errorf("scene: CapeFit.Body[%d]: %w", i, err)
+			return s, errctx.Wrap("character", fmt.Sprintf("CapeFit.Body[%d]", i), err)
 		}
 		s.Body = append(s.Body, c.capsule(b, bb.Radius, neck))
 		s.Standoff = max(s.Standoff, bb.Radius+0.03)
@@ -314,8 +323,8 @@ func (c *Character) spineChain(hips, neck *core.Node) []*core.Node {
 
 // capsule is a BodyPart from bone to its child along the body (the child
 // on the way to toward, else the joint child with the most descendants),
-// radius r metres, on a unit-scale mount so r stays in metres.
-func (c *Character) capsule(bone *core.Node, r float32, toward *core.Node) BodyPart {
+// radius r meters, on a unit-scale mount so r stays in meters.
+func (c *Character) capsule(bone *core.Node, r float32, toward *core.Node) scene.BodyPart {
 	mt := c.mount(bone, mgl32.QuatIdent())
 	var best *core.Node
 	bestN := -1
@@ -334,13 +343,13 @@ func (c *Character) capsule(bone *core.Node, r float32, toward *core.Node) BodyP
 	}
 	var end math32.Vector3
 	if best != nil {
-		p, _, _ := NodePose(best)
+		p, _, _ := scene.NodePose(best)
 		end = mt.Local(p)
 	}
 	if end.Length() < 1e-4 {
 		end = math32.Vector3{Y: 2 * r}
 	}
-	return BodyPart{Node: mt.Node, B: end, Radius: r}
+	return scene.BodyPart{Node: mt.Node, B: end, Radius: r}
 }
 
 func countNodes(n core.INode) int {
@@ -362,7 +371,7 @@ func isUnder(n, anc *core.Node) bool {
 }
 
 // backDepth returns how far behind the spine (the chain of bones up to
-// neck) the character's meshes reach, in metres: the largest distance from
+// neck) the character's meshes reach, in meters: the largest distance from
 // the spine of a vertex that lies behind it, between its ends, within a
 // quarter span of the middle of the back. Only meshes carried rigidly by
 // nodes count (skinned vertices need their joints: a skinned character
@@ -370,11 +379,11 @@ func isUnder(n, anc *core.Node) bool {
 func (c *Character) backDepth(chain []*core.Node, neck *core.Node, back mgl32.Vec3, span float32) float32 {
 	pts := make([]mgl32.Vec3, 0, len(chain)+1)
 	for _, b := range chain {
-		p, _, _ := NodePose(b)
+		p, _, _ := scene.NodePose(b)
 		pts = append(pts, p)
 	}
 	if neck != nil {
-		p, _, _ := NodePose(neck)
+		p, _, _ := scene.NodePose(neck)
 		pts = append(pts, p)
 	}
 	if len(pts) < 2 {

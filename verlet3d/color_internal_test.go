@@ -8,12 +8,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Every colour batch must be free of shared particles, or parallel solving
+// Every color batch must be free of shared particles, or parallel solving
 // would race and differ from serial solving.
-func TestColourBatchesShareNoParticle(t *testing.T) {
-	w := gridWorld(16) // under minRegionLinks: colour batches
+func TestColorBatchesShareNoParticle(t *testing.T) {
+	w := gridWorld(16) // under minRegionLinks: color batches
 	ls := &w.links
-	ls.colour(w.NumParticles())
+	ls.color(w.NumParticles())
 	total := 0
 	for b := 0; b+1 < len(ls.batches); b++ {
 		seen := map[int32]bool{}
@@ -30,7 +30,7 @@ func TestColourBatchesShareNoParticle(t *testing.T) {
 		t.Fatalf("batches hold %d links, want %d", total+len(ls.hot)-int(ls.serial), w.NumLinks())
 	}
 	if len(ls.batches)-1 > 16 {
-		t.Errorf("%d colours for a grid whose particles touch 12 links: greedy colouring went wrong", len(ls.batches)-1)
+		t.Errorf("%d colors for a grid whose particles touch 12 links: greedy coloring went wrong", len(ls.batches)-1)
 	}
 }
 
@@ -52,7 +52,7 @@ func TestRegionsShareNoParticle(t *testing.T) {
 		w := gridWorld(tc.n)
 		ls := &w.links
 		np := w.NumParticles()
-		ls.colour(np)
+		ls.color(np)
 		nr := tc.regions
 		if len(ls.regions) != nr+1 || len(ls.pairs) != nr/2+1 || len(ls.odds) != nr/2 {
 			t.Fatalf("%d links: %d region bounds, %d pair bounds, %d odd bounds; want %d, %d, %d",
@@ -99,7 +99,7 @@ func TestRegionsShareNoParticle(t *testing.T) {
 		t.Logf("%d x %d: %d links, %d regions, %d in pairs, %d in odd boundaries, %d farther apart",
 			tc.n, tc.n, len(ls.hot), nr, ls.pairs[nr/2]-ls.pairs[0], ls.odds[len(ls.odds)-1]-ls.odds[0], rest)
 		if rest != 0 {
-			t.Errorf("%d x %d: %d links between regions farther apart than neighbours, want none for regions of two rows or more", tc.n, tc.n, rest)
+			t.Errorf("%d x %d: %d links between regions farther apart than neighbors, want none for regions of two rows or more", tc.n, tc.n, rest)
 		}
 	}
 }
@@ -133,7 +133,7 @@ func gridWorld(n int) *World {
 // not change a single bit of the result: one pass over the reordered links
 // and one over the same links in handle order, from the same jumbled start,
 // end with identical positions. And the reordering must pay: far fewer
-// neighbours in the tail share a particle than in handle order.
+// neighbors in the tail share a particle than in handle order.
 func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	w := gridWorld(12)
 	ls := &w.links
@@ -147,7 +147,7 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 	for _, i := range ls.slot {
 		byHandle = append(byHandle, ls.hot[i])
 	}
-	ls.colour(np)
+	ls.color(np)
 	if int(ls.serial) != 0 {
 		t.Fatalf("a 12 x 12 grid has %d links in parallel batches; the test wants them all in the serial tail", ls.serial)
 	}
@@ -175,9 +175,9 @@ func TestLevelOrderKeepsHandleOrderResult(t *testing.T) {
 		return n
 	}
 	before, after := shared(byHandle), shared(ls.hot)
-	t.Logf("%d links: %d neighbours share a particle in handle order, %d in level order", len(ls.hot), before, after)
+	t.Logf("%d links: %d neighbors share a particle in handle order, %d in level order", len(ls.hot), before, after)
 	if after*10 > before {
-		t.Errorf("level order leaves %d of %d neighbour pairs sharing a particle (handle order %d)", after, len(ls.hot)-1, before)
+		t.Errorf("level order leaves %d of %d neighbor pairs sharing a particle (handle order %d)", after, len(ls.hot)-1, before)
 	}
 }
 

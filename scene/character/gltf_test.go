@@ -1,19 +1,21 @@
-package scene
+package character
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/scene"
+
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-const robotFile = "../../shared/models/RobotExpressive.glb"
+const robotFile = "../../../shared/models/RobotExpressive.glb"
 
 // robotPath returns the shared robot or skips: a user's clone has no
 // ../shared folder.
@@ -23,25 +25,6 @@ func robotPath(t testing.TB) string {
 		t.Skipf("skipping: %s is absent (it lives in the shared models folder, not in the repository): %v", robotFile, err)
 	}
 	return robotFile
-}
-
-func TestBoneKey(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		side byte
-		base string
-	}{
-		{"Neck", 0, "neck"}, {"neck", 0, "neck"}, {"mixamorig:Neck", 0, "neck"}, {"mixamorig_Neck", 0, "neck"},
-		{"ShoulderL", 'L', "shoulder"}, {"LeftShoulder", 'L', "shoulder"}, {"shoulder.L", 'L', "shoulder"},
-		{"mixamorig:LeftShoulder", 'L', "shoulder"}, {"shoulder_r", 'R', "shoulder"}, {"R_Shoulder", 'R', "shoulder"},
-		{"Bip01 L Clavicle", 'L', "bip01clavicle"}, {"UpperArmR", 'R', "upperarm"}, {"Spine1", 0, "spine1"},
-		{"mixamorig1:RightUpLeg", 'R', "upleg"}, {"Hips", 0, "hips"}, {"Head_1", 0, "head1"},
-	} {
-		s, b := BoneKey(c.name)
-		if s != c.side || b != c.base {
-			t.Errorf("BoneKey(%q) = %q, %q; want %q, %q", c.name, s, b, c.side, c.base)
-		}
-	}
 }
 
 func TestClipSampler(t *testing.T) {
@@ -101,7 +84,7 @@ func (r capeRun) String() string {
 // cape CapeSettings fits (changed by mod, if not nil) and, with strands >
 // 0, that many hairs fitted by HairSettings, as README's glTF example
 // does.
-func dressCharacter(tb testing.TB, ch *Character, cfg verlet3d.Config, clip string, strands int, mod func(*CapeSettings)) (*verlet3d.World, *Cape, *HeadHair) {
+func dressCharacter(tb testing.TB, ch *Character, cfg verlet3d.Config, clip string, strands int, mod func(*scene.CapeSettings)) (*verlet3d.World, *scene.Cape, *scene.HeadHair) {
 	tb.Helper()
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
@@ -118,18 +101,18 @@ func dressCharacter(tb testing.TB, ch *Character, cfg verlet3d.Config, clip stri
 	if mod != nil {
 		mod(&s)
 	}
-	cape, err := NewCape(w, s)
+	cape, err := scene.NewCape(w, s)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var hh *HeadHair
+	var hh *scene.HeadHair
 	if strands > 0 {
 		hs, err := ch.HairSettings(HairFit{})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		hs.Hair.Strands = strands
-		if hh, err = NewHeadHair(w, hs); err != nil {
+		if hh, err = scene.NewHeadHair(w, hs); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -149,7 +132,7 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64,
 	// (fixtures) and 8.3% (robot). (The old 2 x 10 defaults: 28% and 20%.)
 	cfg := verlet3d.DefaultConfig()
 	cfg.Iterations = 3
-	w, cape, hh := dressCharacter(t, ch, cfg, clips[0], strands, func(s *CapeSettings) {
+	w, cape, hh := dressCharacter(t, ch, cfg, clips[0], strands, func(s *scene.CapeSettings) {
 		s.CarryLinear, s.CarryAngular, s.MaxLag = 0.3, 0.3, 1.5
 	})
 	var radius []float32
@@ -185,8 +168,8 @@ func runCharacterCape(t *testing.T, ch *Character, clips []string, secs float64,
 	return out
 }
 
-// checkCapeRun checks a clip against the cape's references (DESIGN.md
-// section 6): pins on their bones, no cloth inside the body, structural
+// checkCapeRun checks a clip against the cape's references (a cape on a
+// walking character): pins on their bones, no cloth inside the body, structural
 // strain under maxStrain.
 func checkCapeRun(t *testing.T, what string, r capeRun, maxStrain float32) {
 	t.Helper()
@@ -207,7 +190,7 @@ func TestGLTFFixtures(t *testing.T) {
 	for _, f := range rigFixtures {
 		t.Run(f.name, func(t *testing.T) {
 			path := writeRig(t, dir, f)
-			ch, err := LoadCharacter(path)
+			ch, err := Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,10 +218,10 @@ func TestGLTFFixtures(t *testing.T) {
 				}
 			}
 			// The armature's scale is the file's business: the hips stand
-			// 1 m up and a collider's radius is in metres.
+			// 1 m up and a collider's radius is in meters.
 			ch.Update(0)
 			hips, _ := ch.Bone("Hips")
-			if p, _, _ := NodePose(hips); math.Abs(float64(p[1]-1)) > 1e-3 {
+			if p, _, _ := scene.NodePose(hips); math.Abs(float64(p[1]-1)) > 1e-3 {
 				t.Errorf("hips at %v, want 1 m up", p)
 			}
 			// The clock lands exactly on the last of two keyframes.
@@ -260,7 +243,7 @@ func TestGLTFFixtures(t *testing.T) {
 
 func TestGLTFRobot(t *testing.T) {
 	path := robotPath(t)
-	ch, err := LoadCharacter(path)
+	ch, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,13 +266,13 @@ func TestGLTFRobot(t *testing.T) {
 		if n == nil {
 			continue
 		}
-		if p, _, _ := NodePose(n); !vecmath.Finite(p) {
+		if p, _, _ := scene.NodePose(n); !vecmath.Finite(p) {
 			t.Errorf("node %d (%s) at %v", i, ch.Model.Names[i], p)
 		}
 	}
 	rs := runCharacterCape(t, ch, []string{"Walking", "Running"}, 10, 0)
 	for i, rad := range rs[0].radius {
-		// The robot's bones carry a world scale of 100: radii stay metres.
+		// The robot's bones carry a world scale of 100: radii stay meters.
 		if rad < 0.1 || rad > 1 {
 			t.Errorf("body collider %d radius %.4g m, want the robot's 0.1-1 m", i, rad)
 		}
@@ -303,7 +286,7 @@ func TestGLTFRobot(t *testing.T) {
 	// (Each run loads the robot afresh: the cape's worst strain depends on
 	// the clip's phase, 4.6% to 8.7% walking.)
 	fresh := func() *Character {
-		c, err := LoadCharacter(path)
+		c, err := Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +306,7 @@ func TestGLTFRobot(t *testing.T) {
 // worker), after 3 s of walking. The phases report where the frame goes
 // (World.Stats().Phases), as the demo's HUD does.
 func BenchmarkRobotCapeHair(b *testing.B) {
-	ch, err := LoadCharacter(robotPath(b))
+	ch, err := Load(robotPath(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drape3d/drape/internal/errctx"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/graphic"
 	g3ngltf "github.com/g3n/engine/loader/gltf"
@@ -75,7 +76,7 @@ var gltfRefused = map[string]bool{
 	"EXT_texture_avif": true,
 }
 
-// LoadGLTF reads a .gltf or .glb file, checks it and hands a sanitised copy
+// LoadGLTF reads a .gltf or .glb file, checks it and hands a sanitized copy
 // to g3n's loader:
 //   - buffers and images are read only from the file's own folder (URIs with
 //     "..", absolute paths and schemes other than data: are refused);
@@ -84,8 +85,8 @@ var gltfRefused = map[string]bool{
 //   - every index (node, mesh, accessor, ...) is checked, and the node graph
 //     must be a forest;
 //   - material extensions g3n refuses (KHR_materials_specular, ...) are
-//     dropped: the material keeps its base colour and texture (a
-//     specular-glossiness material keeps its diffuse colour and texture);
+//     dropped: the material keeps its base color and texture (a
+//     specular-glossiness material keeps its diffuse color and texture);
 //   - sparse accessors, accessors without a buffer view and skins without
 //     inverse bind matrices are expanded; a skinned mesh of several
 //     primitives is split into one skinned node per primitive;
@@ -96,16 +97,16 @@ var gltfRefused = map[string]bool{
 // bad file: a panic inside g3n's loader is returned as an error.
 func LoadGLTF(file string, lim GLTFLimits) (*GLTFModel, error) {
 	if lim.MaxFileBytes <= 0 || lim.MaxTotalBytes <= 0 || lim.MaxImagePixels <= 0 {
-		return nil, fmt.Errorf("scene: LoadGLTF: limits %+v, want every limit > 0 (see DefaultGLTFLimits)", lim)
+		return nil, fmt.Errorf("character: LoadGLTF: limits %+v, want every limit > 0 (see DefaultGLTFLimits)", lim)
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		return nil, fmt.Errorf("scene: LoadGLTF(%q): %w", file, err)
+		return nil, fmt.Errorf("character: LoadGLTF(%q): %w", file, err)
 	}
 	dir := filepath.Dir(abs)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("scene: LoadGLTF(%q): %w", file, err)
+		return nil, fmt.Errorf("character: LoadGLTF(%q): %w", file, err)
 	}
 	defer root.Close()
 	l := &gltfLoad{file: file, root: root, lim: lim}
@@ -131,7 +132,7 @@ func LoadGLTF(file string, lim GLTFLimits) (*GLTFModel, error) {
 	// Clips are read from the checked document before it is rewritten.
 	clips, notes := readClips(doc)
 	l.notes = append(l.notes, notes...)
-	if err := l.sanitise(doc); err != nil {
+	if err := l.sanitize(doc); err != nil {
 		return nil, err
 	}
 	m.Names = make([]string, len(doc.Nodes))
@@ -159,7 +160,7 @@ type gltfLoad struct {
 }
 
 func (l *gltfLoad) errf(format string, args ...any) error {
-	return fmt.Errorf("scene: glTF %q: %s", l.file, fmt.Sprintf(format, args...))
+	return fmt.Errorf("character: glTF %q: %s", l.file, fmt.Sprintf(format, args...))
 }
 
 func (l *gltfLoad) note(s string) {
@@ -705,13 +706,13 @@ func readAccessor(doc *gltf.Document, i int) (any, error) {
 	return modeler.ReadAccessor(doc, a, nil)
 }
 
-// sanitise rewrites the checked document into one g3n loads: one buffer,
+// sanitize rewrites the checked document into one g3n loads: one buffer,
 // embedded images, no material extensions, plain accessors, one primitive
 // per skinned mesh, no animations (drape plays them).
-func (l *gltfLoad) sanitise(doc *gltf.Document) error {
+func (l *gltfLoad) sanitize(doc *gltf.Document) error {
 	for _, e := range doc.ExtensionsUsed {
 		if strings.HasPrefix(e, "KHR_materials_") {
-			l.note("material extension " + e + " dropped: base colour and texture kept")
+			l.note("material extension " + e + " dropped: base color and texture kept")
 		}
 	}
 	doc.ExtensionsUsed, doc.ExtensionsRequired, doc.Extensions = nil, nil, nil
@@ -720,7 +721,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 			m.PBRMetallicRoughness = specGlossBase(sg, len(doc.Textures))
 		}
 		for e := range m.Extensions {
-			l.note("material extension " + e + " dropped: base colour and texture kept")
+			l.note("material extension " + e + " dropped: base color and texture kept")
 		}
 		m.Extensions = nil
 	}
@@ -802,7 +803,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 		}
 		if err != nil {
 			// A texture g3n cannot decode: a white pixel keeps the material's
-			// colour (and the file loading).
+			// color (and the file loading).
 			l.note(fmt.Sprintf("%s (%s): %v; replaced by white", f, format, err))
 			data = whitePNG
 		}
@@ -873,7 +874,7 @@ func (l *gltfLoad) sanitise(doc *gltf.Document) error {
 }
 
 // specGlossBase turns a KHR_materials_pbrSpecularGlossiness material into
-// its diffuse colour and texture.
+// its diffuse color and texture.
 func specGlossBase(ext any, nTex int) *gltf.PBRMetallicRoughness {
 	raw, err := json.Marshal(ext)
 	if err != nil {
@@ -905,7 +906,7 @@ var whitePNG = []byte{
 	0x44, 0xae, 0x42, 0x60, 0x82,
 }
 
-// toG3N encodes the sanitised document as GLB bytes in memory and loads the
+// toG3N encodes the sanitized document as GLB bytes in memory and loads the
 // default scene with g3n, turning a panic inside g3n into an error.
 func (l *gltfLoad) toG3N(doc *gltf.Document, m *GLTFModel, dir string) (err error) {
 	var glb bytes.Buffer
@@ -982,8 +983,11 @@ func (l *gltfLoad) toG3N(doc *gltf.Document, m *GLTFModel, dir string) (err erro
 	return nil
 }
 
-// Node returns the node of the model called name, by the naming rules of
-// FindBoneName: skin joints first, then any node of the scene.
+// Node returns the node of the model called name: the exact name, then the
+// same name ignoring case, then the same BoneKey (so "LeftShoulder" finds
+// "mixamorig:LeftShoulder" or "shoulder.L"), then the same BoneKey without
+// a duplicate marker ("Head_1" for "Head"). At each stage skin joints win
+// over other nodes, then the node nearest the root.
 func (m *GLTFModel) Node(name string) (*core.Node, error) {
 	var cands []boneCandidate
 	for i, n := range m.Nodes {
@@ -1006,7 +1010,7 @@ func (m *GLTFModel) Node(name string) (*core.Node, error) {
 		}
 	}
 	sort.Strings(names)
-	return nil, fmt.Errorf("scene: no bone or node matching %q (have %s)", name, listNames(names))
+	return nil, fmt.Errorf("character: no bone or node matching %q (have %s)", name, errctx.Names(names))
 }
 
 // Clip returns the animation called name: exact, then ignoring case, then
@@ -1033,7 +1037,7 @@ func (m *GLTFModel) Clip(name string) (*Clip, error) {
 		names[i] = c.Name
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("scene: no animation %q: the file has no animations", name)
+		return nil, fmt.Errorf("character: no animation %q: the file has no animations", name)
 	}
-	return nil, fmt.Errorf("scene: no animation %q (have %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("character: no animation %q (have %s)", name, strings.Join(names, ", "))
 }
