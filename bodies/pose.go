@@ -204,7 +204,6 @@ type poseEngine struct {
 	g       mgl32.Vec3
 	passes  int
 	job     func(lo, hi int)
-	w       *verlet3d.World
 	stats   Stats
 }
 
@@ -228,16 +227,6 @@ func rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 // unrotate turns v by the inverse of the unit quaternion q.
 func unrotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 	return rotate(mgl32.Quat{W: q.W, V: mgl32.Vec3{-q.V[0], -q.V[1], -q.V[2]}}, v)
-}
-
-// turn adds the small rotation dw (rad, world axes) to q, unnormalized:
-// q += ½ (0, dw) q.
-func turn(q *mgl32.Quat, dw mgl32.Vec3) {
-	x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
-	q.W += float32(0.5 * (float32(-dw[0]*x) - float32(dw[1]*y) - float32(dw[2]*z)))
-	q.V[0] += float32(0.5 * (float32(dw[0]*w) + float32(dw[1]*z) - float32(dw[2]*y)))
-	q.V[1] += float32(0.5 * (float32(dw[1]*w) + float32(dw[2]*x) - float32(dw[0]*z)))
-	q.V[2] += float32(0.5 * (float32(dw[2]*w) + float32(dw[0]*y) - float32(dw[1]*x)))
 }
 
 func normalize(q mgl32.Quat) mgl32.Quat {
@@ -295,7 +284,3 @@ func expMap(th mgl32.Vec3) mgl32.Quat {
 	s := float32(math.Sin(float64(a/2))) / a
 	return mgl32.Quat{W: float32(math.Cos(float64(a / 2))), V: vecmath.Scale(th, s)}
 }
-
-// pointVelocity returns the velocity of the body point at r from its
-// center (world axes).
-func (b *poseBody) pointVelocity(r mgl32.Vec3) mgl32.Vec3 { return b.v.Add(cross(b.w, r)) }

@@ -293,7 +293,7 @@ func (s *System) Stats() Stats {
 	return s.stats
 }
 
-// Len returns the number of cubes.
+// NumCubes returns the number of cubes.
 func (s *System) NumCubes() int {
 	if s.pose != nil {
 		return len(s.pose.bodies)
@@ -508,8 +508,8 @@ func (s *System) Corners(c Cube) [8]verlet3d.Particle {
 	return out
 }
 
-// CentreParticle returns the centre particle of c; ok is false if the cube
-// was made without one.
+// CenterParticle returns the center particle of c; ok is false if the cube
+// was made without one (Hollow, or a PoseEngine cube).
 func (s *System) CenterParticle(c Cube) (p verlet3d.Particle, ok bool) {
 	if s.pose != nil {
 		s.poseBody(c)
