@@ -38,7 +38,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	s.wakeByColliders(first)
 	s.maxWidth, s.nDragged = 0, 0
 	s.h, s.pos, s.first = h, pos, first
-	// carry's rotation and centre hold for the next substep only if
+	// carry's rotation and center hold for the next substep only if
 	// nothing moved the particles since: within a step only the World's
 	// non-finite guard can (between steps, see prepareCubes).
 	resets := w.Stats().NonFiniteResets
@@ -370,7 +370,7 @@ func (s *System) generate(lo, hi int) {
 }
 
 // limitRecovery lets c push out of the depth it began the substep in by
-// at most recover metres (its floor); the approach of the substep itself
+// at most recover meters (its floor); the approach of the substep itself
 // is stopped in full.
 func (c *contact) limitRecovery(recover float32) {
 	a, b, n := &c.paPrev, &c.pbPrev, &c.n // in place: see moveRigidly
@@ -438,15 +438,15 @@ func (s *System) prepareCubes(lo, hi int) {
 			s.settle(cb)
 			continue
 		}
-		// carry's rotation and centre hold within a step, and into the
+		// carry's rotation and center hold within a step, and into the
 		// next one when the particles are where carry left them (the game
 		// may have moved them between steps); not when the World's guard
 		// put a particle back (prepare).
 		known := cb.qNextOK && !s.reset && (!s.first || cb.unmoved(prev))
 		cb.qNextOK = false
 		nh := 0
-		if cb.centre >= 0 && inv[cb.centre] == 0 {
-			nh, cb.pin = 1, cb.centre
+		if cb.center >= 0 && inv[cb.center] == 0 {
+			nh, cb.pin = 1, cb.center
 		}
 		for _, p := range cb.p {
 			if inv[p] == 0 {
@@ -484,7 +484,7 @@ func (s *System) prepareCubes(lo, hi int) {
 // fastMove is the distance, in cube half-sizes, that a cube (or a pair of
 // cubes, relative to each other) must move in a substep to count as fast:
 // its bounds then cover its path, it meets the particles its path crossed
-// (vertexFace), and a pair is tested with the centres where the substep
+// (vertexFace), and a pair is tested with the centers where the substep
 // began (cubePair), not only where the cubes end it. (Two 10 cm crates
 // thrown at each other at 68 m/s, 11 cm a substep, passed through each
 // other and left faster than they came.)
@@ -502,7 +502,7 @@ func (s *System) sweptBounds(cb *cube, prev []mgl32.Vec3) {
 	}
 }
 
-// frame refreshes cb's centre, axes, rotation and bounds from pos.
+// frame refreshes cb's center, axes, rotation and bounds from pos.
 func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 	a, c := moment(pos, &cb.p)
 	q := rotationNear(a, cb.q, 6)
@@ -512,7 +512,7 @@ func (s *System) frame(cb *cube, pos []mgl32.Vec3) {
 }
 
 // placed is frame for a cube whose particles predict has just placed
-// rigidly at the rotation cb.q (matrix rm): only the centre is read back.
+// rigidly at the rotation cb.q (matrix rm): only the center is read back.
 func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
 	var cx, cy, cz float64 // scalars: see predict
 	for _, p := range cb.p {
@@ -524,7 +524,7 @@ func (s *System) placed(cb *cube, pos []mgl32.Vec3, rm *mat3d) {
 	s.setFrame(cb, pos, [3]float64{float64(cx / 8), float64(cy / 8), float64(cz / 8)}, rm)
 }
 
-// setFrame sets cb's centre to c, its axes from r (the matrix of cb.q) and
+// setFrame sets cb's center to c, its axes from r (the matrix of cb.q) and
 // its bounds from pos.
 func (s *System) setFrame(cb *cube, pos []mgl32.Vec3, c [3]float64, r *mat3d) {
 	cb.c = mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])}
@@ -794,7 +794,7 @@ func (s *System) cubeCollider(ic, ci int32, pos, prev []mgl32.Vec3, inv []float3
 		// A cube whose corners are all clearly beyond the margin (the
 		// common case: it flies, or rests on another) needs no look at
 		// each corner, nor at its path. The corners lie within √3·half of
-		// the centre; the slack covers a cube squashed by contacts. A
+		// the center; the slack covers a cube squashed by contacts. A
 		// plane has no far side to pass through.
 		if d := planeDist(&cb.c, pl); d > float32(1.8*cb.half)+s.margin {
 			return

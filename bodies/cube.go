@@ -15,27 +15,27 @@ type Cube int32
 // CubeSettings describe a cube when it is added. Size and Mass are
 // required; everything else has a useful zero value.
 type CubeSettings struct {
-	// Size is the edge length in metres, in [1e-3, 1e3]: a cube smaller
+	// Size is the edge length in meters, in [1e-3, 1e3]: a cube smaller
 	// than a millimetre or larger than a kilometre is outside what float32
 	// positions and a 1/60 s step can hold together.
 	Size float32
 	// Mass is the total mass in kg, in [1e-6, 1e9].
 	Mass float32
-	// Position is the centre in metres.
+	// Position is the center in meters.
 	Position mgl32.Vec3
 	// Rotation turns the cube from its own frame to the world. The zero
 	// value (all components 0) means no rotation; other values are
 	// normalised.
 	Rotation mgl32.Quat
-	// Velocity is the initial velocity of the centre in m/s.
+	// Velocity is the initial velocity of the center in m/s.
 	Velocity mgl32.Vec3
 	// AngularVelocity is the initial spin in rad/s about world axes.
 	AngularVelocity mgl32.Vec3
-	// Hollow leaves out the centre particle. By default a ninth particle
-	// sits at the centre, linked to every corner and holding 2/3 of the
+	// Hollow leaves out the center particle. By default a ninth particle
+	// sits at the center, linked to every corner and holding 2/3 of the
 	// mass, so the cube has the rotational inertia of a solid cube
 	// (M·size²/6) and tumbles like one, and a mouse ray through the middle
-	// of a face picks (and drags) the cube by its centre. A hollow cube is
+	// of a face picks (and drags) the cube by its center. A hollow cube is
 	// only its 8 corners with 1/8 of the mass each and 28 links: cheaper,
 	// but with three times the inertia it turns sluggishly and stacks creep
 	// more.
@@ -53,7 +53,7 @@ func (s CubeSettings) Validate() error {
 	case !finite(s.Mass) || s.Mass < 1e-6 || s.Mass > 1e9:
 		return fmt.Errorf("bodies: CubeSettings.Mass = %v, want a mass in [1e-6, 1e9] kg", s.Mass)
 	case !vecmath.Finite(s.Position) || !inCoordinateRange(s.Position):
-		return fmt.Errorf("bodies: CubeSettings.Position = %v, want metres within ±%g", s.Position, float32(verlet3d.MaxCoordinate-1e3))
+		return fmt.Errorf("bodies: CubeSettings.Position = %v, want meters within ±%g", s.Position, float32(verlet3d.MaxCoordinate-1e3))
 	case !finite(s.Rotation.W) || !vecmath.Finite(s.Rotation.V):
 		return fmt.Errorf("bodies: CubeSettings.Rotation = %v, want a finite quaternion", s.Rotation)
 	case !vecmath.Finite(s.Velocity) || vecmath.Len(s.Velocity) > verlet3d.MaxSpeedLimit:
@@ -83,14 +83,14 @@ type hitSum struct {
 
 type cube struct {
 	p       [8]int32          // corner particles; corner i at sign(bit k of i) along axis k
-	centre  int32             // centre particle, -1 if none
+	center  int32             // center particle, -1 if none
 	grip    verlet3d.Particle // the corner held by Grab
 	gripped bool
 	half    float32 // half the edge length, m
 	mass    float32 // kg
-	mc, m0  float32 // mass of one corner and of the centre particle, kg
+	mc, m0  float32 // mass of one corner and of the center particle, kg
 	invM    float32 // 1/mass, 1/kg
-	invI    float32 // 1/inertia about any axis through the centre, 1/(kg·m²)
+	invI    float32 // 1/inertia about any axis through the center, 1/(kg·m²)
 	held    bool    // a particle is pinned or dragged (or the cube sleeps)
 	// pivot: exactly one particle, pin, is held (a crate dragged by a
 	// corner): contacts with other cubes turn it about that particle
@@ -101,15 +101,15 @@ type cube struct {
 	rigid bool // Compliance 0: the cube keeps its own momentum (momentum.go)
 
 	// Working frame, refreshed by Prepare after integration.
-	c     mgl32.Vec3    // centre (mean of the corners), m
-	cPrev mgl32.Vec3    // centre at the start of the substep
+	c     mgl32.Vec3    // center (mean of the corners), m
+	cPrev mgl32.Vec3    // center at the start of the substep
 	axis  [3]mgl32.Vec3 // world directions of the local axes
 	q     quatd         // rotation, warm start for the next recovery
 	lo    mgl32.Vec3    // bounds of the corners plus the contact margin
 	hi    mgl32.Vec3
 
 	// Solve-time rigid correction: translation dc and small turn th about
-	// ctr0, the centre of mass when the Solve call began.
+	// ctr0, the center of mass when the Solve call began.
 	ctr0, dc, th mgl32.Vec3
 
 	// Momentum (momentum.go): pred is set when predict placed the
@@ -121,7 +121,7 @@ type cube struct {
 	dpred [9]mgl32.Vec3
 	// qNext is the rotation at the start of the next substep, found by
 	// carry (qNextOK) from the prediction and the solve's turn: within a
-	// step predict needs no polar decomposition. cNext is the centre of
+	// step predict needs no polar decomposition. cNext is the center of
 	// mass carry found, where the next substep's predict finds it (the
 	// World's integration copies the positions carry left into the
 	// previous ones), summed in the same order to the same bits.
@@ -132,7 +132,7 @@ type cube struct {
 	// the next step finds them there, nothing moved them in between, and
 	// qNext and cNext hold for its first substep too.
 	xEnd [9]mgl32.Vec3
-	offs [9][3]float64 // the particles' offsets from the centre at qPred, m
+	offs [9][3]float64 // the particles' offsets from the center at qPred, m
 
 	// Published transform, refreshed at the end of every step (carryCubes).
 	pos  mgl32.Vec3
@@ -184,7 +184,7 @@ func (a *cubeBrief) meetsAcross(b *cubeBrief) bool {
 // single particle it can turn about (or asleep).
 func (c *cube) fixed() bool { return c.held && !c.pivot }
 
-// local returns x in the cube's working frame (centre at the origin).
+// local returns x in the cube's working frame (center at the origin).
 func (c *cube) local(x mgl32.Vec3) mgl32.Vec3 {
 	// Component by component (see moveRigidly).
 	dx, dy, dz := x[0]-c.c[0], x[1]-c.c[1], x[2]-c.c[2]
@@ -239,7 +239,7 @@ func faceWeights(half float32, l mgl32.Vec3, axis int, sign float32) (idx [4]uin
 
 func finite(f float32) bool { return vecmath.Finite32(f) }
 
-// inCoordinateRange reports whether a cube centred at p keeps its corners
+// inCoordinateRange reports whether a cube centered at p keeps its corners
 // within verlet3d.MaxCoordinate (with room for a 1 km cube).
 func inCoordinateRange(p mgl32.Vec3) bool {
 	const lim = verlet3d.MaxCoordinate - 1e3

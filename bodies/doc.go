@@ -1,10 +1,10 @@
 // Package bodies builds rigid cubes out of verlet3d particles: crates that
 // fall, tumble, stack, get thrown, and carry cloth draped over them.
 //
-// A cube is eight corner particles and, by default, a ninth at its centre
+// A cube is eight corner particles and, by default, a ninth at its center
 // holding 2/3 of the mass (so it has the inertia of a solid cube), joined
 // by rigid links between every pair: 36 links, 28 for a Hollow cube of
-// corners only. Nothing else stores the body: its centre and rotation are
+// corners only. Nothing else stores the body: its center and rotation are
 // recovered from the corners by shape matching (the polar decomposition of
 // the corners' moment matrix, which is the face-average frame
 // orthonormalised) and stay well defined while contacts squash the cube for
@@ -39,7 +39,7 @@
 //     a clearly shallower edge axis the two supporting edges touch
 //     (edge-edge). A fast pair, half a cube or more closer in one substep
 //     (a crate thrown at 80 m/s moves 13 cm a substep), is tested with its
-//     bounds over its path and its centres where the substep began, so
+//     bounds over its path and its centers where the substep began, so
 //     that the normal points the way the cubes came even when they end
 //     the substep past each other;
 //   - cube against the colliders given to AddCollider: each corner, tested
@@ -72,9 +72,9 @@
 // edge, bilinear on a face). Corrections are impulses at that point: a
 // cloth particle moves by P/m, a cube moves as the rigid body its particles
 // form, by P/M and the turn I⁻¹(r×P), every particle following. An edge
-// contact therefore turns a cube about its centre of mass the way a real
-// box turns and never shoves its centre sideways, which is the sliding the
-// seed article warns about when a temporary constraint pushes the centre.
+// contact therefore turns a cube about its center of mass the way a real
+// box turns and never shoves its center sideways, which is the sliding the
+// seed article warns about when a temporary constraint pushes the center.
 // Friction is Coulomb friction at the position level (the sliding since the
 // start of the substep is cancelled within the friction cone), so a crate
 // rests on a slope up to its friction angle without creeping;
@@ -107,12 +107,8 @@
 // for any Config.Workers. The per-cube work (prediction and frames in
 // Prepare, the carry in Finish) and the narrow phase run in one share a
 // worker too, each on its own cubes and its own slot of contacts, joined
-// in range order. (An earlier build ran
-// them inline: under a load of 2-3 on the shared 2-vCPU machine the three
-// extra dispatches per substep cost more than they saved. On the quieter
-// machine of a later session they gain: cubes100 on 2 workers, 5.47 ->
-// 5.07 ms, medians of 5 alternating runs.) The System starts no goroutine
-// of its own and allocates nothing per step once its slices have grown.
+// in range order. The System starts no goroutine of its own and
+// allocates nothing per step once its slices have grown.
 //
 // A worker pays for every cache line another core wrote last, so data
 // stays with the worker that uses it: the System gives a worker the
@@ -124,11 +120,7 @@
 // cube and contact only small arrays beside them (bounds, held, fixed, the
 // contacts' cubes, the contacts that came together fast), and the cubes
 // themselves only where they meet something (a sleeper and a mover, a
-// particle, a fast contact) and, once a step, for sleeping. Reading and
-// writing every cube on the calling goroutine between the jobs had made
-// the second worker's half of a job cost 1.45 times the first's; reading
-// every contact and three lines of every cube a substep still cost the
-// two workers 15% of a frame in the seventeenth session.
+// particle, a fast contact) and, once a step, for sleeping.
 //
 // # Sleeping
 //

@@ -36,12 +36,12 @@ func Example() {
 	for _, axis := range []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
 		up = math.Max(up, math.Abs(float64(vecmath.QuatRotate(q, axis)[1])))
 	}
-	fmt.Printf("centre %.3f m above the floor, an axis %.3f of the way to vertical\n", p[1], up)
+	fmt.Printf("center %.3f m above the floor, an axis %.3f of the way to vertical\n", p[1], up)
 	if _, err := sys.AddCube(bodies.CubeSettings{Size: -1, Mass: 1}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
-	// centre 0.250 m above the floor, an axis 1.000 of the way to vertical
+	// center 0.250 m above the floor, an axis 1.000 of the way to vertical
 	// bodies: CubeSettings.Size = -1, want an edge length in [1e-3, 1e3] m
 }
 

@@ -150,9 +150,9 @@ func FuzzBodies(f *testing.F) {
 	})
 }
 
-// Regressions from issue 16 and the fuzz corpus (testdata/fuzz/FuzzBodies):
-// huge finite impulses, throws and velocities return errors naming the
-// values (they used to panic inside SetVelocity), tiny cubes are refused.
+// Absurd input from the fuzz corpus (testdata/fuzz/FuzzBodies): huge
+// finite impulses, throws and velocities return errors naming the values
+// rather than panic inside SetVelocity, and tiny cubes are refused.
 func TestAbsurdBodiesInput(t *testing.T) {
 	w, s := newWorld(t, nil)
 	c := addCube(t, s, bodies.CubeSettings{Size: 1, Mass: 1})

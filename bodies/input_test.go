@@ -105,7 +105,7 @@ func TestStepAllocations(t *testing.T) {
 	}
 }
 
-// An impulse through the centre moves a cube without turning it, and one
+// An impulse through the center moves a cube without turning it, and one
 // at a corner also turns it, as a rigid box would (solid cube: I = M·s²/6).
 func TestImpulse(t *testing.T) {
 	w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
@@ -114,9 +114,9 @@ func TestImpulse(t *testing.T) {
 		t.Fatal(err)
 	}
 	if v := s.Velocity(c); vecmath.Len(v.Sub(mgl32.Vec3{2, 0, 0})) > 1e-3 {
-		t.Errorf("after 4 N·s through the centre of 2 kg: velocity %v, want (2, 0, 0)", v)
+		t.Errorf("after 4 N·s through the center of 2 kg: velocity %v, want (2, 0, 0)", v)
 	}
-	// 1 N·s along z at the +x face centre: ω = (r × J)/I = 0.5/(2/6) = 1.5
+	// 1 N·s along z at the +x face center: ω = (r × J)/I = 0.5/(2/6) = 1.5
 	// rad/s about -y.
 	_, s2 := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
 	c2 := addCube(t, s2, bodies.CubeSettings{Size: 1, Mass: 2})
@@ -134,8 +134,8 @@ func TestImpulse(t *testing.T) {
 	_ = w
 }
 
-// A refused cube leaves the World as it was (issue 16: Mass 1e38 used to
-// leave 8 particles).
+// A refused cube leaves the World as it was (Mass 1e38 leaves no corner
+// particle behind).
 func TestRefusedCubeLeavesWorldUnchanged(t *testing.T) {
 	w, s := newWorld(t, nil)
 	before := [2]int{w.NumParticles(), w.NumLinks()}

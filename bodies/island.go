@@ -189,15 +189,9 @@ func (s *System) splitIslands(workers int) {
 		s.islandSplit = append(s.islandSplit, int32(len(s.islands)))
 		return
 	}
-	// Cut by rows. Weighting a pile's rows 4x for their passes (it runs
-	// 10 of them where a lone crate runs 2) measured slower on 2 workers:
-	// cubes100 2.38 against 2.16 ms, its plateau 3.00 against 2.68 (medians
-	// of 5 alternating runs). By rows, each share keeps closer to the cubes
-	// its worker predicted and carries (the islands come in the order of
-	// their smallest cube), and reads less from the other worker's cache.
-	// Cutting exactly where the roots cross the per-cube jobs' ranges
-	// measured no better (the cubes100 plateau 2.07 against 2.04 ms,
-	// medians of 7 alternating runs).
+	// Cut by rows: each share keeps closer to the cubes its worker
+	// predicted and carries (the islands come in the order of their
+	// smallest cube), and reads less from the other worker's cache.
 	cost := func(is *island) int { return int(is.hi - is.lo) }
 	total := 0
 	for i := range s.islands {

@@ -10,7 +10,7 @@ import (
 //
 // Plain position-based dynamics loses the spin of a rigid body: Verlet
 // moves every corner along the chord of its circle, the rigid links pull it
-// back toward the centre, and the velocity read back from the positions is
+// back toward the center, and the velocity read back from the positions is
 // shorter than the one it started with, a loss of about ω²h/2 per second
 // (a cube spinning at 6 rad/s loses 12% of its angular momentum in 2 s at
 // 8 substeps of 1/480 s, a third at 2 substeps). A rigid cube
@@ -21,11 +21,11 @@ import (
 //  1. predict: its velocity v and spin ω are read from its particles'
 //     integrated motion d_i (the start position x_i to the integrated one):
 //     v = Σ m_i d_i / (M h), ω = I⁻¹ Σ m_i r_i × d_i / h, with r_i the
-//     offsets from the centre of mass and I their inertia tensor. Gravity,
+//     offsets from the center of mass and I their inertia tensor. Gravity,
 //     force fields, damping and whatever the game did between steps
 //     (Throw, ApplyImpulse, World.SetVelocity, Teleport, Reset) are in d_i,
 //     so nothing else has to be told. The particles are then placed
-//     rigidly: the centre moves by v·h and the rotation turns by exactly
+//     rigidly: the center moves by v·h and the rotation turns by exactly
 //     |ω|·h about ω (not along the chord), so the links hold already;
 //  2. the World solves links, contacts and colliders as always;
 //  3. carry (Finish): what the solve and the contact response changed,
@@ -40,7 +40,7 @@ import (
 //     I⁻¹ times the solve's angular impulse, which agrees with the
 //     rotation recovered from the particles to 1e-6 rad) instead of a
 //     polar decomposition of the corners: 7-8% of a frame of 100 cubes;
-//     and from the centre of mass carry found, the same sum of the same
+//     and from the center of mass carry found, the same sum of the same
 //     positions (2-5% of a frame). The first substep of a step takes them
 //     from carry too when every particle is where carry left it at the
 //     end of the last step (cube.unmoved); where the game moved one, and
@@ -69,7 +69,7 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 	n := cb.numParticles()
 	// Reciprocals once: a cube's substep had 15 divisions here.
 	ih, iM := 1/float64(h), 1/float64(cb.mass)
-	c0 := cb.cNext // the centre of mass of prev, as carry found it
+	c0 := cb.cNext // the center of mass of prev, as carry found it
 	if !known {
 		var cx, cy, cz float64
 		for i := 0; i < n; i++ {
@@ -80,8 +80,8 @@ func (s *System) predict(cb *cube, pos, prev []mgl32.Vec3, h float32, known bool
 		}
 		c0 = [3]float64{float64(cx * iM), float64(cy * iM), float64(cz * iM)}
 	}
-	// The particles of a rigid cube sit at its corners (and centre), so
-	// their inertia about the centre of mass is isotropic: 2/3 of
+	// The particles of a rigid cube sit at its corners (and center), so
+	// their inertia about the center of mass is isotropic: 2/3 of
 	// Σ m·|r|² about any axis. (predict placed them exactly at the last
 	// substep; the solve's small turns since change it by |θ|², 1e-10.)
 	// The sums in scalars, not arrays: Go keeps a local array in
@@ -212,16 +212,16 @@ func (cb *cube) unmoved(prev []mgl32.Vec3) bool {
 
 // numParticles returns 9, or 8 for a hollow cube.
 func (cb *cube) numParticles() int {
-	if cb.centre >= 0 {
+	if cb.center >= 0 {
 		return 9
 	}
 	return 8
 }
 
-// particle returns particle i of cb: the corners, then the centre.
+// particle returns particle i of cb: the corners, then the center.
 func (cb *cube) particle(i int) int32 {
 	if i == 8 {
-		return cb.centre
+		return cb.center
 	}
 	return cb.p[i]
 }
@@ -245,7 +245,7 @@ func (cb *cube) halfAxes(rm *mat3d) (ax mat3d) {
 }
 
 // offsets writes into o where the 9 particles of a cube (the corners, then
-// the centre) sit from its centre, given the cube's halfAxes; in place, as
+// the center) sit from its center, given the cube's halfAxes; in place, as
 // a returned array was copied.
 func offsets(o *[9][3]float64, ax *mat3d) {
 	for k := 0; k < 3; k++ {

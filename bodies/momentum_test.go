@@ -30,8 +30,8 @@ func (a vec3) cross(b vec3) vec3 {
 func (a vec3) dist(b vec3) float64 { return a.sub(b).len() }
 
 // motion is what the particles of a cube say about it, through the World's
-// public API: its centre of mass, linear momentum, angular momentum about
-// the centre of mass, kinetic energy, and potential energy in gravity g.
+// public API: its center of mass, linear momentum, angular momentum about
+// the center of mass, kinetic energy, and potential energy in gravity g.
 type motion struct {
 	com, p, l vec3
 	ke, pe    float64
@@ -155,7 +155,7 @@ func TestTumblingKeepsMomentumAndEnergy(t *testing.T) {
 
 // slopeRun sets a cube of 0.4 m on a slope of deg degrees with friction mu
 // (the slope a plane, or a turned box, given to the System) and returns how
-// far its centre moved in the given seconds.
+// far its center moved in the given seconds.
 func slopeRun(t *testing.T, deg, mu float64, box bool, seconds float64) float64 {
 	t.Helper()
 	w, s := newWorld(t, nil)
@@ -317,7 +317,7 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 			m := motionOf(w, s, c)
 			speed, spin := float64(m.p.len()/mass), m.l.len()/iner
 			p := s.Position(c)
-			t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, centre %.4f m high", float64(100*maxGain), worstStop, speed, spin, p[1])
+			t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high", float64(100*maxGain), worstStop, speed, spin, p[1])
 			if maxGain > 0.005 {
 				t.Errorf("energy grew by %.3g%% of the starting energy, want no gain (0.5%% tolerance)", float64(100*maxGain))
 			}
@@ -325,7 +325,7 @@ func TestSpinningThrowOnFloor(t *testing.T) {
 				t.Errorf("the spin stopped faster than friction can stop it: %.3g kg·m²/s beyond mu·lever·normal impulse", worstStop)
 			}
 			if speed > 0.01 || spin > 0.05 || math.Abs(float64(p[1])-size/2) > 0.01*size/2 {
-				t.Errorf("after 6 s: %.3g m/s, %.3g rad/s, centre %.4f m high, want at rest (< 1 cm/s, < 0.05 rad/s) on a face at %.2f m", speed, spin, p[1], size/2)
+				t.Errorf("after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high, want at rest (< 1 cm/s, < 0.05 rad/s) on a face at %.2f m", speed, spin, p[1], size/2)
 			}
 		})
 	}
@@ -374,9 +374,9 @@ func TestTeleportImpulseReset(t *testing.T) {
 		t.Errorf("angular momentum after a Teleport %v, want %v within 1%%", m.l, m0.l)
 	}
 	if want := v64(home).add(vec3{3, 0, -2}).add(m0.p.mul(1.0 / 2 * 2.0 / 60)); m.com.dist(want) > 1e-3 {
-		t.Errorf("centre after a Teleport %v, want %v", m.com, want)
+		t.Errorf("center after a Teleport %v, want %v", m.com, want)
 	}
-	// 1 N·s along z at the +x face centre: ω changes by (r × J)/I =
+	// 1 N·s along z at the +x face center: ω changes by (r × J)/I =
 	// (0.25·(-1) about y)/(2·0.25/6) = -3 rad/s about y; v by 0.5 m/s.
 	arm := vecmath.QuatRotate(s.Rotation(c), mgl32.Vec3{0.25, 0, 0})
 	if err := s.ApplyImpulse(c, s.Position(c).Add(arm), mgl32.Vec3{0, 0, 1}); err != nil {
@@ -397,7 +397,7 @@ func TestTeleportImpulseReset(t *testing.T) {
 	w.Step()
 	m2 := motionOf(w, s, c)
 	if m2.p.len() > 1e-4 || m2.l.len() > 1e-4 || m2.com.dist(v64(home)) > 1e-4 {
-		t.Errorf("after Reset: momentum %v, angular momentum %v, centre %v; want at rest at %v", m2.p, m2.l, m2.com, home)
+		t.Errorf("after Reset: momentum %v, angular momentum %v, center %v; want at rest at %v", m2.p, m2.l, m2.com, home)
 	}
 }
 

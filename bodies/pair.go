@@ -39,7 +39,7 @@ func (s *System) cubePair(ia, ib int32, pos []mgl32.Vec3, inv []float32, buf *[]
 	m := s.margin
 	d := a.c.Sub(b.c) // from b to a
 	// A fast pair (fastMove) may have passed into or through each other
-	// this substep: the axes are tested with the centres where the substep
+	// this substep: the axes are tested with the centers where the substep
 	// began, so that the normal is the axis that kept them apart then and
 	// points the way they came, not the way they went. No axis rules them
 	// out then (they may meet later in the substep); the contacts below

@@ -44,7 +44,7 @@ func mustCube(t testing.TB, sys *bodies.System, cs bodies.CubeSettings) bodies.C
 	return c
 }
 
-// boxes100 builds DESIGN's boxes scene: 100 cubes of 0.5 m and 125 kg
+// boxes100 builds the boxes scene of make bench: 100 cubes of 0.5 m and 125 kg
 // dropped from 1-5 m into fifty 2-box stacks (10 x 5 cells 0.75 m apart)
 // on a floor of friction 0.2.
 func boxes100(t testing.TB, workers int) (*verlet3d.World, *bodies.System) {

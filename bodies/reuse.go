@@ -37,7 +37,7 @@ import (
 // that moves this step. Whether a cube is settled depends on positions
 // only, so the contacts stay the same for any Config.Workers.
 
-// keepMove is how far, in metres, every corner of a cube may have moved
+// keepMove is how far, in meters, every corner of a cube may have moved
 // since its contacts were last found for it to keep them.
 const keepMove = 1e-5
 
@@ -61,7 +61,7 @@ type keptPair struct {
 // by the parity of the substep (System.par): generate reads the last
 // substep's and writes this one's.
 type keep struct {
-	c       mgl32.Vec3 // its centre when its contacts were last found, m
+	c       mgl32.Vec3 // its center when its contacts were last found, m
 	q       quatd      // its rotation then
 	asleep  bool       // whether it was asleep then
 	epoch   uint32     // System.epoch then
@@ -73,14 +73,14 @@ type keep struct {
 }
 
 // settle decides whether cb keeps its contacts this substep (keep.settled),
-// from its centre and rotation now (prepareCubes, once predict or frame
+// from its center and rotation now (prepareCubes, once predict or frame
 // placed its corners). A cube that does not keeps them as they are now. A
 // cube that woke or fell asleep since does not (keep.asleep); one that
 // wakes later in this Prepare (wakeTouched) is held in this substep all the
 // same, and finds its contacts in the next.
 //
-// A rigid cube's corners lie within √3·half of its centre, so none moved
-// farther than the centre's move plus √3·half times the turn, and the
+// A rigid cube's corners lie within √3·half of its center, so none moved
+// farther than the center's move plus √3·half times the turn, and the
 // turn between unit quaternions q and q' is at most 2|q - q'| (to first
 // order, as turns this small are); the 1-norms bound both lengths.
 func (s *System) settle(cb *cube) {

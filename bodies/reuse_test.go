@@ -82,6 +82,6 @@ func TestColliderAddedUnderARestingCrateLiftsIt(t *testing.T) {
 		w.Step()
 	}
 	if y := s.Position(c)[1]; y < half+0.03-0.001 {
-		t.Errorf("crate centre at %.4f m a second after a floor was added at 0.03 m, want %.3f within 1 mm", y, half+0.03)
+		t.Errorf("crate center at %.4f m a second after a floor was added at 0.03 m, want %.3f within 1 mm", y, half+0.03)
 	}
 }

@@ -213,13 +213,13 @@ func matToQuat(m mat3d) quatd {
 	return q.normalize()
 }
 
-// Orientation recovers the centre (m) and rotation of a cube from its eight
+// Orientation recovers the center (m) and rotation of a cube from its eight
 // corner positions, ordered as Cube corners are: corner i sits at
 // (±1, ±1, ±1)·size/2 in the cube's frame, with bit 0 of i selecting +x,
 // bit 1 +y and bit 2 +z. The rotation is the polar (shape-matching) rotation
 // of the corners, so it stays well defined when contacts squash the cube.
 // It is exact to float32 precision for a rigid cube at any orientation.
-func Orientation(corners [8]mgl32.Vec3) (centre mgl32.Vec3, rotation mgl32.Quat) {
+func Orientation(corners [8]mgl32.Vec3) (center mgl32.Vec3, rotation mgl32.Quat) {
 	idx := [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
 	a, c := moment(corners[:], &idx)
 	q, _ := polarRotation(a, faceAverage(a), 64)

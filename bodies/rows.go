@@ -10,13 +10,13 @@ import (
 // cube against a collider).
 //
 // During a Solve call a cube's pending correction is a translation dc and
-// a small turn th about its centre of mass (rigid), so a contact point at
+// a small turn th about its center of mass (rigid), so a contact point at
 // offset r moves by dc + th × r, and along a unit direction d by
 // d·dc + (r × d)·th: a fixed linear function of the two bodies'
 // corrections. A row keeps, for the normal n and two tangents t1, t2, the
 // arms r × d of both sides and the value at zero correction, so a pass
 // costs a few dozen multiply-adds per contact and never subtracts two
-// positions (whose float32 rounding, 2e-7 m three metres from the origin,
+// positions (whose float32 rounding, 2e-7 m three meters from the origin,
 // would hide the convergence the passes look for).
 //
 // Friction is solved in the tangent plane at once: the impulse that

@@ -122,7 +122,7 @@ func TestSoakThrownCubes(t *testing.T) {
 	t.Logf("%.0f s simulated, %d throws: peak kinetic energy first %.3g J, last %.3g J; farthest out of the pen %.3g m; heap %d -> %d KiB; %.1f cubes asleep on average, %d at most",
 		dur, frames/30, window[0], window[len(window)-1], escaped, heap0>>10, heap1>>10, float64(asleep)/float64(frames), maxAsleep)
 	if escaped > 0.3 {
-		t.Errorf("a cube's centre got %.3g m out of the pen", escaped)
+		t.Errorf("a cube's center got %.3g m out of the pen", escaped)
 	}
 	if heap1 > heap0+1<<20 {
 		t.Errorf("heap grew from %d to %d KiB", heap0>>10, heap1>>10)

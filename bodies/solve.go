@@ -21,11 +21,11 @@ type contactSides struct{ ca, cb int32 }
 //
 // The correction is an impulse-like vector P (kg·m) at the contact point.
 // A particle side moves by P/m. A cube side moves as the rigid body its
-// particles form: by P/M plus the turn I⁻¹(r×P) about its centre of mass
-// (the inertia of the corners, and of the centre particle, is isotropic:
+// particles form: by P/M plus the turn I⁻¹(r×P) about its center of mass
+// (the inertia of the corners, and of the center particle, is isotropic:
 // I = 16·m_corner·h²), every particle following. So an edge contact gives
 // the cube the push and the turn a real box gets at that edge, nothing
-// pushes its centre sideways (the drift the seed article warns about), and
+// pushes its center sideways (the drift the seed article warns about), and
 // a stack converges in a few iterations; moving only the touched corners
 // and leaving the rest to the links converges too slowly to hold a stack.
 type contact struct {
@@ -45,7 +45,7 @@ type contact struct {
 
 	// Solver state of a contact with another particle (rigid contacts
 	// have rows, rows.go). pa0/pb0 are the points when the current Solve
-	// call began and ra/rb their offsets from their cube's centre of mass.
+	// call began and ra/rb their offsets from their cube's center of mass.
 	pa0, pb0 mgl32.Vec3
 	ra, rb   mgl32.Vec3
 	wn       float32    // generalised inverse mass along n
@@ -174,12 +174,12 @@ func (cb *cube) faceAgainst(n mgl32.Vec3) (axis int, sign float32) {
 	return axis, sign
 }
 
-// com returns the centre of mass of cb's particles.
+// com returns the center of mass of cb's particles.
 func (cb *cube) com(pos []mgl32.Vec3) mgl32.Vec3 {
 	c := cornerMean(pos, &cb.p)
-	if cb.centre >= 0 {
+	if cb.center >= 0 {
 		f := cb.m0 / cb.mass
-		x, g := &pos[cb.centre], 1-f
+		x, g := &pos[cb.center], 1-f
 		return mgl32.Vec3{float32(c[0]*g) + float32(x[0]*f), float32(c[1]*g) + float32(x[1]*f), float32(c[2]*g) + float32(x[2]*f)}
 	}
 	return c
@@ -417,7 +417,7 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 }
 
 // start begins a Solve call's correction of cb: none yet, about its
-// centre of mass (or what holds it).
+// center of mass (or what holds it).
 func (cb *cube) start(pos []mgl32.Vec3) {
 	cb.ctr0 = cb.com(pos)
 	if cb.pivot {
@@ -468,7 +468,7 @@ type rigid struct {
 
 // A substep's contact passes end early once a pass moved no contact's
 // points apart farther than convergedMove and found none sliding farther
-// than convergedSlide, in metres. Sliding is what creeps, so its bound is
+// than convergedSlide, in meters. Sliding is what creeps, so its bound is
 // tight: 2e-8 m is a third of the float32 spacing of positions a metre from
 // the origin, and a cube sliding that much every substep at 8 substeps
 // would creep 0.05 mm in 5 s. A cube on four corners never settles the
@@ -538,7 +538,7 @@ func (s *System) friction(cs []contact, pos, prev []mgl32.Vec3, inv []float32) {
 // ctr.
 func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 	moveRigidly(pos, cb.p[:], &ctr, &dc, &th)
-	if q := cb.centre; q >= 0 {
+	if q := cb.center; q >= 0 {
 		one := [1]int32{q}
 		moveRigidly(pos, one[:], &ctr, &dc, &th)
 	}
@@ -551,9 +551,7 @@ func rigidMove(cb *cube, pos []mgl32.Vec3, ctr, dc, th mgl32.Vec3) {
 // here: mgl32's Vec3 methods take and return arrays, which Go keeps in
 // memory, and a Vec3 written a component at a time and then copied whole
 // into the next call is read back before the stores land (a stalled load,
-// a dozen cycles). Measured: this move took 20 ns a particle written as
-// x.Add(dc).Add(th.Cross(x.Sub(ctr))), 2 ns so; summing eight corners
-// with c = c.Add(p), 9 ns a corner.
+// a dozen cycles).
 func moveRigidly(pos []mgl32.Vec3, ps []int32, ctr, dc, th *mgl32.Vec3) {
 	for _, q := range ps {
 		x := &pos[q]

@@ -25,7 +25,7 @@ type Settings struct {
 	// after they hit, in [0, 1]. Default 0 (no bounce). Against colliders
 	// the collider's ContactSettings.Restitution applies.
 	Restitution float32
-	// Margin in metres: features this close get a contact before they
+	// Margin in meters: features this close get a contact before they
 	// touch. Default 0.01.
 	Margin float32
 	// Passes is how many times at most the contacts of cubes (against
@@ -73,7 +73,7 @@ func (s Settings) Validate() error {
 	case !finite(s.Restitution) || s.Restitution < 0 || s.Restitution > 1:
 		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
 	case !finite(s.Margin) || s.Margin < 0:
-		return fmt.Errorf("bodies: Settings.Margin = %v, want metres >= 0", s.Margin)
+		return fmt.Errorf("bodies: Settings.Margin = %v, want meters >= 0", s.Margin)
 	case s.Engine != ParticleEngine && s.Engine != PoseEngine:
 		return fmt.Errorf("bodies: Settings.Engine = %v, want ParticleEngine or PoseEngine", s.Engine)
 	case s.Engine == PoseEngine && (s.Substeps < 1 || s.Substeps > 100):
@@ -326,7 +326,7 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	return nil
 }
 
-// AddCube adds a cube: 8 corner particles and a centre particle (none if
+// AddCube adds a cube: 8 corner particles and a center particle (none if
 // Hollow) joined by links between every pair, 36 (28 if Hollow). It
 // returns an error naming the field if the settings are invalid.
 func (s *System) AddCube(cs CubeSettings) (Cube, error) {
@@ -356,7 +356,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		cornerMass = float32(cs.Mass / 8)
 	}
 	w := s.w
-	cb := cube{centre: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
+	cb := cube{center: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
 	if !cs.Hollow {
 		cb.m0 = cs.Mass * 2 / 3
 	}
@@ -379,7 +379,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		if err != nil {
 			return -1, fmt.Errorf("bodies: AddCube: %w", err)
 		}
-		cb.centre = int32(p)
+		cb.center = int32(p)
 		parts[8] = p
 		w.SetGroup(p, ParticleGroup)
 		n = 9
@@ -432,8 +432,8 @@ func (s *System) check(c Cube) *cube {
 	return &s.cubes[c]
 }
 
-// Transform returns the centre (m) and rotation of c at the end of the last
-// step: the centre of mass of its particles, and their rotation (for a
+// Transform returns the center (m) and rotation of c at the end of the last
+// step: the center of mass of its particles, and their rotation (for a
 // free rigid cube, the one its momentum turned them to, within 1e-6 rad of
 // the particles' own).
 func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
@@ -445,7 +445,7 @@ func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
 	return cb.pos, cb.quat
 }
 
-// Position returns the centre of c in metres.
+// Position returns the center of c in meters.
 func (s *System) Position(c Cube) mgl32.Vec3 {
 	if s.pose != nil {
 		return s.poseBody(c).x
@@ -476,7 +476,7 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 	return mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}, q.quat()
 }
 
-// Size returns the edge length of c in metres.
+// Size returns the edge length of c in meters.
 func (s *System) Size(c Cube) float32 {
 	if s.pose != nil {
 		return float32(2 * s.poseBody(c).half)
@@ -516,7 +516,7 @@ func (s *System) CenterParticle(c Cube) (p verlet3d.Particle, ok bool) {
 		return -1, false
 	}
 	cb := s.check(c)
-	return verlet3d.Particle(cb.centre), cb.centre >= 0
+	return verlet3d.Particle(cb.center), cb.center >= 0
 }
 
 // Owns reports whether p is a particle of one of the System's cubes.
@@ -529,8 +529,8 @@ func (cb *cube) particles(f func(p verlet3d.Particle)) {
 	for _, p := range cb.p {
 		f(verlet3d.Particle(p))
 	}
-	if cb.centre >= 0 {
-		f(verlet3d.Particle(cb.centre))
+	if cb.center >= 0 {
+		f(verlet3d.Particle(cb.center))
 	}
 }
 
@@ -550,8 +550,8 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 	return vecmath.Scale(v, 1/m)
 }
 
-// Throw sets the velocity of c: its centre moves at v (m/s) and it spins
-// at omega (rad/s about world axes through its centre). It returns an
+// Throw sets the velocity of c: its center moves at v (m/s) and it spins
+// at omega (rad/s about world axes through its center). It returns an
 // error naming the values for non-finite ones, or ones that would move a
 // corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
@@ -562,7 +562,7 @@ func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 	if !vecmath.Finite(v) || !vecmath.Finite(omega) {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): want finite velocities", c, v, omega)
 	}
-	ctr := s.centreOf(cb)
+	ctr := s.centerOf(cb)
 	if err := s.checkSpeeds(cb, ctr, v, omega); err != nil {
 		return fmt.Errorf("bodies: Throw(%d, v = %v, omega = %v): %w", c, v, omega, err)
 	}
@@ -572,7 +572,7 @@ func (s *System) Throw(c Cube, v, omega mgl32.Vec3) error {
 	return nil
 }
 
-// checkSpeeds reports a motion (centre velocity v plus spin omega about
+// checkSpeeds reports a motion (center velocity v plus spin omega about
 // ctr) that would move a particle of cb faster than verlet3d.MaxSpeedLimit,
 // computed in float64 so that absurd finite inputs cannot overflow.
 func (s *System) checkSpeeds(cb *cube, ctr, v, omega mgl32.Vec3) error {
@@ -597,7 +597,7 @@ func (s *System) checkSpeeds(cb *cube, ctr, v, omega mgl32.Vec3) error {
 	return nil
 }
 
-func (s *System) centreOf(cb *cube) mgl32.Vec3 {
+func (s *System) centerOf(cb *cube) mgl32.Vec3 {
 	pos := s.w.Positions()
 	var c mgl32.Vec3
 	for _, p := range cb.p {
@@ -606,9 +606,9 @@ func (s *System) centreOf(cb *cube) mgl32.Vec3 {
 	return vecmath.Scale(c, 1.0/8)
 }
 
-// ApplyImpulse hits c with impulse (N·s) at the world point at: the centre
+// ApplyImpulse hits c with impulse (N·s) at the world point at: the center
 // speeds up by impulse/Mass and the cube starts turning by the torque
-// (at - centre) × impulse over its inertia, as a rigid body would. It
+// (at - center) × impulse over its inertia, as a rigid body would. It
 // returns an error naming the values for a non-finite at or impulse, or one
 // that would move a corner faster than verlet3d.MaxSpeedLimit.
 func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
@@ -619,8 +619,8 @@ func (s *System) ApplyImpulse(c Cube, at, impulse mgl32.Vec3) error {
 	if !vecmath.Finite(at) || !vecmath.Finite(impulse) {
 		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): want finite vectors", c, at, impulse)
 	}
-	ctr := s.centreOf(cb)
-	// Inertia tensor of the particles about the centre, in float64.
+	ctr := s.centerOf(cb)
+	// Inertia tensor of the particles about the center, in float64.
 	var in [3][3]float64
 	var m float64
 	cb.particles(func(p verlet3d.Particle) {
