@@ -19,18 +19,17 @@ import (
 // pushed out of the cubes, which the particles push back (solveParticles);
 // when it ends, in Finish, each island, on one of the World's workers,
 //
-//  1. runs Config.Iterations passes over its contacts in the order they
-//     were found, each a positional constraint (the two points must not
-//     come closer than 0 along the normal) solved with the cubes'
-//     generalized inverse masses, followed by position-level Coulomb
-//     friction that cancels the points' sliding since the substep's start
-//     up to the friction coefficient times the normal correction;
+//  1. runs Config.Iterations passes over its contacts, from the ground up
+//     (orderByLevel), each manifold's normals together (solveNormals), then
+//     one friction pass, a patch per manifold (solveFrictions);
 //  2. takes each cube's velocity and spin from its change of pose;
 //  3. gives contacts that came together faster than two substeps of
-//     gravity the restitution of their surfaces.
+//     gravity the restitution of their surfaces;
+//  4. runs one more normal pass, which leaves no speed, holding the lower
+//     cube of each contact between levels.
 //
-// After the last substep every island whose cubes all stayed slower than
-// Config.SleepSpeed for Config.SleepDelay falls asleep. Islands share no
+// After the last substep every island whose cubes all stayed still for
+// Config.SleepDelay (updateSleep) falls asleep. Islands share no
 // awake cube, and each is solved the same way on any worker, so the result
 // is the same bits for any Config.Workers.
 
