@@ -196,6 +196,7 @@ type poseEngine struct {
 	touch         []particleTouch
 
 	open bool    // a substep of the cubes has begun and not ended
+	late bool    // its cubes integrate as their islands' solve begins
 	sub  int     // the cubes' substeps ended so far this step
 	frac float32 // how far through the step the cubes' current substep ends
 

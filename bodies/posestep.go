@@ -51,9 +51,14 @@ func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep)
 	m := min(sys.set.Substeps, s.Count)
 	e.h, e.damp, e.g, e.passes = cfg.TimeStep/float32(m), cfg.Damping, cfg.Gravity, max(1, s.Iterations)
 	if !e.open {
-		// A substep of the cubes begins: they move on by their velocities.
-		for _, i := range e.islandBody {
-			e.bodies[i].integrate(e.h, e.damp, e.g)
+		// A substep of the cubes begins: they move on by their velocities,
+		// here when particles may push them before it ends, else on the
+		// workers as their islands' solve begins (the same arithmetic).
+		e.late = len(e.pairs) == 0
+		if !e.late {
+			for _, i := range e.islandBody {
+				e.bodies[i].integrate(e.h, e.damp, e.g)
+			}
 		}
 		e.open = true
 	}
@@ -631,6 +636,11 @@ func (e *poseEngine) solveIslands(lo, hi int) {
 	for k := lo; k < hi; k++ {
 		cubes := e.islandBody[e.bodyStart[k]:e.bodyStart[k+1]]
 		cons := e.sorted[e.contStart[k]:e.contStart[k+1]]
+		if e.late {
+			for _, i := range cubes {
+				e.bodies[i].integrate(h, e.damp, g)
+			}
+		}
 		bounce := false
 		for c := range cons {
 			ct := &cons[c]

@@ -78,3 +78,34 @@ func TestPoseScene(t *testing.T) {
 	}
 	t.Logf("deepest particle %.4f m (frame %d); asleep from %.2f s", worst, worstAt, asleep)
 }
+
+// TestPoseSceneSameBits: the scene gives the same bits on 1 and 2 workers.
+func TestPoseSceneSameBits(t *testing.T) {
+	var got [2][]mgl32.Vec3
+	for k, workers := range []int{1, 2} {
+		cfg := verlet3d.DefaultConfig()
+		cfg.Workers = workers
+		w, err := verlet3d.NewWorld(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := draped.BuildPose(w, 30, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 150; i++ {
+			w.Step()
+		}
+		got[k] = append(got[k], w.Positions()...)
+		for c := 0; c < sc.System.NumCubes(); c++ {
+			p, q := sc.System.Transform(bodies.Cube(c))
+			got[k] = append(got[k], p, q.V)
+		}
+		w.Close()
+	}
+	for i := range got[0] {
+		if got[0][i] != got[1][i] {
+			t.Fatalf("value %d differs between 1 and 2 workers: %v and %v", i, got[0][i], got[1][i])
+		}
+	}
+}
