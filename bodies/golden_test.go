@@ -91,3 +91,65 @@ func TestGoldenMixed(t *testing.T) {
 		return w.Positions()
 	})
 }
+
+// Determinism golden of PoseEngine crates: a tumbling pile lands, one is
+// thrown through it, one is grabbed and dragged, and a cloth falls over
+// them. The positions are the cloth's particles and each crate's center
+// and rotation.
+func TestGoldenPose(t *testing.T) {
+	checks.Golden(t, "pose", 240, func(workers, steps int) []mgl32.Vec3 {
+		cfg := verlet3d.DefaultConfig()
+		cfg.Workers = workers
+		w, err := verlet3d.NewWorld(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		set := bodies.DefaultSettings()
+		set.Engine = bodies.PoseEngine
+		s, err := bodies.NewSystem(w, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+		for i := 0; i < 12; i++ {
+			addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 1 + float32(i%3),
+				Position:        mgl32.Vec3{float32(float32(i%4)*0.25) - 0.4, 0.3 + float32(float32(i)*0.35), float32(float32(i%3) * 0.2)},
+				Rotation:        vecmath.QuatAxisAngle(float32(float32(i)*0.7), vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
+				AngularVelocity: mgl32.Vec3{0, float32(i % 5), 1}})
+		}
+		cs := cloth.DefaultSettings()
+		cs.Cols, cs.Rows, cs.Spacing, cs.Mass, cs.Radius = 16, 16, 0.08, 0.4, 0.01
+		cs.Origin, cs.Down = mgl32.Vec3{-0.6, 2.5, -0.6}, mgl32.Vec3{0, 0, 1}
+		if _, err := cloth.New(w, cs); err != nil {
+			t.Fatal(err)
+		}
+		var at mgl32.Vec3
+		for i := 0; i < steps; i++ {
+			switch {
+			case i == 120:
+				if err := s.Throw(0, mgl32.Vec3{30, 5, 0}, mgl32.Vec3{0, 8, 0}); err != nil {
+					t.Fatal(err)
+				}
+			case i == 140:
+				p, _ := s.Transform(5)
+				at = p
+				if err := s.Grab(5, at); err != nil {
+					t.Fatal(err)
+				}
+			case i > 140 && i < 200:
+				at = at.Add(mgl32.Vec3{0.02, 0.01, 0})
+				s.DragTo(5, at)
+			case i == 200:
+				s.Release(5)
+			}
+			w.Step()
+		}
+		out := append([]mgl32.Vec3(nil), w.Positions()...)
+		for c := 0; c < s.NumCubes(); c++ {
+			p, q := s.Transform(bodies.Cube(c))
+			out = append(out, p, q.V, mgl32.Vec3{q.W})
+		}
+		return out
+	})
+}
