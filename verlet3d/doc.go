@@ -162,7 +162,8 @@
 // physics code rounds every product that can reach an addition first
 // (float32(x*y) + z) and calls internal/vecmath where mgl32's methods would
 // fuse, and a test (internal/checks/nofma) fails on any expression that
-// could. The standard library's float64 functions (math.Sin, Acos, Pow, ...)
-// may differ in their last bit between machines; drape rounds their results
-// to float32, which has hidden every such difference measured.
+// could. The one gap: the standard library's float64 functions (math.Sin,
+// Acos, Pow, ...) may differ in their last bit between machines; drape
+// rounds their results to float32, which hides such a difference unless the
+// float64 result lies that close to the midpoint of two float32 values.
 package verlet3d
