@@ -5,12 +5,14 @@ SCENE ?=
 FRAMES ?= 180
 XVFB := xvfb-run -a -s "-screen 0 1280x720x24"
 # Debian packages g3n needs to build (cgo: OpenGL, GLFW's X11, OpenAL, Vorbis)
-# and to run without a display (Xvfb with Mesa's software OpenGL).
+# and to run without a display (Xvfb with Mesa's software OpenGL), and
+# qemu-user-static to run the arm64 tests (make test).
 PKGS := gcc libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-        libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri
+        libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth libgl1-mesa-dri \
+        qemu-user-static
 PHYSICS := ./verlet3d/... $(wildcard ./cloth) $(wildcard ./hair) $(wildcard ./bodies)
 
-.PHONY: demo test bench bench-all deps shots vet check build clean soak golden fuzz
+.PHONY: demo test test-ports bench bench-all deps shots vet check build clean soak golden fuzz
 
 # deps installs the missing Debian packages (as root), or prints the exact
 # command to run and fails.
@@ -43,6 +45,7 @@ $(STATICCHECK):
 check: deps $(STATICCHECK)
 	@bad=$$(gofmt -l .); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $(PHYSICS) ./internal/...
 	$(STATICCHECK) -checks inherit,ST1020,ST1021,ST1022 ./...
 	@cp go.mod /tmp/drape-go.mod.$$$$ && cp go.sum /tmp/drape-go.sum.$$$$ && $(GO) mod tidy && \
 	  if ! cmp -s go.mod /tmp/drape-go.mod.$$$$ || ! cmp -s go.sum /tmp/drape-go.sum.$$$$; then \
@@ -53,8 +56,22 @@ check: deps $(STATICCHECK)
 vet: check
 
 # test runs the checks and every test; the GL tests render under Xvfb.
+# Then (test-ports) the determinism goldens and the kernel-equivalence tests (PORTABLE)
+# run again where the bits could part: with -tags purego (no assembly: the
+# portable loops arm64 runs), with the kernels turned off at run time
+# (GODEBUG=cpu.avx2=off), at GOAMD64=v3 (the compiler may fuse
+# multiply-adds) and for arm64 under qemu-user (it fuses them too). Every
+# form must give the same goldens, testdata/golden_*.txt.
+PORTABLE := Golden|Kernel|MatchesScalar|MatchesGoLoop|MatchesDefinition|Disjoint
 test: check
 	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
+	@$(MAKE) --no-print-directory test-ports
+
+test-ports: deps
+	$(GO) test -count=1 -tags purego -run '$(PORTABLE)' $(PHYSICS)
+	GODEBUG=cpu.avx2=off $(GO) test -count=1 -run '$(PORTABLE)' $(PHYSICS)
+	GOAMD64=v3 $(GO) test -count=1 -run '$(PORTABLE)' $(PHYSICS)
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -count=1 -timeout 15m -exec qemu-aarch64-static -run '$(PORTABLE)' $(PHYSICS)
 
 # soak runs every soak test (TestSoak...: a tearing flag in a gale, a cape
 # with teleports, crates thrown onto cloth on the floor, the tablecloth on

@@ -4,9 +4,9 @@ package cloth
 
 import "github.com/drape3d/drape/internal/simd"
 
-// haveWindKernel reports whether the processor and the operating system
-// support AVX2, which windGroup needs.
-var haveWindKernel = simd.AVX2()
+// haveWindKernel reports whether windGroup runs: the processor and the
+// operating system support AVX2, and nothing turned the kernels off.
+func haveWindKernel() bool { return simd.AVX2() }
 
 // windGroup finds the forces of the windGroupSize triangles from a.tris
 // (wind_amd64.s).

@@ -43,7 +43,7 @@ func TestWindArgsLayout(t *testing.T) {
 // frame's last substep must match bit for bit, and so must every
 // position, which every substep's force on every vertex moved.
 func TestWindKernelMatchesGoLoop(t *testing.T) {
-	if !haveWindKernel {
+	if !haveWindKernel() {
 		t.Skip("no AVX2")
 	}
 	for _, c := range []struct {

@@ -30,7 +30,7 @@ type windArgs struct {
 const windGroupSize = 8
 
 // kernel reports whether this wind runs the AVX2 kernel.
-func (wd *WindForce) kernel() bool { return haveWindKernel && !wd.noKernel }
+func (wd *WindForce) kernel() bool { return haveWindKernel() && !wd.noKernel }
 
 // bandKernel is band with windGroup finding the forces of the triangles
 // eight at a time and adding them to the vertices, and to net, in triangle

@@ -16,7 +16,7 @@ import (
 // broad phase then finds the same contacts and clampOutside the same
 // positions.
 func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no AVX2")
 	}
 	build := func() *World {
@@ -118,7 +118,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 // test differs from a loose one), and some boxes are unbounded on a side
 // (a floor's).
 func TestPathsNearMatchesScalar(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no AVX2")
 	}
 	r := rand.New(rand.NewSource(11))

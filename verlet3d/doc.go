@@ -163,5 +163,16 @@
 // steps per frame and reports the leftover fraction for interpolation.
 // The same inputs give bit-identical output, whatever the worker count: links
 // of one color never share a particle, so solving them in parallel is the
-// same computation as solving them in sequence.
+// same computation as solving them in sequence. They give it on every
+// machine too: amd64 with the AVX2 kernels or without them (no AVX2,
+// GODEBUG=cpu.avx2=off, or the purego build tag), amd64 built at
+// GOAMD64=v3, and arm64. Go lets a compiler fuse x*y + z into one
+// multiply-add that rounds once, and arm64 and GOAMD64=v3 do; drape's
+// physics code rounds every product that can reach an addition first
+// (float32(x*y) + z) and calls internal/vecmath where mgl32's methods would
+// fuse, and a test (internal/checks/nofma) fails on any expression that
+// could. The one gap: the standard library's float64 functions (math.Sin,
+// Acos, Pow, ...) may differ in their last bit between machines; drape
+// rounds their results to float32, which hides such a difference unless the
+// float64 result lies that close to the midpoint of two float32 values.
 package verlet3d

@@ -15,7 +15,7 @@ import (
 // each coordinate in turn; the huge values, whose sum overflows, are
 // where a sum would say no.
 func TestFiniteKernelMatchesDefinition(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no AVX2")
 	}
 	r := rand.New(rand.NewSource(5))
@@ -68,7 +68,7 @@ func TestFiniteKernelMatchesDefinition(t *testing.T) {
 func TestGuardFindsEveryNonFinite(t *testing.T) {
 	const n = 37 // four groups of eight and a tail of five
 	for _, kernels := range []bool{true, false} {
-		if kernels && !haveKernels {
+		if kernels && !haveKernels() {
 			continue
 		}
 		for _, x := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {

@@ -71,7 +71,7 @@ func integrateWorld(t *testing.T, withForces bool) *World {
 // bits and the same clamp count as the Go loop, with gravity in acc or
 // not, over whole and partial particle ranges.
 func TestIntegrateKernelMatchesScalar(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no AVX2")
 	}
 	for _, forces := range []bool{false, true} {

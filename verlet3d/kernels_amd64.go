@@ -7,10 +7,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// haveKernels reports whether the processor and the operating system
-// support AVX2, which the kernels of linkvec_amd64.s, integrate_amd64.s,
-// bounds_amd64.s and finite_amd64.s need.
-var haveKernels = simd.AVX2()
+// haveKernels reports whether the kernels of linkvec_amd64.s,
+// integrate_amd64.s, bounds_amd64.s and finite_amd64.s run: the processor
+// and the operating system support AVX2, and nothing turned them off.
+func haveKernels() bool { return simd.AVX2() }
 
 // solveLinkGroups solves n consecutive link groups starting at args.group
 // and returns how many it solved: fewer than n when a group holds a link

@@ -5,7 +5,7 @@ package verlet3d
 import "github.com/go-gl/mathgl/mgl32"
 
 // haveKernels is false: this architecture runs the Go loops.
-const haveKernels = false
+func haveKernels() bool { return false }
 
 func solveLinkGroups(*linkGroupArgs, int) int { panic("verlet3d: no link kernel on this architecture") }
 

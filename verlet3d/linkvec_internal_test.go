@@ -59,7 +59,7 @@ func kernelGridWorld(t *testing.T, n int) *World {
 // run of a 19 x 19 one (the 48 x 48 grid has a few near groups too, in
 // the links between its regions).
 func TestLinkKernelMatchesScalar(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no link kernel on this processor")
 	}
 	for _, c := range []struct {
@@ -128,7 +128,7 @@ func samebits(a, b mgl32.Vec3) bool {
 // A group of eight links never includes the last particle (the kernel
 // reads 16 bytes per particle), nor links that share a particle.
 func TestLinkGroupsAreDisjoint(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no link kernel on this processor")
 	}
 	w := kernelWorld(t)

@@ -275,7 +275,7 @@ func (w *World) integrateRange(id, lo, hi int) {
 }
 
 // kernels reports whether this World runs the AVX2 kernels.
-func (w *World) kernels() bool { return haveKernels && !w.noKernels }
+func (w *World) kernels() bool { return haveKernels() && !w.noKernels }
 
 // integrateParticles integrates particles [lo, hi) and returns how many
 // it clamped to the largest step.

@@ -76,7 +76,7 @@ func tetherWorld(t *testing.T) *World {
 // the Go loop, pass after pass: taut, slack, off, pinned and NaN tethers,
 // a group that pulls one particle twice, and a tail.
 func TestTetherKernelMatchesScalar(t *testing.T) {
-	if !haveKernels {
+	if !haveKernels() {
 		t.Skip("no AVX2")
 	}
 	vec, scalar := tetherWorld(t), tetherWorld(t)

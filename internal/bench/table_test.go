@@ -3,10 +3,10 @@ package bench_test
 import (
 	"flag"
 	"fmt"
-	"github.com/drape3d/drape/internal/checks"
 	"math"
 	"math/rand"
 	"os"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -16,14 +16,16 @@ import (
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/cloth"
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/checks"
 	"github.com/drape3d/drape/internal/draped"
+	"github.com/drape3d/drape/internal/simd"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
 var table = flag.Bool("table", false, "time every scene and print the benchmark table (make bench)")
 
-var only = flag.String("only", "", "with -table: time only these scenes (comma-separated names)")
+var only = flag.String("only", "", "with -table, time only the scenes whose names match this regular expression")
 
 // scene is one benchmark scene built for a worker count: frame runs one
 // 1/60 s frame of it.
@@ -88,12 +90,14 @@ func TestTable(t *testing.T) {
 		name                   string
 		particles, cons, s, it int
 		ms1, ms2, allocs       float64
+		portable               float64   // 1 worker, the kernels off: the portable loops arm64 runs
 		runs1, runs2           []float64 // each run's median frame, sorted
 		probes                 []probe   // probeSecondVCPU before each run
 	}
 	var rows []row
+	keep := regexp.MustCompile(*only)
 	for _, sp := range specs {
-		if *only != "" && !strings.Contains(","+*only+",", ","+sp.name+",") {
+		if !keep.MatchString(sp.name) {
 			continue
 		}
 		var r row
@@ -121,6 +125,16 @@ func TestTable(t *testing.T) {
 				sc.w.Close()
 			}
 		}
+		// Once more on 1 worker with the kernels off (what -tags purego
+		// and arm64 run), for the portable column.
+		simd.SetKernels(false)
+		sc := sp.build(t, 1)
+		for i := 0; i < sp.warm; i++ {
+			sc.frame()
+		}
+		r.portable, _ = timeFrames(sc.frame, sp.frames)
+		sc.w.Close()
+		simd.SetKernels(true)
 		sort.Float64s(r.runs1)
 		sort.Float64s(r.runs2)
 		r.ms1, r.ms2 = r.runs1[len(r.runs1)/2], r.runs2[len(r.runs2)/2]
@@ -131,12 +145,12 @@ func TestTable(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "machine: %s, %d CPUs, %s\n", cpuName(), runtime.NumCPU(), runtime.Version())
 	fmt.Fprintf(&b, "baseline (plain naive loop, 64x64, 1 x 10 passes, median frame): %.3f ms\n\n", baseline)
-	fmt.Fprintf(&b, "| scene | particles | constraints | substeps x iterations | ms/frame (1 worker) | ns per constraint pass | allocs/frame | x baseline | ms/frame (2 workers) | 2-worker speed-up |\n")
-	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "| scene | particles | constraints | substeps x iterations | ms/frame (1 worker) | ns per constraint pass | allocs/frame | x baseline | ms/frame (2 workers) | 2-worker speed-up | ms/frame portable (1 worker, kernels off) | portable / kernels |\n")
+	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		ns := r.ms1 * 1e6 / float64(max(1, r.cons*r.s*r.it))
-		fmt.Fprintf(&b, "| %s | %d | %d | %d x %d | %.3f | %.2f | %.0f | %.2f | %.3f | %.2fx |\n",
-			r.name, r.particles, r.cons, r.s, r.it, r.ms1, ns, r.allocs, r.ms1/baseline, r.ms2, r.ms1/r.ms2)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d x %d | %.3f | %.2f | %.0f | %.2f | %.3f | %.2fx | %.3f | %.2fx |\n",
+			r.name, r.particles, r.cons, r.s, r.it, r.ms1, ns, r.allocs, r.ms1/baseline, r.ms2, r.ms1/r.ms2, r.portable, r.portable/r.ms1)
 	}
 	fmt.Fprintf(&b, "\nRange of the %d runs' median frames, ms (1 worker; 2 workers):\n", tableRuns)
 	for _, r := range rows {
@@ -156,7 +170,7 @@ func TestTable(t *testing.T) {
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "BENCH %s ms=%.3f baseline_ms=%.3f w2_ratio=%.2f allocs=%.0f\n", r.name, r.ms1, baseline, r.ms1/r.ms2, r.allocs)
+		fmt.Fprintf(&b, "BENCH %s ms=%.3f baseline_ms=%.3f w2_ratio=%.2f allocs=%.0f purego_ms=%.3f purego_ratio=%.2f\n", r.name, r.ms1, baseline, r.ms1/r.ms2, r.allocs, r.portable, r.portable/r.ms1)
 	}
 	fmt.Print(b.String())
 }

@@ -605,20 +605,6 @@ func (m *mglSource) fusing(key string) bool {
 	return fuse
 }
 
-// isProduct reports whether e is a multiplication, through parentheses
-// and a sign.
-func isProduct(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.ParenExpr:
-		return isProduct(e.X)
-	case *ast.UnaryExpr:
-		return (e.Op == token.SUB || e.Op == token.ADD) && isProduct(e.X)
-	case *ast.BinaryExpr:
-		return e.Op == token.MUL
-	}
-	return false
-}
-
 // Rewrite applies the automatic fixes to the Go files of dirs, tests
 // included, writing them back if write is set, and returns the files it
 // changed and the findings it could not fix. It repeats until nothing is
