@@ -74,38 +74,40 @@ func itoa(i int) string {
 // rad for a cube spinning at 6 rad/s at 60 Hz). Its pose x, q is updated
 // from them after every substep.
 type poseBody struct {
+	// What the solver reads most, first: a particle contact reads these
+	// alone.
+	xs     mgl32.Vec3    // center at the start of the step, m
+	dp     mgl32.Vec3    // move since the step's start, m
+	dth    mgl32.Vec3    // turn since the step's start (rotation vector), rad
+	half   float32       // half the edge, m
+	sphere float32       // the radius of its sphere, m
+	group  int32         // the island it fell asleep with, -1 while awake
+	invM   float32       // 1/kg
+	invI   float32       // 1/(kg m²)
+	ax     [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
+
 	x     mgl32.Vec3 // center, m
 	q     mgl32.Quat // rotation from the cube's frame to the world
-	xs    mgl32.Vec3 // center at the start of the step, m
 	qs    mgl32.Quat // rotation at the start of the step
-	dp    mgl32.Vec3 // move since the step's start, m
-	dth   mgl32.Vec3 // turn since the step's start (rotation vector), rad
 	dp0   mgl32.Vec3 // dp at the start of the substep
 	dth0  mgl32.Vec3 // dth at the start of the substep
 	v, w  mgl32.Vec3 // velocity (m/s) and spin (rad/s) after the last substep
-	invM  float32    // 1/kg
-	invI  float32    // 1/(kg m²)
 	mass  float32    // kg
 	inert float32    // kg m²
-	half  float32    // half the edge, m
 
 	reach float32    // how far a corner may move this step, m (speculative margin)
 	push  float32    // how much further it looks for colliders, m
 	still float32    // seconds the cube has stayed near xa, qa (updateSleep)
 	xa    mgl32.Vec3 // where its count toward sleep began
 	qa    mgl32.Quat
-	group int32   // the island it fell asleep with, -1 while awake
 	wake  bool    // woken during the step: moves from the next step on
 	rest  bool    // moved under restDrift since its contacts were found: keeps them
 	drift float32 // how far it moved since its contacts were found, m
-
-	ax [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
 
 	held            bool       // held by Grab
 	grip            mgl32.Vec3 // the held point in the cube's frame, m
 	harm            mgl32.Vec3 // the held point's arm at the step's start (world axes), m
 	target, target0 mgl32.Vec3 // where DragTo wants it, and wanted it at the step's start
-	reachOut        float32    // the radius of its sphere grown by how far it may go this step, m
 }
 
 // poseContact is a contact of the pose engine, found once a step and
@@ -191,8 +193,10 @@ type poseEngine struct {
 	held          []mgl32.Vec3 // by particle: the normal of the World collider holding it, or 0
 	heldList      []int32      // the particles held
 	worldContacts []verlet3d.Contact
-	pushes        []cubePush // by cube, during a pass of solveParticles
-	pushed        []int32    // the cubes pushed in that pass
+	pushes        []cubePush     // by cube, during a pass of solveParticles
+	pushed        []int32        // the cubes pushed in that pass
+	near          []particlePair // the pairs near enough in this substep
+	nearBy        float32        // how far outside a cube's sphere a pair is near, m
 	touch         []particleTouch
 
 	open bool    // a substep of the cubes has begun and not ended

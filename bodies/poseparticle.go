@@ -49,7 +49,9 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 		step2 = max(step2, dot(d, d))
 		maxR = max(maxR, radii[i])
 	}
-	grow := float32(float32(math.Sqrt(float64(step2)))*float32(s.Count)*1.5) + maxR + e.margin
+	move := float32(math.Sqrt(float64(step2)))
+	grow := float32(move*float32(s.Count)*1.5) + maxR + e.margin
+	e.nearBy = float32(2*move) + nearMargin
 	if len(e.porder) != n {
 		e.porder = e.porder[:0]
 		for i := 0; i < n; i++ {
@@ -71,7 +73,7 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 		b.ax[0] = rotate(b.qs, mgl32.Vec3{1, 0, 0})
 		b.ax[1] = rotate(b.qs, mgl32.Vec3{0, 1, 0})
 		b.ax[2] = rotate(b.qs, mgl32.Vec3{0, 0, 1})
-		b.reachOut = float32(b.half*sqrt3) + b.reach + b.push
+		b.sphere = float32(b.half * sqrt3)
 		g := mgl32.Vec3{grow + b.push, grow + b.push, grow + b.push}
 		lo, hi := e.lo[i].Sub(g), e.hi[i].Add(g)
 		// The first particle at or past lo along x.
@@ -127,7 +129,7 @@ func (e *poseEngine) solveParticles(sys *System, w *verlet3d.World, s verlet3d.S
 	if len(e.pushes) < len(e.bodies) {
 		e.pushes = make([]cubePush, len(e.bodies))
 	}
-	e.touching(w)
+	e.touching(w, s.Iteration == 0)
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	mu := sys.set.ParticleFriction
 	for i := range e.touch {
@@ -153,16 +155,37 @@ type particleTouch struct {
 	depth   float32    // m
 }
 
-// touching lists the particles inside the cubes now, counting them by cube.
-func (e *poseEngine) touching(w *verlet3d.World) {
+// nearMargin is how far outside a cube's sphere, m, a particle stays on
+// the list of the substep's later iterations, beyond twice the farthest a
+// particle moved in the step's first substep: between iterations it moves
+// by corrections alone.
+const nearMargin = 0.01
+
+// touching lists the particles inside the cubes now, counting them by
+// cube. In a substep's first iteration it tests every pair of the step
+// and keeps those near enough for the later ones.
+func (e *poseEngine) touching(w *verlet3d.World, first bool) {
 	pos, inv, radii := w.Positions(), w.InvMasses(), w.Radii()
 	e.touch = e.touch[:0]
-	for _, pr := range e.pairs {
+	list := e.near
+	if first {
+		list = e.pairs
+		e.near = e.near[:0]
+	}
+	for _, pr := range list {
 		b := &e.bodies[pr.cube]
 		d := pos[pr.p].Sub(b.xs.Add(b.dp))
 		r := radii[pr.p]
-		if far := b.reachOut + r; dot(d, d) > far*far {
-			continue // outside the cube's sphere
+		// The box grown by r lies inside the sphere of radius √3(half+r).
+		dd, far := dot(d, d), b.sphere+float32(sqrt3*r)
+		if first {
+			if near := far + e.nearBy; dd > near*near {
+				continue
+			}
+			e.near = append(e.near, pr)
+		}
+		if dd > far*far {
+			continue
 		}
 		// Into the cube's frame at the step's start, its turn since undone
 		// to first order.
