@@ -260,7 +260,11 @@ func (f *Follower) Sync() {
 		p := &f.pins[i]
 		t := f.pinTarget(p)
 		if !inWorld(t) {
-			held = f.hold1(held, "pin %d (particle %d, node %q): target %v", i, p.p, p.a.Node.Name(), t)
+			nodes := fmt.Sprintf("node %q", p.a.Node.Name())
+			if p.wb > 0 {
+				nodes = fmt.Sprintf("nodes %q and %q", p.a.Node.Name(), p.b.Node.Name())
+			}
+			held = f.hold1(held, "pin %d (particle %d, %s): target %v", i, p.p, nodes, t)
 			continue
 		}
 		w.SetTarget(p.p, t)
