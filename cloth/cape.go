@@ -201,6 +201,8 @@ type Cape struct {
 	body   []verlet3d.Capsule  // body at the last SetPose
 	tele   bool                // jump at the next SetPose
 	jumps  int
+	bad    int   // poses SetPose held
+	badErr error // why it held the last one
 	hooks  capeHooks
 }
 
@@ -438,12 +440,27 @@ func (c *Cape) Remove() {
 // kinematic targets and the lag-limit centers. It reports whether the cape
 // jumped, so that the caller can snap its colliders instead of sweeping
 // them across the gap. It does not allocate; wrong counts panic.
+//
+// A pose is data from an animation, and one bad frame (a NaN key, a bone
+// scaled through zero, a bone thrown to 1e30 m) must not reach the
+// particles: when a position (reference, anchor or body end) has a
+// coordinate that is not finite or beyond ±verlet3d.MaxCoordinate, a
+// rotation has a non-finite component, or a body radius is not in
+// (0, MaxCoordinate], SetPose changes nothing: the cape holds the last good
+// pose, NumBadPoses counts the call and BadPose tells what was wrong. The
+// next good pose goes on from the last good one (a pending Teleport
+// included).
 func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []verlet3d.Capsule) (jumped bool) {
 	if len(anchors) != len(c.s.Anchors) {
 		panic(fmt.Sprintf("cloth: Cape.SetPose: %d anchors, want %d", len(anchors), len(c.s.Anchors)))
 	}
 	if body != nil && len(body) != len(c.body) {
 		panic(fmt.Sprintf("cloth: Cape.SetPose: %d body parts, want %d", len(body), len(c.body)))
+	}
+	if err := checkPose(reference, anchors, body); err != nil {
+		c.bad++
+		c.badErr = err
+		return false
 	}
 	rot := vecmath.Rotation(reference.Rotation)
 	move := reference.Position.Sub(c.ref.Position)
@@ -472,6 +489,61 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 	c.ref = verlet3d.Pose{Position: reference.Position, Rotation: rot}
 	c.updateLag()
 	return jumped
+}
+
+// NumBadPoses returns how many SetPose calls were refused (their pose
+// held) for a position, rotation or radius out of range.
+func (c *Cape) NumBadPoses() int { return c.bad }
+
+// BadPose returns why SetPose last refused a pose, naming the call and the
+// field ("cloth: Cape.SetPose: anchors[1].Position = ..."), or nil when it
+// never has.
+func (c *Cape) BadPose() error { return c.badErr }
+
+// checkPose reports the first value of a SetPose call out of range.
+func checkPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []verlet3d.Capsule) error {
+	if err := checkPosePart(reference, "reference", -1); err != nil {
+		return err
+	}
+	for i, a := range anchors {
+		if err := checkPosePart(a, "anchors", i); err != nil {
+			return err
+		}
+	}
+	for i := range body {
+		b := &body[i]
+		switch {
+		case !inWorld(b.A):
+			return fmt.Errorf("cloth: Cape.SetPose: body[%d].A = %v, want finite meters within ±%g (verlet3d.MaxCoordinate); the last good pose is held", i, b.A, float32(verlet3d.MaxCoordinate))
+		case !inWorld(b.B):
+			return fmt.Errorf("cloth: Cape.SetPose: body[%d].B = %v, want finite meters within ±%g (verlet3d.MaxCoordinate); the last good pose is held", i, b.B, float32(verlet3d.MaxCoordinate))
+		case !(b.Radius > 0 && b.Radius <= verlet3d.MaxCoordinate):
+			return fmt.Errorf("cloth: Cape.SetPose: body[%d].Radius = %v, want meters in (0, %g]; the last good pose is held", i, b.Radius, float32(verlet3d.MaxCoordinate))
+		}
+	}
+	return nil
+}
+
+// checkPosePart checks one pose of a SetPose call: what, or what[i] when
+// i >= 0.
+func checkPosePart(p verlet3d.Pose, what string, i int) error {
+	if inWorld(p.Position) && vecmath.FiniteQuat(p.Rotation) {
+		return nil
+	}
+	if i >= 0 {
+		what = fmt.Sprintf("%s[%d]", what, i)
+	}
+	if !inWorld(p.Position) {
+		return fmt.Errorf("cloth: Cape.SetPose: %s.Position = %v, want finite meters within ±%g (verlet3d.MaxCoordinate); the last good pose is held", what, p.Position, float32(verlet3d.MaxCoordinate))
+	}
+	return fmt.Errorf("cloth: Cape.SetPose: %s.Rotation = %v, want a finite quaternion; the last good pose is held", what, p.Rotation)
+}
+
+// inWorld reports whether every coordinate of x is finite and within
+// ±verlet3d.MaxCoordinate.
+func inWorld(x mgl32.Vec3) bool {
+	const m = verlet3d.MaxCoordinate
+	return x[0] >= -m && x[0] <= m && x[1] >= -m && x[1] <= m && x[2] >= -m && x[2] <= m
 }
 
 func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {

@@ -28,8 +28,12 @@
 // carries the cape by a chosen fraction of the character's motion, jumps it
 // rigidly on a teleport, and moves the MaxLag limits (Jolt's skinned max
 // distance, NvCloth's motion constraints: each particle stays within a
-// radius of where it hangs below its pinned column). The body colliders
-// are the caller's; scene.Cape drives a Cape from g3n nodes.
+// radius of where it hangs below its pinned column). A pose with a position
+// that is not finite or beyond verlet3d.MaxCoordinate, or a non-finite
+// rotation (one bad animation frame), is refused and the last good pose
+// held: Cape.NumBadPoses counts such calls and Cape.BadPose tells what was
+// wrong with the last. The body colliders are the caller's; scene.Cape
+// drives a Cape from g3n nodes.
 //
 // # Links
 //

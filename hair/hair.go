@@ -252,11 +252,16 @@ func (h *Hair) Head() Head { return h.end }
 // SetHead moves the head to center and rotation (head frame to world) over
 // the next step: the roots and the head collider follow it exactly at every
 // substep. Call it every frame for an animated head.
+//
+// A center that is not finite or farther than MaxHeadDistance from the
+// origin, or a rotation with a non-finite component (one bad frame of an
+// animation), returns an error naming SetHead and the field, and the head
+// holds its last pose.
 func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
 	nh := h.end
 	nh.Center, nh.Rotation = center, rotation
 	if err := nh.Validate(); err != nil {
-		return err
+		return errctx.Wrap("hair", "SetHead", err)
 	}
 	nh.Rotation = nh.rotation()
 	if nh != h.end {

@@ -1,11 +1,13 @@
 package scene
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"unicode"
 
 	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl32"
@@ -89,6 +91,30 @@ func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 	return pos, rot, scale
 }
 
+// inWorld reports whether every coordinate of x is finite and within
+// ±verlet3d.MaxCoordinate.
+func inWorld(x mgl32.Vec3) bool {
+	const m = verlet3d.MaxCoordinate
+	return x[0] >= -m && x[0] <= m && x[1] >= -m && x[1] <= m && x[2] >= -m && x[2] <= m
+}
+
+// badFrame reports what is wrong with the world pose of a node whose world
+// matrix is m, as a pose handed to the physics ("" when nothing is): its
+// origin must be finite and within ±verlet3d.MaxCoordinate, its axes finite
+// and none collapsed (a bone scaled through zero has no rotation to read).
+func badFrame(m *mgl32.Mat4) string {
+	if !inWorld(m.Col(3).Vec3()) {
+		return fmt.Sprintf("origin %v, want finite meters within ±%g (verlet3d.MaxCoordinate)", m.Col(3).Vec3(), float32(verlet3d.MaxCoordinate))
+	}
+	for i := 0; i < 3; i++ {
+		c := m.Col(i).Vec3()
+		if l := c.Len(); !(l > 1e-12) || math.IsInf(float64(l), 0) {
+			return fmt.Sprintf("axis %d = %v, want a finite axis, not collapsed (a bone scaled through zero)", i, c)
+		}
+	}
+	return ""
+}
+
 // Mount is a node that follows a bone's world position and rotation with a
 // world scale of 1, so that what is attached to it (a collider, an anchor
 // offset, a hair root) is measured in meters whatever the armature's scale:
@@ -105,6 +131,11 @@ type Mount struct {
 	// with the hips.
 	level bool
 	yaw   float64
+	// The pose Update last took, and the calls it refused.
+	good    mgl32.Mat4
+	hasGood bool
+	bad     int
+	badErr  error
 }
 
 // NewMount makes a Mount following bone, added as a child of parent (the
@@ -139,8 +170,22 @@ func (m *Mount) SetLevel(level bool) {
 func (m *Mount) Bone() *core.Node { return m.bone }
 
 // Update moves the mount to the bone's current world pose (position and
-// rotation, scale 1) and updates its world matrix.
+// rotation, scale 1) and updates its world matrix. A bone (or axes node)
+// whose pose is no pose (an origin that is not finite or beyond
+// verlet3d.MaxCoordinate, axes that are not finite or collapsed: one bad
+// animation frame) leaves the mount at its last good pose; NumBadPoses
+// counts such calls and BadPose tells the last one's fault.
 func (m *Mount) Update() {
+	if err := m.check(); err != nil {
+		m.bad++
+		m.badErr = err
+		if m.hasGood {
+			lm := math32.Matrix4(m.good)
+			m.Node.SetMatrix(&lm)
+		}
+		m.Node.UpdateMatrixWorld()
+		return
+	}
 	pos, rot := m.pose()
 	world := mgl32.Translate3D(pos[0], pos[1], pos[2]).Mul4(rot.Mat4())
 	local := world
@@ -153,7 +198,31 @@ func (m *Mount) Update() {
 	lm := math32.Matrix4(local)
 	m.Node.SetMatrix(&lm)
 	m.Node.UpdateMatrixWorld()
+	m.good, m.hasGood = local, true
 }
+
+// check reports a bone or axes node whose pose Update cannot take.
+func (m *Mount) check() error {
+	b := mgl32.Mat4(m.bone.MatrixWorld())
+	if f := badFrame(&b); f != "" {
+		return fmt.Errorf("scene: Mount.Update: bone %q: %s; the last good pose is held", m.bone.Name(), f)
+	}
+	if m.axes != m.bone {
+		a := mgl32.Mat4(m.axes.MatrixWorld())
+		if f := badFrame(&a); f != "" {
+			return fmt.Errorf("scene: Mount.Update: axes node %q: %s; the last good pose is held", m.axes.Name(), f)
+		}
+	}
+	return nil
+}
+
+// NumBadPoses returns how many Update calls found no pose in the bone and
+// held the mount's last good one.
+func (m *Mount) NumBadPoses() int { return m.bad }
+
+// BadPose returns why Update last held the mount's pose, naming the node
+// and what was wrong, or nil when it never has.
+func (m *Mount) BadPose() error { return m.badErr }
 
 // Local returns the world point p in the mount's frame, in meters.
 func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {

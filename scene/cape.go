@@ -86,23 +86,29 @@ func (s *CapeSettings) validate() error {
 	return nil
 }
 
-// checkPoses reports a node whose world pose, read by pose, is not finite
-// (a NaN or infinite bone), naming the setting that holds it.
+// checkPoses reports a node whose world pose, read by pose, is no pose for
+// the physics (a NaN or infinite bone, one beyond verlet3d.MaxCoordinate,
+// or for an anchor or the reference, axes collapsed by a scale through
+// zero), naming the setting that holds it.
 func (c *Cape) checkPoses(ref verlet3d.Pose) error {
-	bad := func(p verlet3d.Pose) bool {
-		return !vecmath.Finite(p.Position) || !vecmath.FiniteQuat(p.Rotation)
+	bad := func(p verlet3d.Pose, n *core.Node) string {
+		if !inWorld(p.Position) || !vecmath.FiniteQuat(p.Rotation) {
+			return fmt.Sprintf("is at %v, %v in the world, want a finite pose within ±%g m (verlet3d.MaxCoordinate)", p.Position, p.Rotation, float32(verlet3d.MaxCoordinate))
+		}
+		m := mat4(n)
+		return badFrame(&m)
 	}
 	for i, a := range c.anchors {
-		if bad(a) {
-			return fmt.Errorf("scene: CapeSettings.Anchors[%d]: node %q is at %v, %v in the world, want a finite pose", i, c.s.Anchors[i].Node.Name(), a.Position, a.Rotation)
+		if f := bad(a, c.s.Anchors[i].Node); f != "" {
+			return fmt.Errorf("scene: CapeSettings.Anchors[%d]: node %q %s", i, c.s.Anchors[i].Node.Name(), f)
 		}
 	}
-	if bad(ref) {
-		return fmt.Errorf("scene: CapeSettings.Reference: node %q is at %v, %v in the world, want a finite pose", c.s.Reference.Name(), ref.Position, ref.Rotation)
+	if f := bad(ref, c.s.Reference); f != "" {
+		return fmt.Errorf("scene: CapeSettings.Reference: node %q %s", c.s.Reference.Name(), f)
 	}
 	for i, b := range c.body {
-		if !vecmath.Finite(b.A) || !vecmath.Finite(b.B) {
-			return fmt.Errorf("scene: CapeSettings.Body[%d]: node %q puts the part at %v-%v in the world, want finite ends", i, c.s.Body[i].Node.Name(), b.A, b.B)
+		if !inWorld(b.A) || !inWorld(b.B) {
+			return fmt.Errorf("scene: CapeSettings.Body[%d]: node %q puts the part at %v-%v in the world, want finite ends within ±%g m (verlet3d.MaxCoordinate)", i, c.s.Body[i].Node.Name(), b.A, b.B, float32(verlet3d.MaxCoordinate))
 		}
 	}
 	return nil
@@ -124,6 +130,9 @@ type Cape struct {
 	Capsules []*verlet3d.Capsule
 	// Teleports counts the jumps Sync made (detected or asked for).
 	Teleports int
+
+	bad    int   // Sync calls that held the pose
+	badErr error // why the last one did
 
 	s       CapeSettings
 	phys    *cloth.Cape
@@ -258,8 +267,21 @@ func (c *Cape) SetCarry(linear, angular float32) error {
 // body colliders (sweeping them through the step, or snapping them after a
 // jump). Call it once per frame, after the animation and
 // UpdateMatrixWorld, before the World steps. It does not allocate.
+//
+// A node's pose is data from an animation: when an anchor, the reference
+// or a body part is not finite or beyond ±verlet3d.MaxCoordinate, or an
+// anchor's or the reference's axes are collapsed (one bad frame: a NaN
+// key, a bone scaled through zero, a hips bone thrown to 1e30 m), Sync
+// changes nothing: the cape and its body colliders hold their last good
+// pose, NumBadPoses counts the call and BadPose names the setting and the
+// node.
 func (c *Cape) Sync() {
 	ref := c.pose()
+	if err := c.checkPoses(ref); err != nil {
+		c.bad++
+		c.badErr = errctx.Wrap("scene", "Cape.Sync", err)
+		return
+	}
 	jumped := c.phys.SetPose(ref, c.anchors, c.body)
 	c.Follower.Sync()
 	if jumped {
@@ -267,6 +289,15 @@ func (c *Cape) Sync() {
 	}
 	c.Teleports = c.phys.NumTeleports()
 }
+
+// NumBadPoses returns how many Sync calls held the cape's last good pose
+// because a node's pose was out of range.
+func (c *Cape) NumBadPoses() int { return c.bad }
+
+// BadPose returns why Sync last held the pose ("scene: Cape.Sync:
+// CapeSettings.Anchors[1]: node "Neck" is at ..."), or nil when it never
+// has.
+func (c *Cape) BadPose() error { return c.badErr }
 
 // PinError returns the largest distance in meters between a top-edge
 // particle and its anchors' pose at the last Sync. Right after a step that

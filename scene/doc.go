@@ -28,4 +28,16 @@
 // name the field and the value, and a constructor that fails leaves the
 // World as it was; misusing a handle (a nil World or Grid, an index out of
 // range) panics with a clear message, as in verlet3d.
+//
+// # Bad frames
+//
+// A node's pose comes from an animation, and one bad frame (a NaN key, a bone
+// scaled through zero, a hips bone thrown to 1e30 m) must not reach the
+// physics. What reads nodes every frame holds the last good pose instead and
+// counts the frame: Cape.Sync (the whole cape and its body colliders),
+// Follower.Sync (each pin or collider on its own), HeadFollower.Sync and
+// Mount.Update. A pose is refused when a point is not finite or beyond
+// ±verlet3d.MaxCoordinate, or when the axes a rotation is read from are not
+// finite or collapsed. Each has NumBadPoses and BadPose, which names the call,
+// the node and the value.
 package scene

@@ -61,6 +61,8 @@ type Follower struct {
 	spheres  []followSphere
 	capsules []followCapsule
 	hooks    followHooks
+	bad      int   // Sync calls that held a pose
+	badErr   error // why the last one did
 }
 
 type followPin struct {
@@ -245,23 +247,67 @@ func (f *Follower) pinTarget(p *followPin) mgl32.Vec3 {
 // Sync reads every followed node's world matrix: pins get their new
 // kinematic targets and colliders their end-of-step pose. It does not
 // allocate.
+//
+// A node's pose is data from an animation: a pin target or collider end
+// that is not finite or beyond ±verlet3d.MaxCoordinate (one bad frame: a
+// NaN key, a bone thrown to 1e30 m) is not taken; that pin or collider
+// holds its last good pose while the others move. NumBadPoses counts the
+// Sync calls that held one and BadPose tells the last one's fault.
 func (f *Follower) Sync() {
 	w := f.world
+	held := false
 	for i := range f.pins {
 		p := &f.pins[i]
-		w.SetTarget(p.p, f.pinTarget(p))
+		t := f.pinTarget(p)
+		if !inWorld(t) {
+			nodes := fmt.Sprintf("node %q", p.a.Node.Name())
+			if p.wb > 0 {
+				nodes = fmt.Sprintf("nodes %q and %q", p.a.Node.Name(), p.b.Node.Name())
+			}
+			held = f.hold1(held, "pin %d (particle %d, %s): target %v", i, p.p, nodes, t)
+			continue
+		}
+		w.SetTarget(p.p, t)
 	}
 	for i := range f.spheres {
 		s := &f.spheres[i]
+		to, r := s.pose()
+		if !inWorld(to) {
+			held = f.hold1(held, "sphere %d (node %q): center %v", i, s.node.Name(), to)
+			to, r = s.to, s.rTo
+		}
 		s.from, s.rFrom = s.s.Center, s.s.Radius
-		s.to, s.rTo = s.pose()
+		s.to, s.rTo = to, r
 	}
 	for i := range f.capsules {
 		c := &f.capsules[i]
+		a, b, r := c.pose()
+		if !inWorld(a) || !inWorld(b) {
+			held = f.hold1(held, "capsule %d (node %q): ends %v-%v", i, c.node.Name(), a, b)
+			a, b, r = c.toA, c.toB, c.rTo
+		}
 		c.fromA, c.fromB, c.rFrom = c.c.A, c.c.B, c.c.Radius
-		c.toA, c.toB, c.rTo = c.pose()
+		c.toA, c.toB, c.rTo = a, b, r
 	}
 }
+
+// hold1 records a pose Sync held (counting the call once, when held is
+// false) and returns true.
+func (f *Follower) hold1(held bool, format string, args ...any) bool {
+	if !held {
+		f.bad++
+		f.badErr = fmt.Errorf("scene: Follower.Sync: "+format+", want finite meters within ±%g (verlet3d.MaxCoordinate); the last good pose is held", append(args, float32(verlet3d.MaxCoordinate))...)
+	}
+	return true
+}
+
+// NumBadPoses returns how many Sync calls held a pin or collider at its
+// last good pose because its node's pose was out of range.
+func (f *Follower) NumBadPoses() int { return f.bad }
+
+// BadPose returns why Sync last held a pose, naming the pin or collider,
+// its node and the value, or nil when it never has.
+func (f *Follower) BadPose() error { return f.badErr }
 
 // Snap puts every collider at its end-of-step pose now, without sweeping:
 // after a teleport, so the body does not drag the cloth across the jump.

@@ -24,7 +24,9 @@ type HeadFollower struct {
 	// along the node's axes (not scaled with it).
 	offset mgl32.Vec3
 	// turn takes the node's axes to the head's frame (+Y crown, +Z face).
-	turn mgl32.Quat
+	turn   mgl32.Quat
+	bad    int   // Sync calls that held the head
+	badErr error // why the last one did
 }
 
 // FollowHead makes a HeadFollower that puts h's head offset meters from
@@ -62,14 +64,36 @@ func (f *HeadFollower) Pose() (center mgl32.Vec3, rotation mgl32.Quat) {
 // Sync reads the node and moves the head there over the next step. Call it
 // after the animation and UpdateMatrixWorld, before the World steps
 // (Attach does this on a Driver).
+//
+// A node's pose is data from an animation: when it is no pose (an origin
+// that is not finite or beyond verlet3d.MaxCoordinate, axes that are not
+// finite or collapsed by a scale through zero) or Hair.SetHead refuses it
+// (a head farther than hair.MaxHeadDistance from the origin), the head
+// holds its last good pose; NumBadPoses counts such calls and BadPose
+// tells the last one's fault.
 func (f *HeadFollower) Sync() {
-	c, q := f.Pose()
-	if err := f.h.SetHead(c, q); err != nil {
-		// A non-finite node matrix: keep the last pose rather than feed
-		// the simulation a NaN.
+	m := mgl32.Mat4(f.node.MatrixWorld())
+	if fault := badFrame(&m); fault != "" {
+		f.held(fmt.Errorf("scene: HeadFollower.Sync: node %q: %s; the last good pose is held", f.node.Name(), fault))
 		return
 	}
+	c, q := f.Pose()
+	if err := f.h.SetHead(c, q); err != nil {
+		f.held(errctx.Wrap("scene", fmt.Sprintf("HeadFollower.Sync: node %q", f.node.Name()), err))
+	}
 }
+
+func (f *HeadFollower) held(err error) {
+	f.bad++
+	f.badErr = err
+}
+
+// NumBadPoses returns how many Sync calls held the head's last good pose.
+func (f *HeadFollower) NumBadPoses() int { return f.bad }
+
+// BadPose returns why Sync last held the head's pose, naming the node, or
+// nil when it never has.
+func (f *HeadFollower) BadPose() error { return f.badErr }
 
 // Teleport moves the head and its strands to the node's pose at once.
 func (f *HeadFollower) Teleport() error {

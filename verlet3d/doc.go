@@ -117,9 +117,11 @@
 // Finite but absurd values are refused by documented limits, never turned
 // into NaN: positions, lengths, radii and collider sizes within
 // MaxCoordinate (1e9 m), speeds (MaxSpeed, wind) within MaxSpeedLimit,
-// compliances within MaxCompliance, masses in [MinMass, MaxMass]; the
-// setters that return no error (SetPosition, SetTarget, SetVelocity,
-// Teleport) clamp to those limits instead.
+// compliances within MaxCompliance, masses in [MinMass, MaxMass], the
+// clock SetTime sets within MaxTime and ShiftOrigin's offset (and where it
+// puts every particle) within MaxCoordinate; the setters that return no
+// error (SetPosition, SetTarget, SetVelocity, Teleport) clamp to those
+// limits instead.
 //
 // # Numerical dissipation and the defaults
 //

@@ -31,10 +31,19 @@ type OriginShifter interface {
 // and move your scene's nodes by the same -offset at the same time; the
 // cape or hair then behaves 10 km out as it does at home. A custom
 // Collider, ForceField or ConstraintSet that stores world positions must
-// implement OriginShifter. A non-finite offset panics.
-func (w *World) ShiftOrigin(offset mgl32.Vec3) {
-	if !finiteVec(offset) {
-		panic(fmt.Sprintf("verlet3d: ShiftOrigin(%v): offset is not finite", offset))
+// implement OriginShifter.
+//
+// It returns an error, and leaves the World as it was, for an offset with
+// a coordinate that is not finite or beyond ±MaxCoordinate, or one that
+// would carry a particle beyond ±MaxCoordinate.
+func (w *World) ShiftOrigin(offset mgl32.Vec3) error {
+	if !vecInRange(offset, MaxCoordinate) {
+		return fmt.Errorf("verlet3d: ShiftOrigin(%v): offset, want finite meters within ±%g (MaxCoordinate)", offset, float32(MaxCoordinate))
+	}
+	for i, x := range w.pos {
+		if y := x.Sub(offset); !vecInRange(y, MaxCoordinate) {
+			return fmt.Errorf("verlet3d: ShiftOrigin(%v): particle %d at %v would be at %v, want meters within ±%g (MaxCoordinate)", offset, i, x, y, float32(MaxCoordinate))
+		}
 	}
 	for _, s := range [][]mgl32.Vec3{w.pos, w.prev, w.stepStart, w.target, w.home} {
 		for i := range s {
@@ -81,4 +90,5 @@ func (w *World) ShiftOrigin(offset mgl32.Vec3) {
 	for _, s := range w.sets {
 		tell(s)
 	}
+	return nil
 }

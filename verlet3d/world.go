@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
-	"math"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -207,15 +206,23 @@ func (w *World) SetIterations(n int) error {
 	return nil
 }
 
+// MaxTime is the latest clock, in seconds (about 28 hours), that SetTime
+// accepts. Components read the time as a float32 (the wind's gusts and
+// swirls): below MaxTime a float32 clock is good to 1/128 s, under half of
+// a 60 Hz step, so the wind still moves smoothly; far beyond it the wind
+// jumps or stands still, and past float32's range it would turn to NaN.
+// Steps carry the clock on past MaxTime.
+const MaxTime = 1e5
+
 // Time returns the simulated time in seconds.
 func (w *World) Time() float64 { return w.time }
 
 // SetTime sets the simulated clock to t seconds (for a game that loads a
 // save, or a test of long play); steps go on from there. It returns an
-// error for a negative or non-finite t.
+// error for a t that is not finite, negative or beyond MaxTime.
 func (w *World) SetTime(t float64) error {
-	if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
-		return fmt.Errorf("verlet3d: SetTime(%v): want seconds >= 0", t)
+	if !(t >= 0 && t <= MaxTime) {
+		return fmt.Errorf("verlet3d: SetTime(%v): want seconds in [0, %g] (MaxTime)", t, float64(MaxTime))
 	}
 	w.timeBase = t - float64(float64(w.steps)*float64(w.cfg.TimeStep))
 	w.time = t

@@ -99,6 +99,14 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-scene", "tablecloth", "-tablecloth-size", "2"}, []string{"-tablecloth-size = 2"}},
 		// A flag of another scene is checked too: NaN is never a value.
 		{[]string{"-scene", "net", "-hair-length", "NaN"}, []string{"-hair-length = NaN"}},
+		// -cape-body holds numbers in a string: checked whatever the scene
+		// and whether or not -cape-gltf is given.
+		{[]string{"-scene", "cape", "-cape-body", "Spine:NaN"}, []string{`-cape-body = "Spine:NaN"`, "radius NaN", "not a finite number"}},
+		{[]string{"-cape-body", "Spine:0.13,Hips:+Inf"}, []string{`-cape-body = "Spine:0.13,Hips:+Inf"`, "radius +Inf", "not a finite number"}},
+		{[]string{"-scene", "net", "-cape-body", "mixamorig:Spine:-Inf"}, []string{"-cape-body", "radius -Inf"}},
+		{[]string{"-cape-body", "Spine:1e30"}, []string{`-cape-body = "Spine:1e30"`, `"Spine:1e30"`, "0 < radius <= 10"}},
+		{[]string{"-cape-body", "Spine"}, []string{`-cape-body = "Spine"`, "bone:radius"}},
+		{[]string{"-cape-body", ":0.1"}, []string{`-cape-body = ":0.1"`, "bone:radius"}},
 		// Syntax errors are the flag package's: status 2 as well.
 		{[]string{"-width", "wide"}, []string{"-width"}},
 		{[]string{"-no-such-flag"}, []string{"no-such-flag"}},

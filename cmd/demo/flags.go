@@ -49,6 +49,10 @@ func checkFlags(fs *flag.FlagSet, opt *options) (sceneDef, error) {
 	if err != nil {
 		return sceneDef{}, err
 	}
+	// A string flag that holds numbers, of any scene.
+	if _, err := parseCapeBody(*capeBody); err != nil {
+		return sceneDef{}, &flagError{err.Error()}
+	}
 	def, ok := scenes[opt.scene]
 	if !ok {
 		return sceneDef{}, badFlag("-scene = %q: unknown scene; scenes: %s", opt.scene, strings.Join(sceneNames(), ", "))

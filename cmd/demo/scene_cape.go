@@ -319,19 +319,8 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	}
 	var fit character.CapeFit
 	fit.Anchors = splitList(bones)
-	for _, part := range splitList(body) {
-		// Bone names may hold colons (mixamorig:Spine): the radius is after
-		// the last one.
-		i := strings.LastIndexByte(part, ':')
-		var r float64
-		err := fmt.Errorf("no radius")
-		if i > 0 {
-			r, err = strconv.ParseFloat(strings.TrimSpace(part[i+1:]), 64)
-		}
-		if err != nil || !(r > 0) || math.IsInf(r, 0) || r > 10 {
-			return nil, fmt.Errorf("-cape-body %q: want bone:radius with the radius in meters, 0 < radius <= 10", part)
-		}
-		fit.Body = append(fit.Body, character.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
+	if fit.Body, err = parseCapeBody(body); err != nil {
+		return nil, err
 	}
 	d.Scene.Add(ch.Root)
 	// Start mid-stride so captures show a walking pose.
@@ -371,4 +360,28 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// parseCapeBody reads -cape-body: comma-separated bone:radius colliders,
+// each radius a finite number of meters in (0, 10]. Bone names may hold
+// colons (mixamorig:Spine): the radius is after the last one. checkFlags
+// runs it before any window opens, whatever the scene.
+func parseCapeBody(body string) ([]character.BodyBone, error) {
+	var out []character.BodyBone
+	for _, part := range splitList(body) {
+		i := strings.LastIndexByte(part, ':')
+		var r float64
+		err := fmt.Errorf("no radius")
+		if i > 0 {
+			r, err = strconv.ParseFloat(strings.TrimSpace(part[i+1:]), 64)
+		}
+		switch {
+		case err == nil && (math.IsNaN(r) || math.IsInf(r, 0)):
+			return nil, fmt.Errorf("-cape-body = %q: radius %v in %q is not a finite number, want bone:radius with the radius in meters, 0 < radius <= 10", body, r, part)
+		case err != nil || !(r > 0) || r > 10 || strings.TrimSpace(part[:i]) == "":
+			return nil, fmt.Errorf("-cape-body = %q: %q, want bone:radius with the radius in meters, 0 < radius <= 10", body, part)
+		}
+		out = append(out, character.BodyBone{Bone: strings.TrimSpace(part[:i]), Radius: float32(r)})
+	}
+	return out, nil
 }

@@ -223,8 +223,14 @@ func (c *Clip) bind(nodes []*core.Node) {
 }
 
 // Pose sets every animated node to the clip's pose at time t seconds; t is
-// clamped to [0, Duration]. Call UpdateMatrixWorld afterwards.
-func (c *Clip) Pose(t float64) {
+// clamped to [0, Duration]. Call UpdateMatrixWorld afterwards. Keys are
+// finite (Load skips a channel that is not), but finite keys near float32's
+// range can still interpolate to an infinity or a NaN: such a sample is not
+// applied, and its node keeps its last value.
+func (c *Clip) Pose(t float64) { c.pose(t) }
+
+// pose is Pose; it returns the number of samples it did not apply.
+func (c *Clip) pose(t float64) (bad int) {
 	if !(t >= 0) {
 		t = 0
 	}
@@ -232,6 +238,10 @@ func (c *Clip) Pose(t float64) {
 	for i := range c.tracks {
 		tr := &c.tracks[i]
 		v := tr.sample(tt)
+		if !finite4(v) {
+			bad++
+			continue
+		}
 		switch tr.path {
 		case pathTranslation:
 			tr.node.SetPosition(v[0], v[1], v[2])
@@ -245,6 +255,17 @@ func (c *Clip) Pose(t float64) {
 			}
 		}
 	}
+	return bad
+}
+
+// finite4 reports whether every component of v is a finite number.
+func finite4(v mgl32.Vec4) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // sample returns the track's value at time t.
@@ -320,7 +341,13 @@ type Player struct {
 	Speed float64
 	// Loop wraps the clock; without it the clip holds its last pose.
 	Loop bool
+	// bad counts the samples not applied (see Clip.Pose).
+	bad int
 }
+
+// NumBadSamples returns how many samples Update did not apply because they
+// were not finite (see Clip.Pose): their nodes kept their last value.
+func (p *Player) NumBadSamples() int { return p.bad }
 
 // NewPlayer returns a looping player of c at speed 1, at time 0.
 func NewPlayer(c *Clip) *Player { return &Player{clip: c, Speed: 1, Loop: true} }
@@ -373,14 +400,14 @@ func (p *Player) Update(dt float32) {
 	}
 	p.Time = p.advance(p.Time, step, p.clip)
 	if p.from == nil {
-		p.clip.Pose(p.Time)
+		p.bad += p.clip.pose(p.Time)
 		return
 	}
 	// Fading: pose the old clip, keep its transforms, pose the new one and
 	// blend towards it.
 	p.fromTime = p.advance(p.fromTime, step, p.from)
 	p.fadeLeft -= step
-	p.from.Pose(p.fromTime)
+	p.bad += p.from.pose(p.fromTime)
 	p.saved = p.saved[:0]
 	for _, c := range []*Clip{p.from, p.clip} {
 		for i := range c.tracks {
@@ -388,7 +415,7 @@ func (p *Player) Update(dt float32) {
 			p.saved = append(p.saved, savedTRS{node: n, pos: n.Position(), quat: n.Quaternion(), scale: n.Scale()})
 		}
 	}
-	p.clip.Pose(p.Time)
+	p.bad += p.clip.pose(p.Time)
 	w := float32(1 - p.fadeLeft/p.fade)
 	if p.fadeLeft <= 0 {
 		p.from, w = nil, 1

@@ -36,6 +36,8 @@ type Character struct {
 	FadeTime float64
 
 	mounts []mount
+	bad    int   // Update calls in which a mount held its pose
+	badErr error // the last mount's reason
 }
 
 // Load loads a .gltf or .glb file with DefaultGLTFLimits (see
@@ -85,15 +87,39 @@ func (c *Character) Play(name string) error {
 // Update advances the animation by dt seconds, updates the world matrices
 // under Root and moves the mounts. Call it every frame before the physics
 // step (before Driver.Update).
+//
+// A bad frame of the animation (a bone thrown to 1e30 m or scaled through
+// zero, a sample that overflows) does not reach the physics: the clip keeps
+// a node's last value for a sample that is not finite (Player.NumBadSamples
+// counts them), and a mount whose bone has no pose holds its last good one
+// (scene.Mount.Update); NumBadPoses counts the Update calls in which one
+// did.
 func (c *Character) Update(dt float32) {
 	if c.Player != nil {
 		c.Player.Update(dt)
 	}
 	c.Root.UpdateMatrixWorld()
+	held := false
 	for _, m := range c.mounts {
+		n := m.NumBadPoses()
 		m.Update()
+		if m.NumBadPoses() != n {
+			held, c.badErr = true, m.BadPose()
+		}
+	}
+	if held {
+		c.bad++
 	}
 }
+
+// NumBadPoses returns how many Update calls found a bone with no pose (not
+// finite, beyond verlet3d.MaxCoordinate or scaled through zero) under a
+// mount and held the mount's last good pose.
+func (c *Character) NumBadPoses() int { return c.bad }
+
+// BadPose returns why a mount last held its pose ("scene: Mount.Update:
+// bone ..."), or nil when none has.
+func (c *Character) BadPose() error { return c.badErr }
 
 // Bone returns the bone (or, failing that, node) called name by the naming
 // rules of BoneKey: "LeftShoulder" finds ShoulderL, shoulder.L or
