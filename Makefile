@@ -136,8 +136,10 @@ shots: build
 	done
 
 # bench prints the benchmark table and one BENCH line per scene
-# (internal/bench), beside the shared reference loop when it is there;
-# bench-all runs every package benchmark.
+# (internal/bench), beside the shared reference loop when it is there; each
+# scene also runs on 1 worker with the kernels off (the portable loops that
+# -tags purego and arm64 run: the purego_ms= column). bench-all runs every
+# package benchmark.
 REFERENCE ?= ../shared/reference/go-naive
 bench: deps
 	@if [ -d $(REFERENCE) ]; then (cd $(REFERENCE) && $(GO) run . -grid 64 -mode jak); else echo "reference loop not found at $(REFERENCE)"; fi

@@ -1,6 +1,9 @@
 // Package vecmath holds the small vector helpers drape's packages share:
-// finiteness tests and the closest point on a segment. It is internal: a
-// game uses mgl32 for its own maths.
+// finiteness tests, the closest point on a segment, and mgl32's products
+// (Dot, Cross, Len, Normalize, Scale for Vec3.Mul, the quaternion and
+// matrix products) computed so that no compiler can fuse them into
+// multiply-adds (mgl.go). It is internal: a game uses mgl32 for its own
+// maths.
 //
 // Hot loops in drape work on an mgl32.Vec3 component by component,
 // through pointers, rather than with its methods or as a whole value: Go

@@ -5,8 +5,8 @@
 // rounding instead of two unless an explicit conversion rounds the
 // product: float32(x*y) + z cannot fuse. The gc compiler fuses on arm64
 // (a + and a - of a product, in either order, also through a negation),
-// on amd64 at GOAMD64=v3 (a + of a product), and on ppc64, s390x and
-// riscv64. It does so after inlining and across statements: a product kept
+// on amd64 at GOAMD64=v3 (a + of a product), and on loong64, ppc64,
+// riscv64 and s390x. It does so after inlining and across statements: a product kept
 // in a variable, returned from a small function or handed to one is fused
 // with the addition that later reads it. drape promises the same bits on
 // every machine, and its AVX2 kernels round every product, so drape's
@@ -16,8 +16,8 @@
 //
 //   - a product: a float multiplication (x*y, or x *= y, or x/c for a
 //     constant c that is a power of two, which the compiler turns into
-//     x*(1/c)) whose value is not
-//     rounded by an explicit conversion before it can reach an addition.
+//     x*(1/c)) whose value is not rounded by an explicit conversion before
+//     it can reach an addition.
 //     A product is safe where it is converted (float32(x*y)), where it is an
 //     operand of another multiplication or of a division (the outer
 //     expression is then the one judged), where it is compared, and where
