@@ -182,7 +182,11 @@ func (e *poseEngine) touching(w *verlet3d.World, first bool) {
 			if near := far + e.nearBy; dd > near*near {
 				continue
 			}
-			e.near = append(e.near, pr)
+			if b.group < 0 {
+				// An asleep cube holds still: its particles are pushed
+				// out once a substep, as a World collider's are found.
+				e.near = append(e.near, pr)
+			}
 		}
 		if dd > far*far {
 			continue
