@@ -51,7 +51,7 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	move := float32(math.Sqrt(float64(step2)))
 	grow := float32(move*float32(s.Count)*1.5) + maxR + e.margin
-	e.nearBy = float32(2*move) + nearMargin
+	e.nearBy = float32(move*float32(s.Count)*1.5) + nearMargin
 	if len(e.porder) != n {
 		e.porder = e.porder[:0]
 		for i := 0; i < n; i++ {
@@ -129,7 +129,7 @@ func (e *poseEngine) solveParticles(sys *System, w *verlet3d.World, s verlet3d.S
 	if len(e.pushes) < len(e.bodies) {
 		e.pushes = make([]cubePush, len(e.bodies))
 	}
-	e.touching(w, s.Iteration == 0)
+	e.touching(w, s.First() && s.Iteration == 0, s.Iteration == 0)
 	pos, prev, inv := w.Positions(), w.PrevPositions(), w.InvMasses()
 	mu := sys.set.ParticleFriction
 	for i := range e.touch {
@@ -156,15 +156,16 @@ type particleTouch struct {
 }
 
 // nearMargin is how far outside a cube's sphere, m, a particle stays on
-// the list of the substep's later iterations, beyond twice the farthest a
-// particle moved in the step's first substep: between iterations it moves
-// by corrections alone.
+// the list of the step's later passes, beyond how far the fastest
+// particle of the step's first substep would go in the step.
 const nearMargin = 0.01
 
 // touching lists the particles inside the cubes now, counting them by
-// cube. In a substep's first iteration it tests every pair of the step
-// and keeps those near enough for the later ones.
-func (e *poseEngine) touching(w *verlet3d.World, first bool) {
+// cube. The step's first pass (first) tests every pair of the step and
+// keeps those near enough for the later passes. An asleep cube holds
+// still: its particles are pushed out in a substep's first iteration
+// (iter0) only, as the World finds a collider's contacts once a substep.
+func (e *poseEngine) touching(w *verlet3d.World, first, iter0 bool) {
 	pos, inv, radii := w.Positions(), w.InvMasses(), w.Radii()
 	e.touch = e.touch[:0]
 	list := e.near
@@ -174,6 +175,9 @@ func (e *poseEngine) touching(w *verlet3d.World, first bool) {
 	}
 	for _, pr := range list {
 		b := &e.bodies[pr.cube]
+		if !iter0 && b.group >= 0 {
+			continue
+		}
 		d := pos[pr.p].Sub(b.xs.Add(b.dp))
 		r := radii[pr.p]
 		// The box grown by r lies inside the sphere of radius √3(half+r).
@@ -182,11 +186,7 @@ func (e *poseEngine) touching(w *verlet3d.World, first bool) {
 			if near := far + e.nearBy; dd > near*near {
 				continue
 			}
-			if b.group < 0 {
-				// An asleep cube holds still: its particles are pushed
-				// out once a substep, as a World collider's are found.
-				e.near = append(e.near, pr)
-			}
+			e.near = append(e.near, pr)
 		}
 		if dd > far*far {
 			continue
