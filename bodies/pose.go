@@ -76,15 +76,14 @@ func itoa(i int) string {
 type poseBody struct {
 	// What the solver reads most, first: a particle contact reads these
 	// alone.
-	xs     mgl32.Vec3    // center at the start of the step, m
-	dp     mgl32.Vec3    // move since the step's start, m
-	dth    mgl32.Vec3    // turn since the step's start (rotation vector), rad
-	half   float32       // half the edge, m
-	sphere float32       // the radius of its sphere, m
-	group  int32         // the island it fell asleep with, -1 while awake
-	invM   float32       // 1/kg
-	invI   float32       // 1/(kg m²)
-	ax     [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
+	xs    mgl32.Vec3    // center at the start of the step, m
+	dp    mgl32.Vec3    // move since the step's start, m
+	dth   mgl32.Vec3    // turn since the step's start (rotation vector), rad
+	half  float32       // half the edge, m
+	group int32         // the island it fell asleep with, -1 while awake
+	invM  float32       // 1/kg
+	invI  float32       // 1/(kg m²)
+	ax    [3]mgl32.Vec3 // its axes at the step's start (particle contacts)
 
 	x     mgl32.Vec3 // center, m
 	q     mgl32.Quat // rotation from the cube's frame to the world
@@ -196,7 +195,7 @@ type poseEngine struct {
 	pushes        []cubePush     // by cube, during a pass of solveParticles
 	pushed        []int32        // the cubes pushed in that pass
 	near          []particlePair // the pairs near enough in this substep
-	nearBy        float32        // how far outside a cube's sphere a pair is near, m
+	pmove         []float32      // by particle: how far it may go this step, m
 	touch         []particleTouch
 
 	open bool    // a substep of the cubes has begun and not ended

@@ -43,15 +43,27 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 		return
 	}
 	pos, prev, radii := w.Positions(), w.PrevPositions(), w.Radii()
-	var step2, maxR float32
+	// How far each particle may go this step: its first substep's move,
+	// for every substep, and half again.
+	if cap(e.pmove) < n {
+		e.pmove = make([]float32, n)
+	}
+	e.pmove = e.pmove[:n]
+	var most, maxR float32
+	k := float32(float32(s.Count) * 1.5)
 	for i := range pos {
 		d := pos[i].Sub(prev[i])
-		step2 = max(step2, dot(d, d))
+		m := float32(float32(math.Sqrt(float64(dot(d, d)))) * k)
+		e.pmove[i] = m
+		most = max(most, m)
 		maxR = max(maxR, radii[i])
 	}
-	move := float32(math.Sqrt(float64(step2)))
-	grow := float32(move*float32(s.Count)*1.5) + maxR + e.margin
-	e.nearBy = float32(move*float32(s.Count)*1.5) + nearMargin
+	// A particle at rest can be pulled along by its links within the
+	// step: each may go half of what the fastest may.
+	for i, m := range e.pmove {
+		e.pmove[i] = max(m, float32(0.5*most))
+	}
+	grow := most + maxR + e.margin
 	if len(e.porder) != n {
 		e.porder = e.porder[:0]
 		for i := 0; i < n; i++ {
@@ -73,7 +85,6 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 		b.ax[0] = rotate(b.qs, mgl32.Vec3{1, 0, 0})
 		b.ax[1] = rotate(b.qs, mgl32.Vec3{0, 1, 0})
 		b.ax[2] = rotate(b.qs, mgl32.Vec3{0, 0, 1})
-		b.sphere = float32(b.half * sqrt3)
 		g := mgl32.Vec3{grow + b.push, grow + b.push, grow + b.push}
 		lo, hi := e.lo[i].Sub(g), e.hi[i].Add(g)
 		// The first particle at or past lo along x.
@@ -86,15 +97,19 @@ func (e *poseEngine) findParticles(w *verlet3d.World, s verlet3d.Substep) {
 				top = mid
 			}
 		}
+		// The range along x is the fastest particle's; within it each
+		// particle is taken with its own reach.
 		for ; k < n; k++ {
-			p := pos[o[k]]
+			j := o[k]
+			p := pos[j]
 			if p[0] > hi[0] {
 				break
 			}
-			if p[1] < lo[1] || p[1] > hi[1] || p[2] < lo[2] || p[2] > hi[2] {
+			g := most - e.pmove[j] // how much of the range's margin this one does not need
+			if p[0] < lo[0]+g || p[0] > hi[0]-g || p[1] < lo[1]+g || p[1] > hi[1]-g || p[2] < lo[2]+g || p[2] > hi[2]-g {
 				continue
 			}
-			e.pairs = append(e.pairs, particlePair{cube: int32(i), p: o[k]})
+			e.pairs = append(e.pairs, particlePair{cube: int32(i), p: j})
 		}
 	}
 }
@@ -155,10 +170,10 @@ type particleTouch struct {
 	depth   float32    // m
 }
 
-// nearMargin is how far outside a cube's sphere, m, a particle stays on
+// nearMargin is how far outside a cube grown by its radius, m, a particle stays on
 // the list of the step's later passes, beyond how far the fastest
 // particle of the step's first substep would go in the step.
-const nearMargin = 0.01
+const nearMargin = 0.02
 
 // touching lists the particles inside the cubes now, counting them by
 // cube. The step's first pass (first) tests every pair of the step and
@@ -179,26 +194,35 @@ func (e *poseEngine) touching(w *verlet3d.World, first, iter0 bool) {
 			continue
 		}
 		d := pos[pr.p].Sub(b.xs.Add(b.dp))
-		r := radii[pr.p]
-		// The box grown by r lies inside the sphere of radius √3(half+r).
-		dd, far := dot(d, d), b.sphere+float32(sqrt3*r)
-		if first {
-			if near := far + e.nearBy; dd > near*near {
-				continue
-			}
-			e.near = append(e.near, pr)
-		}
-		if dd > far*far {
-			continue
-		}
+		ext := b.half + radii[pr.p]
 		// Into the cube's frame at the step's start, its turn since undone
-		// to first order.
+		// to first order, an axis at a time: most particles near a cube
+		// lie outside it along one of them.
 		u := d
 		if b.group < 0 {
 			u = d.Sub(cross(b.dth, d))
 		}
-		l := mgl32.Vec3{dot(b.ax[0], u), dot(b.ax[1], u), dot(b.ax[2], u)}
-		ext := b.half + r
+		reach := ext
+		if first {
+			// Near enough that the particle or the cube can close the
+			// gap within the step.
+			reach += e.pmove[pr.p] + b.reach + b.push + nearMargin
+		}
+		var l [3]float32
+		out := false
+		for a := 0; a < 3; a++ {
+			l[a] = dot(b.ax[a], u)
+			if abs32(l[a]) >= reach {
+				out = true
+				break
+			}
+		}
+		if out {
+			continue
+		}
+		if first {
+			e.near = append(e.near, pr)
+		}
 		k, depth := -1, ext
 		for a := 0; a < 3; a++ {
 			m := abs32(l[a])
