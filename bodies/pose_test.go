@@ -15,8 +15,25 @@ import (
 // PoseEngine System on a floor of friction mu.
 func poseWorld(t testing.TB, workers int, mu float32) (*verlet3d.World, *bodies.System) {
 	t.Helper()
+	return poseWorldWith(t, mu, func(c *verlet3d.Config) { c.Workers = workers })
+}
+
+// awake is a poseWorldWith option that turns sleeping off, so that a test
+// sees the solver hold things still rather than sleep freeze them.
+func awake(c *verlet3d.Config) { c.SleepSpeed = 0 }
+
+// poseWorldWith is poseWorld with DefaultConfig changed by set, and a
+// plane through the origin, normal (0, 1, 0), as the floor.
+func poseWorldWith(t testing.TB, mu float32, set func(*verlet3d.Config)) (*verlet3d.World, *bodies.System) {
+	t.Helper()
+	return poseWorldOn(t, mu, mgl32.Vec3{0, 1, 0}, set)
+}
+
+// poseWorldOn is poseWorldWith on a plane through the origin with normal n.
+func poseWorldOn(t testing.TB, mu float32, n mgl32.Vec3, tweak func(*verlet3d.Config)) (*verlet3d.World, *bodies.System) {
+	t.Helper()
 	cfg := verlet3d.DefaultConfig()
-	cfg.Workers = workers
+	tweak(&cfg)
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +45,7 @@ func poseWorld(t testing.TB, workers int, mu float32) (*verlet3d.World, *bodies.
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, n)
 	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: mu}); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +65,12 @@ func mustCube(t testing.TB, sys *bodies.System, cs bodies.CubeSettings) bodies.C
 // dropped from 1-5 m into fifty 2-box stacks (10 x 5 cells 0.75 m apart)
 // on a floor of friction 0.2.
 func boxes100(t testing.TB, workers int) (*verlet3d.World, *bodies.System) {
-	w, sys := poseWorld(t, workers, 0.2)
+	return boxes100With(t, func(c *verlet3d.Config) { c.Workers = workers })
+}
+
+// boxes100With is boxes100 with DefaultConfig changed by set.
+func boxes100With(t testing.TB, set func(*verlet3d.Config)) (*verlet3d.World, *bodies.System) {
+	w, sys := poseWorldWith(t, 0.2, set)
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 50; i++ {
 		x, z := float32(float32(i%10)*0.75)-3.375, float32(float32(i/10)*0.75)-1.5
@@ -92,39 +114,13 @@ func poseRun(w *verlet3d.World, seconds float32) {
 	}
 }
 
-// noSleep turns sleeping off, so that a test sees the solver hold things
-// still rather than sleep freeze them.
-func noSleep(t testing.TB, w *verlet3d.World) *verlet3d.World {
-	cfg := w.Config()
-	cfg.SleepSpeed = 0
-	w2, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w2.Close)
-	return w2
-}
-
 func TestPoseStackStands(t *testing.T) {
 	for _, sleep := range []bool{false, true} {
-		w, sys := poseWorld(t, 1, 0.6)
-		if !sleep {
-			// the same scene with sleeping off
-			cfg := w.Config()
-			cfg.SleepSpeed = 0
-			w2, err := verlet3d.NewWorld(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(w2.Close)
-			set := sys.Settings()
-			sys, _ = bodies.NewSystem(w2, set)
-			floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-			if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-				t.Fatal(err)
-			}
-			w = w2
+		set := awake
+		if sleep {
+			set = func(*verlet3d.Config) {}
 		}
+		w, sys := poseWorldWith(t, 0.6, set)
 		const size = 0.5
 		var top bodies.Cube
 		for i := 0; i < 10; i++ {
@@ -142,12 +138,7 @@ func TestPoseStackStands(t *testing.T) {
 }
 
 func TestPosePyramidStands(t *testing.T) {
-	w, sys := poseWorld(t, 1, 0.6)
-	w = noSleep(t, w)
-	set := sys.Settings()
-	sys, _ = bodies.NewSystem(w, set)
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	_ = sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6})
+	w, sys := poseWorldWith(t, 0.6, awake)
 	const size = 0.4
 	var cubes []bodies.Cube
 	var start []mgl32.Vec3
@@ -170,25 +161,9 @@ func TestPosePyramidStands(t *testing.T) {
 // slope returns a World (sleeping off) with a PoseEngine System and a
 // slope of angle deg (about z) and friction mu, and a cube resting on it.
 func slope(t *testing.T, deg, mu float32) (*verlet3d.World, *bodies.System, bodies.Cube, mgl32.Vec3) {
-	cfg := verlet3d.DefaultConfig()
-	cfg.SleepSpeed = 0
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Close)
-	set := bodies.DefaultSettings()
-	set.Engine = bodies.PoseEngine
-	sys, err := bodies.NewSystem(w, set)
-	if err != nil {
-		t.Fatal(err)
-	}
 	a := float64(deg) * math.Pi / 180
 	n := mgl32.Vec3{float32(math.Sin(a)), float32(math.Cos(a)), 0}
-	pl, _ := verlet3d.NewPlane(mgl32.Vec3{}, n)
-	if err := sys.AddCollider(pl, verlet3d.ContactSettings{Friction: mu}); err != nil {
-		t.Fatal(err)
-	}
+	w, sys := poseWorldOn(t, mu, n, awake)
 	q := vecmath.QuatAxisAngle(float32(-a), mgl32.Vec3{0, 0, 1})
 	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: vecmath.Scale(n, 0.2), Rotation: q})
 	down := mgl32.Vec3{float32(math.Cos(a)), -float32(math.Sin(a)), 0} // down the slope
@@ -367,19 +342,7 @@ func TestPoseErrors(t *testing.T) {
 // BenchmarkPoseBoxes100 times a frame of the boxes scene, landed and
 // resting with sleeping off (frames 60-179 of make bench's boxes100).
 func BenchmarkPoseBoxes100(b *testing.B) {
-	w, sys := boxes100(b, 1)
-	w = noSleep(b, w)
-	sys, _ = bodies.NewSystem(w, sys.Settings())
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	_ = sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.2})
-	r := rand.New(rand.NewSource(1))
-	for i := 0; i < 50; i++ {
-		x, z := float32(float32(i%10)*0.75)-3.375, float32(float32(i/10)*0.75)-1.5
-		y := 1 + float32(4*r.Float32())
-		for k := 0; k < 2; k++ {
-			mustCube(b, sys, bodies.CubeSettings{Size: 0.5, Mass: 125, Position: mgl32.Vec3{x, y + float32(float32(k)*0.6), z}})
-		}
-	}
+	w, sys := boxes100With(b, awake)
 	poseRun(w, 3)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -107,19 +107,7 @@ func TestPoseCrateOnClothOnFloor(t *testing.T) {
 }
 
 func TestPoseClothHoldsCrate(t *testing.T) {
-	cfg := verlet3d.DefaultConfig()
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	set := bodies.DefaultSettings()
-	set.Engine = bodies.PoseEngine
-	sys, _ := bodies.NewSystem(w, set)
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-		t.Fatal(err)
-	}
+	w, sys := poseWorld(t, 1, 0.6)
 	const n, r = 24, 0.01
 	corner := func(row, col int) bool { return (row == 0 || row == n-1) && (col == 0 || col == n-1) }
 	flatCloth(t, w, n, 1.2, r, 0.5, mgl32.Vec3{0, 1, 0}, corner)
