@@ -219,23 +219,36 @@ func TestScriptedSession(t *testing.T) {
 
 	// The HUD's frame rate against frames counted over wall time: a probe
 	// every frame gives each frame's end on the wall clock; the HUD's
-	// figure covers its last window of at least 0.5 s, which ended within
-	// the last 0.5 s or so, so count the frames of the last second.
+	// figure covers a window of at least 0.5 s that ended within the last
+	// second or so. Its window is not the test's, and on a loaded machine
+	// the frame rate changes from one half second to the next, so the HUD
+	// must lie within 20% of the range of frames over wall time of every
+	// window of 0.5-1 s that ends in the last 1.2 s.
 	f2 := probes["fps2"]
-	var f1 probeReport
+	var ticks []probeReport
 	for _, p := range all {
-		if p.Label == "tick" && f2.Wall-p.Wall <= 1.0 {
-			f1 = p
-			break
+		if p.Label == "tick" && f2.Wall-p.Wall <= 2.2 && p.Wall <= f2.Wall {
+			ticks = append(ticks, p)
 		}
 	}
-	if f1.Label == "" || f2.Frame <= f1.Frame {
-		t.Fatalf("no frame probes in the second before fps2")
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, b := range ticks {
+		if f2.Wall-b.Wall > 1.2 {
+			continue
+		}
+		for _, a := range ticks {
+			if d := b.Wall - a.Wall; d >= 0.5 && d <= 1.0 && b.Frame > a.Frame {
+				r := float64(b.Frame-a.Frame) / d
+				lo, hi = math.Min(lo, r), math.Max(hi, r)
+			}
+		}
 	}
-	wallFPS := float64(f2.Frame-f1.Frame) / (f2.Wall - f1.Wall)
-	t.Logf("HUD %.1f fps; %d frames in the last %.2f s of wall time = %.1f fps", f2.HUDFPS, f2.Frame-f1.Frame, f2.Wall-f1.Wall, wallFPS)
-	if !(f2.HUDFPS > 0) || math.Abs(f2.HUDFPS-wallFPS) > 0.2*wallFPS {
-		t.Errorf("HUD shows %.1f fps, frames over wall time give %.1f: want within 20%%", f2.HUDFPS, wallFPS)
+	if math.IsInf(lo, 1) {
+		t.Fatalf("no frame probes in the seconds before fps2")
+	}
+	t.Logf("HUD %.1f fps; frames over wall time %.1f-%.1f fps in windows of 0.5-1 s ending in the last 1.2 s", f2.HUDFPS, lo, hi)
+	if !(f2.HUDFPS > 0) || f2.HUDFPS < 0.8*lo || f2.HUDFPS > 1.2*hi {
+		t.Errorf("HUD shows %.1f fps, frames over wall time give %.1f-%.1f: want within 20%% of that range", f2.HUDFPS, lo, hi)
 	}
 
 	// The cut: links broke under the path and the capture shows the gap.
