@@ -2,7 +2,6 @@ package bodies
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
@@ -333,7 +332,8 @@ func (s *System) AddCube(cs CubeSettings) (Cube, error) {
 	if s.pose != nil {
 		return s.addPoseCube(cs)
 	}
-	c, err := bridge.Build(s.w, func() (Cube, error) { return s.addCube(cs) })
+	var c Cube
+	err := s.w.Atomically(func() (err error) { c, err = s.addCube(cs); return err })
 	if err != nil {
 		return -1, err // a refused cube leaves the World as it was
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -222,7 +221,12 @@ func NewCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if w == nil {
 		panic("cloth: NewCape: World is nil")
 	}
-	return bridge.Build(w, func() (*Cape, error) { return newCape(w, s) })
+	var c *Cape
+	err := w.Atomically(func() (err error) { c, err = newCape(w, s); return err })
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // newCape builds what NewCape returns.

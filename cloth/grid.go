@@ -2,7 +2,6 @@ package cloth
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
@@ -287,7 +286,12 @@ func New(w *verlet3d.World, s Settings) (*Grid, error) {
 	if w == nil {
 		panic("cloth: New: World is nil")
 	}
-	return bridge.Build(w, func() (*Grid, error) { return newGrid(w, s) })
+	var g *Grid
+	err := w.Atomically(func() (err error) { g, err = newGrid(w, s); return err })
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // newGrid builds what New returns.

@@ -98,7 +98,12 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	if w == nil {
 		panic("hair: New: World is nil")
 	}
-	return bridge.Build(w, func() (*Hair, error) { return newHair(w, head, s) })
+	var h *Hair
+	err := w.Atomically(func() (err error) { h, err = newHair(w, head, s); return err })
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
 // newHair builds what New returns.

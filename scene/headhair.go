@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/drape3d/drape/hair"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
@@ -81,26 +80,32 @@ func NewHeadHair(w *verlet3d.World, s HairSettings) (*HeadHair, error) {
 	if t := s.Head.Turn; !vecmath.FiniteQuat(t) {
 		return nil, fmt.Errorf("scene: HairSettings.Head.Turn = %v, want a finite quaternion", t)
 	}
-	return bridge.Build(w, func() (*HeadHair, error) {
+	var hh *HeadHair
+	err := w.Atomically(func() error {
 		hd := s.Head.Head()
 		h, err := hair.New(w, hd, s.Hair)
 		if err != nil {
 			// Name the fields as the caller wrote them.
 			if e := errctx.Rename(err, "hair: Settings.", "scene: HairSettings.Hair."); e != err {
-				return nil, e
+				return e
 			}
 			if e := errctx.Rename(err, "hair: Head.Radius", "scene: HairSettings.Head.Radius"); e != err {
-				return nil, e
+				return e
 			}
-			return nil, errctx.Wrap("scene", "NewHeadHair", err)
+			return errctx.Wrap("scene", "NewHeadHair", err)
 		}
 		f, err := FollowHead(h, s.Head.Bone, s.Head.Offset, s.Head.Turn)
 		if err != nil {
 			h.Remove()
-			return nil, err
+			return err
 		}
-		return &HeadHair{Hair: h, Follower: f}, nil
+		hh = &HeadHair{Hair: h, Follower: f}
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return hh, nil
 }
 
 // Attach moves the head with its bone before every step of d.

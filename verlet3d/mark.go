@@ -1,9 +1,22 @@
 package verlet3d
 
+// Atomically runs add, which adds things to the World (particles, links,
+// tethers, colliders, force fields, constraint sets), and, if add returns
+// an error, removes everything add added and returns that error: a
+// component's constructor that fails half-way leaves the World exactly as
+// it was, the rule every constructor of drape keeps. Call it between
+// steps, not from a hook.
+func (w *World) Atomically(add func() error) error {
+	m := w.mark()
+	if err := add(); err != nil {
+		w.rollback(m)
+		return err
+	}
+	return nil
+}
+
 // mark records how much of each list a World holds, so that a constructor
-// that fails half-way can put the World back exactly as it was (the
-// package's rule: a failed constructor leaves the World unchanged).
-// Component constructors reach it through internal/bridge.
+// that fails half-way can put the World back exactly as it was.
 type mark struct {
 	particles, links, tethers, colliders, fields, sets int
 }

@@ -539,8 +539,6 @@ func init() {
 		ww := w.(*World)
 		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0
 	}
-	bridge.Mark = func(w any) any { return w.(*World).mark() }
-	bridge.Rollback = func(w any, m any) { w.(*World).rollback(m.(mark)) }
 	bridge.Accelerations = func(w any) []mgl32.Vec3 {
 		ww := w.(*World)
 		ww.markAccUsed()

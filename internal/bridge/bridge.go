@@ -46,11 +46,6 @@ var (
 	// begin, when another runs it): bodies keeps a slot per range and
 	// wants the cubes a worker predicted to be the ones it carries.
 	Shares func(w any, n int, f func(lo, hi int))
-	// Mark records how much world w holds; Rollback removes everything
-	// added since. A constructor that fails half-way calls Rollback so
-	// that it leaves the World as it was.
-	Mark     func(w any) any
-	Rollback func(w any, mark any)
 	// Accelerations returns the accelerations of world w's particles for
 	// the current substep, the World's own slice, marked used as
 	// World.AddAcceleration marks them: hair's air drag kernel adds to
@@ -61,17 +56,3 @@ var (
 	// solveLinksFused), for tests that must know the path ran.
 	FusedPasses func(w any) int
 )
-
-// Build runs build on world w and, if it fails, removes everything it
-// added: the one place that makes a failed constructor leave the World as
-// it was.
-func Build[T any](w any, build func() (T, error)) (T, error) {
-	m := Mark(w)
-	x, err := build()
-	if err != nil {
-		Rollback(w, m)
-		var zero T
-		return zero, err
-	}
-	return x, nil
-}
