@@ -2,7 +2,6 @@ package cloth
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"sort"
@@ -251,7 +250,7 @@ func (g *Grid) relinkAll() {
 		}
 		if a != l.a || b != l.b {
 			l.a, l.b = a, b
-			bridge.SetLinkParticles(w, int32(l.h), int32(g.verts[a]), int32(g.verts[b]))
+			w.SetLinkParticles(l.h, g.verts[a], g.verts[b])
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/simd"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -61,7 +60,7 @@ func TestDragKernelMatchesScalar(t *testing.T) {
 				for lo := 0; lo < c.strands; lo += 8 {
 					h.drag(lo, min(lo+8, c.strands))
 				}
-				accs[k] = append([]mgl32.Vec3(nil), bridge.Accelerations(w)[base:base+c.strands*h.per]...)
+				accs[k] = append([]mgl32.Vec3(nil), w.Accelerations()[base:base+c.strands*h.per]...)
 			}
 			changed := 0
 			for o := range accs[0] {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/errctx"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
@@ -315,7 +314,7 @@ func (h *Hair) Reset() {
 		p := int(h.base) + i
 		x := f.apply(r)
 		pos[p], prev[p] = x, x
-		bridge.SetHome(h.w, int32(p), x)
+		h.w.SetHome(verlet3d.Particle(p), x)
 	}
 }
 
@@ -643,6 +642,6 @@ func (h *Hair) Drape(colliders ...verlet3d.Collider) {
 	for i, r := range h.rest {
 		x := f.apply(r)
 		pos[int(h.base)+i], prev[int(h.base)+i] = x, x
-		bridge.SetHome(h.w, int32(h.base)+int32(i), x)
+		h.w.SetHome(h.base+verlet3d.Particle(i), x)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -209,7 +208,7 @@ func (h *Hair) applyRange(lo, hi int) {
 func (h *Hair) bind(w *verlet3d.World) {
 	h.pos, h.prev, h.inv = w.Positions(), w.PrevPositions(), w.InvMasses()
 	if h.dragging {
-		h.acc = bridge.Accelerations(w) // the drag kernel adds to them
+		h.acc = w.Accelerations() // the drag kernel adds to them
 	}
 	sub := w.SubstepLength()
 	h.invH2 = 1 / (sub * sub)

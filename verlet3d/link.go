@@ -242,10 +242,12 @@ func (w *World) LinkParticles(l Link) (a, b Particle) {
 	return Particle(h.a), Particle(h.b)
 }
 
-// setLinkParticles re-attaches l to a and b, keeping its settings: the
-// cloth package moves a torn link onto a split vertex with it (through
-// internal/bridge).
-func (w *World) setLinkParticles(l Link, a, b Particle) {
+// SetLinkParticles re-attaches link l to particles a and b, keeping its
+// rest length, compliance and other settings: a component that tears a
+// mesh moves the links of a split vertex onto its new copy with it (as
+// cloth's tearing does). It panics on a stale or out-of-range handle.
+func (w *World) SetLinkParticles(l Link, a, b Particle) {
+	w.Wake()
 	w.check(a)
 	w.check(b)
 	h := w.checkLink(l)

@@ -101,7 +101,7 @@ func TestLinkCountsFollowTheLinks(t *testing.T) {
 	check("one removed")
 	w.BreakLink(ls[5])
 	check("one broken")
-	w.setLinkParticles(ls[6], ps[2], ps[8])
+	w.SetLinkParticles(ls[6], ps[2], ps[8])
 	check("one re-attached")
 	w.Step()
 	check("after a step (colored)")

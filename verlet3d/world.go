@@ -512,15 +512,23 @@ func (w *World) Reset() {
 	w.alpha = 0
 }
 
-// setHome changes where Reset puts p (hair moves it with its rest shape,
-// through internal/bridge).
-func (w *World) setHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+// SetHome changes where Reset puts particle p (where it was added, until
+// then): a component whose rest shape moves keeps it current (hair on a
+// turning head). It panics on a bad handle.
+func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+
+// Accelerations returns the live slice of this substep's accelerations,
+// m/s², indexed by Particle, and marks them used as AddAcceleration does:
+// a ForceField that sets many particles' accelerations at once adds to it
+// directly (hair's air drag does). Write only from a ForceField's Apply,
+// outside a World.Parallel job or within the entries of that job's own
+// particles; it is gravity plus what fields added so far.
+func (w *World) Accelerations() []mgl32.Vec3 {
+	w.markAccUsed()
+	return w.acc
+}
 
 func init() {
-	bridge.SetLinkParticles = func(w any, l, a, b int32) {
-		w.(*World).setLinkParticles(Link(l), Particle(a), Particle(b))
-	}
-	bridge.SetHome = func(w any, p int32, pos mgl32.Vec3) { w.(*World).setHome(Particle(p), pos) }
 	bridge.ColliderMoving = func(w any, c any) bool {
 		for _, e := range w.(*World).colliders {
 			if e.c == c {
@@ -538,11 +546,6 @@ func init() {
 	bridge.Alone = func(w any, cs any) bool {
 		ww := w.(*World)
 		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0
-	}
-	bridge.Accelerations = func(w any) []mgl32.Vec3 {
-		ww := w.(*World)
-		ww.markAccUsed()
-		return ww.acc
 	}
 	bridge.FusedPasses = func(w any) int { f := w.(*World).fused; return f[0] + f[1] }
 }

@@ -1,23 +1,14 @@
-// Package bridge carries the few World operations that drape's component
-// packages need but a game must not call: re-attaching a torn link to a
-// split vertex (cloth) and moving where World.Reset puts a particle
-// (hair), whether a collider moved (bodies wakes what sleeps on it),
-// which links need no solving (an asleep cube's, or a rigid cube's that
-// bodies alone moves) and whether anything else moves particles; the
-// accelerations, for hair's air drag kernel; and, for
-// tests, whether the World's fused solve ran.
+// Package bridge carries the few World operations that bodies' particle
+// cubes (ParticleEngine) need but a game must not call: whether a collider
+// moved (bodies wakes what sleeps on it), which links need no solving (an
+// asleep cube's, or a rigid cube's that bodies alone moves) and whether
+// anything else moves particles; and, for tests, whether the World's fused
+// solve ran.
 // verlet3d fills the functions in its init; components call them
 // with their *verlet3d.World. It is internal, so it is not public API.
 package bridge
 
-import "github.com/go-gl/mathgl/mgl32"
-
 var (
-	// SetLinkParticles re-attaches link l of world w to particles a and b,
-	// keeping its settings.
-	SetLinkParticles func(w any, l, a, b int32)
-	// SetHome changes where World.Reset puts particle p of world w.
-	SetHome func(w any, p int32, pos mgl32.Vec3)
 	// ColliderMoving reports whether collider c of world w moved since the
 	// step before this one (the World's own test, made in the step's first
 	// substep before the components' Prepare); false if w does not hold c.
@@ -46,11 +37,6 @@ var (
 	// begin, when another runs it): bodies keeps a slot per range and
 	// wants the cubes a worker predicted to be the ones it carries.
 	Shares func(w any, n int, f func(lo, hi int))
-	// Accelerations returns the accelerations of world w's particles for
-	// the current substep, the World's own slice, marked used as
-	// World.AddAcceleration marks them: hair's air drag kernel adds to
-	// them directly. Call it outside the World's parallel jobs.
-	Accelerations func(w any) []mgl32.Vec3
 	// FusedPasses returns how many substeps of world w ran their guard,
 	// integration, contacts and first link pass as one job (verlet3d's
 	// solveLinksFused), for tests that must know the path ran.
