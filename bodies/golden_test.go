@@ -17,13 +17,19 @@ import (
 func cubeScene(t *testing.T, workers int) (*verlet3d.World, *bodies.System) {
 	w, s := newWorld(t, func(c *verlet3d.Config) { c.Workers = workers })
 	floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+	tumblingPile(t, s)
+	return w, s
+}
+
+// tumblingPile adds twelve cubes of 0.3 m to s, turned and spinning, one
+// above another in a staggered column 4 m high.
+func tumblingPile(t *testing.T, s *bodies.System) {
 	for i := 0; i < 12; i++ {
 		addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 1 + float32(i%3),
 			Position:        mgl32.Vec3{float32(float32(i%4)*0.25) - 0.4, 0.3 + float32(float32(i)*0.35), float32(float32(i%3) * 0.2)},
 			Rotation:        vecmath.QuatAxisAngle(float32(float32(i)*0.7), vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
 			AngularVelocity: mgl32.Vec3{0, float32(i % 5), 1}})
 	}
-	return w, s
 }
 
 // Determinism golden of cubes falling, stacking, being thrown, and one
@@ -112,12 +118,7 @@ func TestGoldenPose(t *testing.T) {
 			t.Fatal(err)
 		}
 		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
-		for i := 0; i < 12; i++ {
-			addCube(t, s, bodies.CubeSettings{Size: 0.3, Mass: 1 + float32(i%3),
-				Position:        mgl32.Vec3{float32(float32(i%4)*0.25) - 0.4, 0.3 + float32(float32(i)*0.35), float32(float32(i%3) * 0.2)},
-				Rotation:        vecmath.QuatAxisAngle(float32(float32(i)*0.7), vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
-				AngularVelocity: mgl32.Vec3{0, float32(i % 5), 1}})
-		}
+		tumblingPile(t, s)
 		cs := cloth.DefaultSettings()
 		cs.Cols, cs.Rows, cs.Spacing, cs.Mass, cs.Radius = 16, 16, 0.08, 0.4, 0.01
 		cs.Origin, cs.Down = mgl32.Vec3{-0.6, 2.5, -0.6}, mgl32.Vec3{0, 0, 1}

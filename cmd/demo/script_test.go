@@ -86,7 +86,7 @@ func loadPNG(t *testing.T, file string) image.Image {
 	return img
 }
 
-// One scripted session in the flag scene, through the same window events
+// One scripted run of the flag scene, through the same window events
 // a person makes: arrow keys (the scene's wind keys), a Shift+drag of a
 // flag particle and cursor moves after the release, a steady stretch for
 // the HUD's frame rate, a pause and a Ctrl+drag cut between two rows, a
@@ -110,7 +110,7 @@ func TestScriptedSession(t *testing.T) {
 	if netKey == 0 || netKey > 9 {
 		t.Fatalf("scene net is not on a number key: %v", names)
 	}
-	script := fmt.Sprintf(`# flag scene session
+	script := fmt.Sprintf(`# a run of the flag scene
 0.30 probe start p%[1]d
 0.35 key Up
 0.40 key Down
