@@ -1,8 +1,10 @@
 package bodies
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
+	"strconv"
+
+	"github.com/drape3d/drape/internal/vecmath"
 
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -39,29 +41,7 @@ func (e Engine) String() string {
 	case PoseEngine:
 		return "PoseEngine"
 	}
-	return "Engine(" + itoa(int(e)) + ")"
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	if neg {
-		n--
-		b[n] = '-'
-	}
-	return string(b[n:])
+	return "Engine(" + strconv.Itoa(int(e)) + ")"
 }
 
 // poseBody is one cube of the pose engine. Its inertia is isotropic (a

@@ -915,9 +915,6 @@ func (e *poseEngine) updateSleep(cfg verlet3d.Config) {
 		e.nextGroup++
 		for _, i := range e.islandBody[e.bodyStart[k]:e.bodyStart[k+1]] {
 			b := &e.bodies[i]
-			if b.wake {
-				continue // touched this step: stays awake
-			}
 			b.group = e.nextGroup
 			b.v, b.w = mgl32.Vec3{}, mgl32.Vec3{}
 			e.asleep++
