@@ -104,20 +104,7 @@ func TestGoldenMixed(t *testing.T) {
 // and rotation.
 func TestGoldenPose(t *testing.T) {
 	checks.Golden(t, "pose", 240, func(workers, steps int) []mgl32.Vec3 {
-		cfg := verlet3d.DefaultConfig()
-		cfg.Workers = workers
-		w, err := verlet3d.NewWorld(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		set := bodies.DefaultSettings()
-		set.Engine = bodies.PoseEngine
-		s, err := bodies.NewSystem(w, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+		w, s := poseWorld(t, workers, 0.6)
 		tumblingPile(t, s)
 		cs := cloth.DefaultSettings()
 		cs.Cols, cs.Rows, cs.Spacing, cs.Mass, cs.Radius = 16, 16, 0.08, 0.4, 0.01

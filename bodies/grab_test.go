@@ -26,8 +26,8 @@ func TestPickGrabDragRelease(t *testing.T) {
 			if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
 				t.Fatal(err)
 			}
-			mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{-1, 0.2, 0}})
-			crate := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{0, 0.2, 0}})
+			addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{-1, 0.2, 0}})
+			crate := addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{0, 0.2, 0}})
 			poseRun(w, 0.5)
 			// A ray from above meets the crate's top off its center.
 			c, at, ok := sys.Pick(mgl32.Vec3{0.15, 3, 0.05}, mgl32.Vec3{0, -1, 0})

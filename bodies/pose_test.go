@@ -45,20 +45,8 @@ func poseWorldOn(t testing.TB, mu float32, n mgl32.Vec3, tweak func(*verlet3d.Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, n)
-	if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: mu}); err != nil {
-		t.Fatal(err)
-	}
+	floor(t, sys, n, mu)
 	return w, sys
-}
-
-func mustCube(t testing.TB, sys *bodies.System, cs bodies.CubeSettings) bodies.Cube {
-	t.Helper()
-	c, err := sys.AddCube(cs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 // boxes100 builds the boxes scene of make bench: 100 cubes of 0.5 m and 125 kg
@@ -76,7 +64,7 @@ func boxes100With(t testing.TB, set func(*verlet3d.Config)) (*verlet3d.World, *b
 		x, z := float32(float32(i%10)*0.75)-3.375, float32(float32(i/10)*0.75)-1.5
 		y := 1 + float32(4*r.Float32())
 		for k := 0; k < 2; k++ {
-			mustCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 125,
+			addCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 125,
 				Position: mgl32.Vec3{x, y + float32(float32(k)*0.6), z}})
 		}
 	}
@@ -124,7 +112,7 @@ func TestPoseStackStands(t *testing.T) {
 		const size = 0.5
 		var top bodies.Cube
 		for i := 0; i < 10; i++ {
-			top = mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 10,
+			top = addCube(t, sys, bodies.CubeSettings{Size: size, Mass: 10,
 				Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0}})
 		}
 		start := sys.Position(top)
@@ -146,7 +134,7 @@ func TestPosePyramidStands(t *testing.T) {
 		for k := 0; k < 4-level; k++ {
 			x := float32((float32(k) - float32(float32(3-level)/2)) * size * 1.02)
 			p := mgl32.Vec3{x, size/2 + float32(float32(level)*size), 0}
-			cubes = append(cubes, mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 5, Position: p}))
+			cubes = append(cubes, addCube(t, sys, bodies.CubeSettings{Size: size, Mass: 5, Position: p}))
 			start = append(start, p)
 		}
 	}
@@ -165,7 +153,7 @@ func slope(t *testing.T, deg, mu float32) (*verlet3d.World, *bodies.System, bodi
 	n := mgl32.Vec3{float32(math.Sin(a)), float32(math.Cos(a)), 0}
 	w, sys := poseWorldOn(t, mu, n, awake)
 	q := vecmath.QuatAxisAngle(float32(-a), mgl32.Vec3{0, 0, 1})
-	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: vecmath.Scale(n, 0.2), Rotation: q})
+	c := addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: vecmath.Scale(n, 0.2), Rotation: q})
 	down := mgl32.Vec3{float32(math.Cos(a)), -float32(math.Sin(a)), 0} // down the slope
 	return w, sys, c, down
 }
@@ -201,18 +189,9 @@ func TestPoseSlope(t *testing.T) {
 func dot3(a, b mgl32.Vec3) float32 { return vecmath.Dot(a, b) }
 
 func TestPoseSpinKept(t *testing.T) {
-	cfg := verlet3d.DefaultConfig()
-	cfg.Gravity, cfg.Damping = mgl32.Vec3{}, 0
-	w, err := verlet3d.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	set := bodies.DefaultSettings()
-	set.Engine = bodies.PoseEngine
-	sys, _ := bodies.NewSystem(w, set)
+	w, sys := poseWorldWith(t, 0.6, func(c *verlet3d.Config) { c.Gravity, c.Damping = mgl32.Vec3{}, 0 })
 	omega := vecmath.Scale(vecmath.Normalize(mgl32.Vec3{1, 2, 3}), 6)
-	c := mustCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 3, 0},
+	c := addCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0, 3, 0},
 		Rotation: vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 0, 1})), AngularVelocity: omega})
 	poseRun(w, 2)
 	// The spin is the change of rotation over one more step.
@@ -250,7 +229,7 @@ func TestPoseThrownIntoPile(t *testing.T) {
 		p := mgl32.Vec3{float32(float32(i%5)*0.7) - 1.4, 0.3 + float32(float32(i/5)*0.45), float32(float32(i%3)*0.9) - 0.9}
 		dir := vecmath.Normalize(mgl32.Vec3{r.Float32() - 0.5, -0.2, r.Float32() - 0.5})
 		speed := 20 + float32(20*r.Float32())
-		mustCube(t, sys, bodies.CubeSettings{Size: size, Mass: 2, Position: p,
+		addCube(t, sys, bodies.CubeSettings{Size: size, Mass: 2, Position: p,
 			Velocity:        vecmath.Scale(dir, speed),
 			AngularVelocity: vecmath.Scale(mgl32.Vec3{r.Float32(), r.Float32(), r.Float32()}, 10)})
 	}

@@ -52,7 +52,7 @@ func abs(x float32) float32 {
 
 func TestPoseClothDrapesCrate(t *testing.T) {
 	w, sys := poseWorld(t, 1, 0.6)
-	crate := mustCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 20, Position: mgl32.Vec3{0, 0.25, 0}})
+	crate := addCube(t, sys, bodies.CubeSettings{Size: 0.5, Mass: 20, Position: mgl32.Vec3{0, 0.25, 0}})
 	const r = 0.01
 	flatCloth(t, w, 24, 1.2, r, 0.3, mgl32.Vec3{0.05, 0.8, -0.03}, nil)
 	start := sys.Position(crate)
@@ -87,7 +87,7 @@ func TestPoseCrateOnClothOnFloor(t *testing.T) {
 	w, sys := poseWorld(t, 1, 0.6)
 	const r = 0.01
 	flatCloth(t, w, 20, 1.5, r, 0.5, mgl32.Vec3{0, r, 0}, nil)
-	crate := mustCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 8, Position: mgl32.Vec3{0.1, 0.6, 0.05},
+	crate := addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 8, Position: mgl32.Vec3{0.1, 0.6, 0.05},
 		Rotation: vecmath.QuatAxisAngle(0.3, mgl32.Vec3{0, 1, 0})})
 	asleep := -1.0
 	for i := 0; i < 600; i++ {
@@ -111,7 +111,7 @@ func TestPoseClothHoldsCrate(t *testing.T) {
 	const n, r = 24, 0.01
 	corner := func(row, col int) bool { return (row == 0 || row == n-1) && (col == 0 || col == n-1) }
 	flatCloth(t, w, n, 1.2, r, 0.5, mgl32.Vec3{0, 1, 0}, corner)
-	crate := mustCube(t, sys, bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{0, 1.4, 0}})
+	crate := addCube(t, sys, bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{0, 1.4, 0}})
 	poseRun(w, 4)
 	y := sys.Position(crate)[1]
 	if y < 0.4 {
