@@ -3,7 +3,6 @@ package bodies
 import (
 	"math"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -26,10 +25,12 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		return
 	}
 	if first {
-		// Which colliders move this step, as the World tells it.
+		// Which colliders moved since the last step's start.
 		s.moving = s.moving[:0]
-		for _, r := range s.colliders {
-			s.moving = append(s.moving, bridge.ColliderMoving(w, r.c))
+		dt := w.Config().TimeStep
+		for i := range s.colliders {
+			moved, _, _ := s.colliders[i].observe(dt)
+			s.moving = append(s.moving, moved)
 		}
 	}
 	if s.nAsleep > 0 {
@@ -52,7 +53,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 		s.fixed = make([]bool, len(s.cubes), 2*len(s.cubes))
 	}
 	s.fixed = s.fixed[:len(s.cubes)]
-	bridge.Shares(w, len(s.cubes), s.prepJob)
+	s.shares(w, len(s.cubes), s.prepJob)
 	s.pos = nil
 	for i := range s.brief {
 		b := &s.brief[i]
@@ -61,24 +62,12 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 			s.nDragged++
 		}
 	}
-	s.alone, s.linkCounts = bridge.Alone(w, s.hooks), bridge.LinkCounts(w)
-	s.rigidFree = s.nJelly == 0 && s.nDragged == 0
-	// Which cubes' links are idle changes only with what decides it: a
-	// cube that falls asleep or wakes syncs its own (setAsleep). Worker 0
-	// reading every cube here would pull three of its lines from the
-	// other worker's cache every substep.
-	if k := (linksKey{true, s.alone, s.rigidFree, bridge.LinkVersion(w), s.epoch}); k != s.linksKey {
-		for i := range s.cubes {
-			s.syncLinks(&s.cubes[i])
-		}
-		s.linksKey = k
-	}
 	s.sweep()
 	if s.nAsleep > 0 {
 		s.wakeTouched()
 	}
 	// Cube pairs and cube-collider contacts. generate is a range job on
-	// bridge.Shares that fills the slot of its range; mergeSlots then
+	// shares that fills the slot of its range; mergeSlots then
 	// joins the slots in range order, each copied by the worker that
 	// filled it, so the contacts come in the same order for any worker
 	// count (cube pairs by the cube first in the sweep order, in index
@@ -103,7 +92,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.pairSpan = s.pairSpan[:len(s.cubes)]
 	s.pos = pos
-	bridge.Shares(w, len(s.cubes), s.genJob)
+	s.shares(w, len(s.cubes), s.genJob)
 	// The pairs go to System.contacts in the sweep order of their first
 	// cube, whichever slot found them.
 	n0 := 0
@@ -134,7 +123,7 @@ func (s *System) prepare(w *verlet3d.World, h float32, first bool) {
 	}
 	s.cameFast = s.cameFast[:n1]
 	clear(s.cameFast)
-	bridge.Shares(w, len(s.slots), s.mergeJob)
+	s.shares(w, len(s.slots), s.mergeJob)
 	s.pos = nil
 	s.nRigid = n1
 	s.buildIslands()
@@ -246,7 +235,7 @@ func (s *System) reserve() {
 type pairSpan struct{ lo, hi, at int32 }
 
 // genSlot holds the contacts one range of generate made: slot k, range k
-// of bridge.Shares, which worker k runs (unless it was late to start).
+// of shares, which worker k runs (unless it was late to start).
 type genSlot struct {
 	pairs, cols []contact
 	// The last substep's pairs and cols, which settled cubes keep
@@ -257,9 +246,30 @@ type genSlot struct {
 	_                   [64]byte // every append writes a slice header: no two slots on one cache line
 }
 
+// shares runs job over n cubes in the ranges [n·k/W, n·(k+1)/W), k < W,
+// W the World's workers, one call a range, on the World's workers
+// (World.Parallel over the ranges): a job that keeps a slot per range
+// finds it from lo (slotOfRange), whichever goroutine runs it.
+func (s *System) shares(w *verlet3d.World, n int, job func(lo, hi int)) {
+	workers := max(1, w.Config().Workers)
+	s.shareN, s.shareW, s.shareJob = n, workers, job
+	w.Parallel(workers, s.shareRanges)
+	s.shareJob = nil
+}
+
+// runShares runs System.shares' job on ranges [lo, hi) of its split (a
+// World.Parallel job, bound once to shareRanges).
+func (s *System) runShares(lo, hi int) {
+	n, workers := s.shareN, s.shareW
+	for k := lo; k < hi; k++ {
+		if a, b := n*k/workers, n*(k+1)/workers; a < b {
+			s.shareJob(a, b)
+		}
+	}
+}
+
 // slotOfRange returns the slot of generate's range starting at lo:
-// bridge.Shares cuts n cubes into the ranges [n·k/W, n·(k+1)/W), or gives
-// all of them to the caller.
+// shares cuts n cubes into the ranges [n·k/W, n·(k+1)/W).
 func (s *System) slotOfRange(lo int) int {
 	n, workers := len(s.cubes), len(s.slots)
 	for k := range workers {
@@ -267,11 +277,11 @@ func (s *System) slotOfRange(lo int) int {
 			return k
 		}
 	}
-	panic("bodies: generate: a range bridge.Shares does not make")
+	panic("bodies: generate: a range System.shares does not make")
 }
 
 // mergeSlots copies slots [lo, hi) into System.contacts at their places,
-// the pairs cube by cube (a bridge.Shares range job: slot k on worker k,
+// the pairs cube by cube (a shares range job: slot k on worker k,
 // which filled it).
 func (s *System) mergeSlots(lo, hi int) {
 	n, workers := len(s.cubes), len(s.slots)
@@ -425,7 +435,7 @@ func planeContact(pl *verlet3d.Plane, a, b *mgl32.Vec3, margin float32) (surface
 }
 
 // prepareCubes is the per-cube work of Prepare for cubes [lo, hi): each
-// touches only its own cube and particles (a bridge.Shares range job).
+// touches only its own cube and particles (a shares range job).
 func (s *System) prepareCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()
 	for i := lo; i < hi; i++ {

@@ -158,12 +158,9 @@ type cube struct {
 	group  int32
 	still  float32
 	frozen [9]mgl32.Vec3
-	// The cube's own links are World links [link0, link0+nLinks), idle
-	// (linksIdle) while it sleeps or the System moves its particles alone
-	// (syncLinks).
-	link0     verlet3d.Link
-	nLinks    int32
-	linksIdle bool
+	// The cube's own links are World links [link0, link0+nLinks).
+	link0  verlet3d.Link
+	nLinks int32
 }
 
 // cubeBrief is what the serial parts of a substep, and the pair search of

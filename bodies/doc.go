@@ -2,7 +2,9 @@
 // fall, tumble, stack, get thrown, and carry cloth draped over them.
 //
 // A System solves its cubes with one of two engines, chosen by
-// Settings.Engine when it is made.
+// Settings.Engine when it is made: PoseEngine, the default and the game
+// case, and ParticleEngine for jelly cubes and cubes whose corners a game
+// wants as World particles.
 //
 // # PoseEngine
 //
@@ -18,7 +20,9 @@
 //     cubes (separating axes; a face axis clips the incident face against
 //     the reference face, keeping up to four points; a clearly shallower
 //     edge axis gives the two edges' closest points) and of each corner
-//     against the System's colliders, every point within a speculative
+//     against the System's colliders, plus the collider's point nearest
+//     the cube's center when it reaches deeper than every corner (a ball
+//     under a face), every point within a speculative
 //     margin that covers the step's motion, so a contact that closes
 //     during the step is in place before it does (a crate thrown at 40 m/s
 //     stops at a 2 cm wall). A cube that moved under 0.1 mm keeps last
@@ -32,16 +36,20 @@
 //     with each island, on one of the World's workers, solving its
 //     contacts against the cubes' move and turn since the step's start:
 //     Config.Iterations passes of the normal constraints, a manifold's
-//     points together (Jacobi within it: four corners correct a crate
-//     exactly instead of tipping it in turn), then friction as one patch
+//     points together (Jacobi within it, each point's depth over its row
+//     of the manifold's coupling: four corners as deep as each other move
+//     a crate, solid or hollow, exactly out instead of tipping it in turn
+//     or, summed, pushing it out twice), then friction as one patch
 //     per manifold (its center held on an anchor kept while it sticks, and
 //     a twist, within one Coulomb cone), the velocities from the change of
 //     pose, restitution, and a last normal pass that leaves no speed with
 //     the lower cube of each contact held (a stack does not squeeze);
 //   - after the last substep, islands whose cubes all stayed still
 //     (within half of Config.SleepSpeed x SleepDelay for SleepDelay) fall
-//     asleep; a touch by a moving cube, a throw, an impulse, a grab or new
-//     settings wakes them.
+//     asleep; a touch by a moving cube, a throw, an impulse, a grab, new
+//     settings or a collider that moves near them wakes them. A collider
+//     that moved since the last step's start lends its contacts its
+//     velocity over that step: the surface moves on within the step.
 //
 // It adds no particle to the World and refuses jelly cubes. Islands share
 // no awake cube and each is solved the same way on any worker: the same

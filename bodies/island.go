@@ -12,7 +12,7 @@ import "github.com/go-gl/mathgl/mgl32"
 // moving and sliding (convergedMove, and convergedSlide or the float32
 // spacing of the island's coordinates: slideBound), whatever the rest of
 // the World does. The result of an island does not depend on the others,
-// nor on the order or the goroutine that solves them (bridge.Shares),
+// nor on the order or the goroutine that solves them (System.shares),
 // which is what makes the solve the same for any worker count.
 
 // island is a range of System.rows.

@@ -232,10 +232,13 @@ func TestSlopeStaticFriction(t *testing.T) {
 }
 
 // A stack of six cubes stands 20 s with its top moving under 2% of its
-// size, solid and hollow. Turned 0.1 rad about the vertical a level, it
-// moves under 0.5%: that case guards the share of their last impulses a
-// stack's contacts start a substep with (warm.go), measured 0.05%, 0.06%
-// starting from zero, and 2.6% at 0.6, where the stack rocks.
+// size, solid and hollow, on either engine. Turned 0.1 rad about the
+// vertical a level, particle cubes move under 0.5%: that case guards the
+// share of their last impulses a stack's contacts start a substep with
+// (warm.go), measured 0.05%, 0.06% starting from zero, and 2.6% at 0.6,
+// where the stack rocks. The PoseEngine's twisted stack, awake for all 20
+// s (sleeping is off here), creeps 1.9% and is held to the 2% of the
+// others; with sleeping on it is asleep within seconds.
 func TestStackOfSix(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -247,27 +250,32 @@ func TestStackOfSix(t *testing.T) {
 		{"hollow", true, 0, 0.02},
 		{"twisted", false, 0.1, 0.005},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w, s := newWorld(t, nil)
-			floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
-			const size = 0.5
-			var top bodies.Cube
-			for i := 0; i < 6; i++ {
-				top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Hollow: tc.hollow,
-					Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
-					Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
+		for _, e := range engines {
+			if e == bodies.PoseEngine {
+				tc.limit = max(tc.limit, 0.02)
 			}
-			start := s.Position(top)
-			var worst float64
-			for i := 0; i < 1200; i++ {
-				w.Step()
-				worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
-			}
-			t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, float64(100*worst/size))
-			if worst > tc.limit*size {
-				t.Errorf("top of a stack of six moved %.3g m in 20 s, want < %g%% of %.2f m", worst, float64(100*tc.limit), size)
-			}
-		})
+			t.Run(tc.name+"/"+e.String(), func(t *testing.T) {
+				w, s := newWorldOn(t, e, nil)
+				floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
+				const size = 0.5
+				var top bodies.Cube
+				for i := 0; i < 6; i++ {
+					top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Hollow: tc.hollow,
+						Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
+						Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
+				}
+				start := s.Position(top)
+				var worst float64
+				for i := 0; i < 1200; i++ {
+					w.Step()
+					worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
+				}
+				t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, float64(100*worst/size))
+				if worst > tc.limit*size {
+					t.Errorf("top of a stack of six moved %.3g m in 20 s, want < %g%% of %.2f m", worst, float64(100*tc.limit), size)
+				}
+			})
+		}
 	}
 }
 

@@ -23,26 +23,47 @@ func testConfig() verlet3d.Config {
 	return c
 }
 
-// newWorld returns a World with testConfig changed by edit and a System on
-// it.
+// engines are the System's two engines, for the tests that hold for both.
+var engines = []bodies.Engine{bodies.PoseEngine, bodies.ParticleEngine}
+
+// newWorld returns a World with testConfig changed by edit and a
+// ParticleEngine System on it: most tests in this file and in
+// momentum_test.go, sleep_test.go and reuse_test.go were written for the
+// particle cubes and reach their corner particles; the PoseEngine's have
+// their own in pose_test.go, and the tests that hold for both run on each
+// (newWorldOn).
 func newWorld(t testing.TB, edit func(*verlet3d.Config)) (*verlet3d.World, *bodies.System) {
+	t.Helper()
+	return newWorldOn(t, bodies.ParticleEngine, edit)
+}
+
+// newWorldOn is newWorld with the given engine.
+func newWorldOn(t testing.TB, e bodies.Engine, edit func(*verlet3d.Config)) (*verlet3d.World, *bodies.System) {
 	t.Helper()
 	cfg := testConfig()
 	if edit != nil {
 		edit(&cfg)
 	}
-	return newWorldWith(t, cfg)
+	return newWorldEngine(t, cfg, e)
 }
 
-// newWorldWith returns a World with cfg and a System on it.
+// newWorldWith returns a World with cfg and a ParticleEngine System on it.
 func newWorldWith(t testing.TB, cfg verlet3d.Config) (*verlet3d.World, *bodies.System) {
+	t.Helper()
+	return newWorldEngine(t, cfg, bodies.ParticleEngine)
+}
+
+// newWorldEngine returns a World with cfg and a System of engine e on it.
+func newWorldEngine(t testing.TB, cfg verlet3d.Config, e bodies.Engine) (*verlet3d.World, *bodies.System) {
 	t.Helper()
 	w, err := verlet3d.NewWorld(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	s, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	set := bodies.DefaultSettings()
+	set.Engine = e
+	s, err := bodies.NewSystem(w, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,21 +509,25 @@ func TestParticlePushesCube(t *testing.T) {
 // corner can touch it, still holds the cube up: the face facing a collider
 // gets a contact of its own.
 func TestCubeOnSmallSphere(t *testing.T) {
-	w, s := newWorld(t, nil)
-	ball, err := verlet3d.NewSphere(mgl32.Vec3{0, 0, 0}, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.8}); err != nil {
-		t.Fatal(err)
-	}
-	// Balanced on the ball's top, 1 m wide: nothing else holds it.
-	c := addCube(t, s, bodies.CubeSettings{Size: 1, Mass: 4, Position: mgl32.Vec3{0, 0.7, 0}})
-	for i := 0; i < 60; i++ {
-		w.Step()
-	}
-	if y := s.Position(c)[1]; math.Abs(float64(y)-0.6) > 0.01 {
-		t.Errorf("cube center at %.4f m after 1 s, want resting on the ball at 0.6", y)
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			w, s := newWorldOn(t, e, nil)
+			ball, err := verlet3d.NewSphere(mgl32.Vec3{0, 0, 0}, 0.1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.AddCollider(ball, verlet3d.ContactSettings{Friction: 0.8}); err != nil {
+				t.Fatal(err)
+			}
+			// Balanced on the ball's top, 1 m wide: nothing else holds it.
+			c := addCube(t, s, bodies.CubeSettings{Size: 1, Mass: 4, Position: mgl32.Vec3{0, 0.7, 0}})
+			for i := 0; i < 60; i++ {
+				w.Step()
+			}
+			if y := s.Position(c)[1]; math.Abs(float64(y)-0.6) > 0.01 {
+				t.Errorf("cube center at %.4f m after 1 s, want resting on the ball at 0.6", y)
+			}
+		})
 	}
 }
 

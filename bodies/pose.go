@@ -14,23 +14,23 @@ import (
 type Engine int
 
 const (
+	// PoseEngine, the default, makes every cube a rigid body whose state
+	// is a pose (a center and a rotation) and the pose it had a substep
+	// before: velocity is the change of pose over the substep, as a
+	// Verlet particle's is the change of position. Contacts are found
+	// once a step with a speculative margin that covers the step's motion
+	// and are solved as positional constraints with generalized inverse
+	// masses, Settings.Substeps times a step; islands of touching cubes
+	// fall asleep whole. It adds no particle to the World: the World's
+	// particles (cloth, hair) meet its cubes through one two-way contact.
+	// It refuses jelly cubes (Compliance > 0).
+	PoseEngine Engine = iota
 	// ParticleEngine builds every cube from particles of the World: eight
 	// corners (and a center particle unless Hollow) joined by links, moved
-	// rigidly by shape matching when Compliance is 0. Cloth and hair meet
-	// its cubes, the mouse grabs their corners, and jelly cubes
-	// (Compliance > 0) are possible.
-	ParticleEngine Engine = iota
-	// PoseEngine makes every cube a rigid body whose state is a pose (a
-	// center and a rotation) and the pose it had a substep before:
-	// velocity is the change of pose over the substep, as a Verlet
-	// particle's is the change of position. Contacts are found once a
-	// step with a speculative margin that covers the step's motion and are
-	// solved as positional constraints with generalized inverse masses
-	// every substep; islands of touching cubes fall asleep whole. It adds
-	// no particle to the World. It holds cubes against each other and
-	// against the System's colliders; it does not yet meet the World's
-	// particles (cloth, hair) and refuses jelly cubes.
-	PoseEngine
+	// rigidly by shape matching when Compliance is 0. It is the engine of
+	// jelly cubes (Compliance > 0), soft bodies whose corners give way,
+	// and of cubes whose corners a game wants as particles (Corners).
+	ParticleEngine
 )
 
 // String returns the constant's name.
@@ -140,6 +140,11 @@ type poseContact struct {
 	ln, lt float32 // normal and friction corrections this substep, kg m
 	depth  float32 // what may still be left of the depth it began in, m (<= 0)
 	vn0    float32 // normal speed at the substep's start, m/s (restitution)
+	cur    float32 // its separation in the current pass, m (solveNormals)
+	// A collider contact's surface velocity (the collider's over the last
+	// step, 0 for one at rest), m/s, and its parts along n, t1, t2.
+	sv            mgl32.Vec3
+	svn, sv1, sv2 float32
 }
 
 // poseEngine holds the pose engine's cubes and contacts.
@@ -182,6 +187,10 @@ type poseEngine struct {
 	late bool    // its cubes integrate as their islands' solve begins
 	sub  int     // the cubes' substeps ended so far this step
 	frac float32 // how far through the step the cubes' current substep ends
+
+	restitution float32 // Settings.Restitution this step
+	dt, h0      float32 // the step and the World's substep, s
+	tau         float32 // how far the cubes' current substep ends past where collider contacts were found, s
 
 	// per substep, read by the island job
 	h, damp float32

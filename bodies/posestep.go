@@ -45,6 +45,7 @@ const sqrt3 = 1.7320508
 func (e *poseEngine) prepare(sys *System, w *verlet3d.World, s verlet3d.Substep) {
 	cfg := w.Config()
 	if s.First() {
+		e.dt, e.h0 = cfg.TimeStep, s.H
 		e.findContacts(sys, cfg)
 		e.findParticles(w, s)
 	}
@@ -82,6 +83,8 @@ func (e *poseEngine) finish(sys *System, w *verlet3d.World, s verlet3d.Substep) 
 	m := min(sys.set.Substeps, s.Count)
 	if (s.Index+1)*m/s.Count > s.Index*m/s.Count {
 		e.frac = float32(e.sub+1) / float32(m)
+		// The collider contacts were found a World substep into the step.
+		e.tau = float32(e.frac*e.dt) - e.h0
 		if e.numIslands > 0 {
 			w.Parallel(e.numIslands, e.job)
 		}
@@ -102,6 +105,8 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 	base := sys.set.Margin
 	fall := float32(0.5 * length(cfg.Gravity) * dt * dt)
 	n := len(e.bodies)
+	e.margin, e.restitution = base, sys.set.Restitution
+	e.trackColliders(sys, dt)
 	e.lo, e.hi = e.lo[:0], e.hi[:0]
 	for i := range e.bodies {
 		b := &e.bodies[i]
@@ -205,7 +210,8 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 			e.stats.CubeContacts += m
 		}
 	}
-	// Cubes against the System's colliders, corner by corner.
+	// Cubes against the System's colliders: corner by corner, and at the
+	// point of the collider nearest the cube's center (probe).
 	for i := range e.bodies {
 		b := &e.bodies[i]
 		if b.group >= 0 {
@@ -217,9 +223,10 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 		}
 		var corners [8]mgl32.Vec3
 		cornered := false
-		push := mgl32.Vec3{b.push, b.push, b.push}
-		lo, hi := e.lo[i].Sub(push), e.hi[i].Add(push)
-		for ci, cr := range sys.colliders {
+		for ci := range sys.colliders {
+			cr := &sys.colliders[ci]
+			g := b.push + float32(length(cr.vel)*e.dt)
+			lo, hi := e.lo[i].Sub(mgl32.Vec3{g, g, g}), e.hi[i].Add(mgl32.Vec3{g, g, g})
 			cmin, cmax := cr.c.Bounds()
 			if cmin[0] > hi[0] || cmin[1] > hi[1] || cmin[2] > hi[2] ||
 				cmax[0] < lo[0] || cmax[1] < lo[1] || cmax[2] < lo[2] {
@@ -231,24 +238,102 @@ func (e *poseEngine) findContacts(sys *System, cfg verlet3d.Config) {
 				}
 				cornered = true
 			}
+			// A moving collider comes closer by as much as it moves.
+			reach := b.reach + b.push + float32(length(cr.vel)*e.dt)
+			least := float32(math.MaxFloat32)
 			for k, p := range corners {
 				surf, nrm := cr.c.Closest(p)
 				sep := dot(p.Sub(surf), nrm)
-				if sep > b.reach+b.push {
+				least = min(least, sep)
+				if sep > reach {
 					continue
 				}
-				c := poseContact{
-					a: -1, b: int32(i), key: int32(ci*8 + k), n: nrm, mu: cr.mu, e: max(cr.e, rest), depth: min(sep, 0),
+				e.colliderContact(cr, poseContact{
+					a: -1, b: int32(i), key: int32(ci*colliderKeys + k), n: nrm, depth: min(sep, 0),
 					la: surf, lb: cornerOffset(k, b.half),
-				}
-				e.anchor(&c, 0)
-				e.setup(&c)
-				e.contacts = append(e.contacts, c)
-				e.stats.ColliderContacts++
+				})
+			}
+			// The probe: the collider's point nearest the center against
+			// the cube's face (or edge, or corner) furthest along the
+			// normal there. On a flat collider it is as deep as the
+			// deepest corner and adds nothing; a ball or a capsule under
+			// a face, or poking into one, is held by it alone.
+			surf, nrm := cr.c.Closest(b.x)
+			sep := dot(b.x.Sub(surf), nrm) - support(b.q, b.half, nrm)
+			if sep <= reach && sep < least-float32(probeGap*b.half) {
+				pb := surf.Add(vecmath.Scale(nrm, sep))
+				e.colliderContact(cr, poseContact{
+					a: -1, b: int32(i), key: int32(ci*colliderKeys + 8), n: nrm, depth: min(sep, 0),
+					la: surf, lb: unrotate(b.q, pb.Sub(b.x)),
+				})
 			}
 		}
 	}
 	e.buildIslands()
+}
+
+// colliderKeys is how many contacts a cube may have with one collider:
+// its eight corners and the probe (key collider·colliderKeys + 0..8).
+const colliderKeys = 9
+
+// probeGap, times the cube's half edge, is how much deeper than every
+// corner the probe must reach to be a contact of its own.
+const probeGap = 0.01
+
+// colliderContact sets up and keeps c, a contact of a cube with collider
+// cr that its caller filled in but for the friction, restitution and the
+// collider's motion.
+func (e *poseEngine) colliderContact(cr *colliderRef, c poseContact) {
+	c.mu, c.e = cr.mu, max(cr.e, e.restitution)
+	c.sv = cr.vel
+	e.anchor(&c, 0)
+	e.setup(&c)
+	e.contacts = append(e.contacts, c)
+	e.stats.ColliderContacts++
+}
+
+// support returns how far a cube of half edge h turned by q reaches along
+// the unit direction n from its center, m.
+func support(q mgl32.Quat, h float32, n mgl32.Vec3) float32 {
+	l := unrotate(q, n)
+	return float32(h * (abs32(l[0]) + abs32(l[1]) + abs32(l[2])))
+}
+
+// trackColliders notes, at a step's start, how each of the System's
+// colliders moved since the last step's (colliderRef.observe): its
+// velocity over that step is how its contacts' surface moves within this
+// one, and a cube near where a collider that moved was, is or goes on to
+// this step is woken with its island and finds its contacts afresh.
+func (e *poseEngine) trackColliders(sys *System, dt float32) {
+	for ci := range sys.colliders {
+		cr := &sys.colliders[ci]
+		moved, lo, hi := cr.observe(dt)
+		if moved {
+			v := cr.vel
+			ahead := mgl32.Vec3{abs32(float32(v[0] * dt)), abs32(float32(v[1] * dt)), abs32(float32(v[2] * dt))}
+			e.wakeNear(lo.Sub(ahead), hi.Add(ahead), dt)
+		}
+	}
+}
+
+// wakeNear wakes, with their islands, the cubes whose box, grown by
+// their margin and the distance their speed carries them in a step of dt
+// s, meets the box lo, hi, and makes them find their contacts afresh:
+// something there changed.
+func (e *poseEngine) wakeNear(lo, hi mgl32.Vec3, dt float32) {
+	for i := range e.bodies {
+		b := &e.bodies[i]
+		g := e.margin + float32(length(b.v)*dt)
+		r := boxExtent(b.q, b.half).Add(mgl32.Vec3{g, g, g})
+		if b.x[0]+r[0] < lo[0] || b.x[1]+r[1] < lo[1] || b.x[2]+r[2] < lo[2] ||
+			b.x[0]-r[0] > hi[0] || b.x[1]-r[1] > hi[1] || b.x[2]-r[2] > hi[2] {
+			continue
+		}
+		if b.group >= 0 {
+			e.wakeGroup(b.group)
+		}
+		b.rest, b.drift = false, 0
+	}
 }
 
 // restDrift is how far, m, a cube may move after its contacts were found
@@ -303,6 +388,10 @@ func (e *poseEngine) endStep() {
 				sep -= dot(c.n, A.dp) + dot(c.an, A.dth)
 				d1 -= dot(c.t1, A.dp) + dot(c.at1, A.dth)
 				d2 -= dot(c.t2, A.dp) + dot(c.at2, A.dth)
+			} else {
+				sep -= float32(c.svn * e.tau)
+				d1 -= float32(c.sv1 * e.tau)
+				d2 -= float32(c.sv2 * e.tau)
 			}
 			c.sepEnd, c.d1End, c.d2End = sep, d1, d2
 		}
@@ -617,6 +706,7 @@ func (e *poseEngine) setup(c *poseContact) {
 	c.k1 = mass(c.wa + float32(c.ia*dot(c.at1, c.at1)) + c.wb + float32(c.ib*dot(c.bt1, c.bt1)))
 	c.k2 = mass(c.wa + float32(c.ia*dot(c.at2, c.at2)) + c.wb + float32(c.ib*dot(c.bt2, c.bt2)))
 	c.sep0 = dot(pb.Sub(pa), n)
+	c.svn, c.sv1, c.sv2 = dot(c.sv, n), dot(c.sv, t1), dot(c.sv, t2)
 	d := fb.Sub(fa)
 	c.d1, c.d2 = dot(d, t1), dot(d, t2)
 	c.s1, c.s2 = 0, 0
@@ -719,24 +809,61 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 	if c0.a >= 0 {
 		A = &e.bodies[c0.a]
 		na = dot(c0.n, A.dp)
+	} else {
+		na = float32(c0.svn * e.tau) // a moving collider's surface
 	}
 	held := hold && c0.fix != 0
-	var sum float32
-	var tb, ta mgl32.Vec3
+	moveB := c0.wb > 0 && !(held && c0.fix == 2)
+	moveA := c0.wa > 0 && !(held && c0.fix == 1)
+	var wb, ib, wa, ia float32
+	if moveB {
+		wb, ib = c0.wb, c0.ib
+	}
+	if moveA {
+		wa, ia = c0.wa, c0.ia
+	}
+	// The points below their depth, and the sums of their arms.
+	var k float32
+	var sb, sa mgl32.Vec3
 	for i := range m {
 		c := &m[i]
 		sep := c.sep0 - c.depth + nb + dot(c.bn, B.dth)
 		if A != nil {
 			sep -= na + dot(c.an, A.dth)
+		} else {
+			sep -= na
 		}
-		if sep >= 0 {
+		c.cur = sep
+		if sep < 0 {
+			k++
+			sb, sa = sb.Add(c.bn), sa.Add(c.an)
+		}
+	}
+	if k == 0 {
+		return
+	}
+	var sum float32
+	var tb, ta mgl32.Vec3
+	for i := range m {
+		c := &m[i]
+		if c.cur >= 0 {
 			continue
 		}
-		var dl float32
-		if held {
-			dl = float32(-sep * c.ks)
-		} else {
-			dl = float32(-sep * c.kn)
+		// Each point's correction is its depth over its row of the
+		// manifold's coupling (how far the corrections of all the points
+		// below their depth move this one per unit of its own): points
+		// as deep as each other move their cube exactly out, whatever its
+		// inertia, and a single point is solved as on its own.
+		row := float32((wa+wb)*k) + float32(ib*dot(c.bn, sb)) + float32(ia*dot(c.an, sa))
+		diag := wa + wb + float32(ib*dot(c.bn, c.bn)) + float32(ia*dot(c.an, c.an))
+		if !(row > float32(0.25*diag)) {
+			row = diag
+		}
+		if !(row > 0) {
+			continue
+		}
+		dl := -c.cur / row
+		if !held {
 			c.ln += dl
 		}
 		sum += dl
@@ -746,13 +873,13 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 	if sum == 0 {
 		return
 	}
-	if c0.wb > 0 && !(held && c0.fix == 2) {
-		B.dp = B.dp.Add(vecmath.Scale(c0.n, float32(sum*c0.wb)))
-		B.dth = B.dth.Add(vecmath.Scale(tb, c0.ib))
+	if moveB {
+		B.dp = B.dp.Add(vecmath.Scale(c0.n, float32(sum*wb)))
+		B.dth = B.dth.Add(vecmath.Scale(tb, ib))
 	}
-	if c0.wa > 0 && !(held && c0.fix == 1) {
-		A.dp = A.dp.Sub(vecmath.Scale(c0.n, float32(sum*c0.wa)))
-		A.dth = A.dth.Sub(vecmath.Scale(ta, c0.ia))
+	if moveA {
+		A.dp = A.dp.Sub(vecmath.Scale(c0.n, float32(sum*wa)))
+		A.dth = A.dth.Sub(vecmath.Scale(ta, ia))
 	}
 }
 
@@ -811,6 +938,9 @@ func (e *poseEngine) solveFrictions(m []poseContact) {
 		o1 -= dot(c0.t1, A.dp) + dot(c0.pat1, A.dth)
 		o2 -= dot(c0.t2, A.dp) + dot(c0.pat2, A.dth)
 		tw -= dot(c0.n, A.dth)
+	} else {
+		o1 -= float32(c0.sv1 * e.tau)
+		o2 -= float32(c0.sv2 * e.tau)
 	}
 	l1, l2 := float32(-o1*c0.pk1), float32(-o2*c0.pk2)
 	need := float32(math.Sqrt(float64(float32(l1*l1) + float32(l2*l2))))
@@ -847,6 +977,8 @@ func (e *poseEngine) normalSpeed(c *poseContact) float32 {
 	if c.a >= 0 {
 		A := &e.bodies[c.a]
 		v -= dot(c.n, A.v) + dot(c.an, A.w)
+	} else {
+		v -= c.svn
 	}
 	return v
 }

@@ -16,8 +16,41 @@ func (k poseHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.pose.pre
 func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.pose.solve(k.s, w, s) }
 func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.finish(k.s, w, s) }
 
+// ShiftOrigin moves what the engine keeps in world space with
+// verlet3d.World.ShiftOrigin (see poseEngine.shiftOrigin).
+func (k poseHooks) ShiftOrigin(offset mgl32.Vec3) {
+	for i := range k.s.colliders {
+		k.s.colliders[i].shiftOrigin(offset)
+	}
+	k.s.pose.shiftOrigin(offset)
+}
+
 // BlocksSleep keeps the World awake while a cube is.
 func (k poseHooks) BlocksSleep() bool { return k.s.pose.asleep < len(k.s.pose.bodies) }
+
+// shiftOrigin subtracts offset from every world position the engine keeps:
+// the cubes' poses (now, at the step's start, where their count toward
+// sleep began) and grab targets, the swept bounds, and the world points of
+// collider contacts (their surface point and friction anchor), this step's
+// and the last, so kept contacts and anchors stay where they were relative
+// to everything else and asleep cubes stay asleep.
+func (e *poseEngine) shiftOrigin(offset mgl32.Vec3) {
+	for i := range e.bodies {
+		b := &e.bodies[i]
+		b.x, b.xs, b.xa = b.x.Sub(offset), b.xs.Sub(offset), b.xa.Sub(offset)
+		b.target, b.target0 = b.target.Sub(offset), b.target0.Sub(offset)
+	}
+	for i := range e.lo {
+		e.lo[i], e.hi[i] = e.lo[i].Sub(offset), e.hi[i].Sub(offset)
+	}
+	for _, cs := range [][]poseContact{e.contacts, e.sorted, e.prev} {
+		for i := range cs {
+			if c := &cs[i]; c.a < 0 {
+				c.la, c.fa = c.la.Sub(offset), c.fa.Sub(offset)
+			}
+		}
+	}
+}
 
 // newPoseSystem is NewSystem for a PoseEngine System.
 func newPoseSystem(w *verlet3d.World, s Settings) *System {

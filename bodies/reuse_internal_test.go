@@ -170,7 +170,8 @@ func TestNewSettingsReachKeptContacts(t *testing.T) {
 }
 
 // floorWorld returns a World at DefaultConfig, closed when the test ends,
-// with a System on it and a floor at y = 0 (friction 0.6).
+// with a ParticleEngine System on it (whose contact reuse these tests
+// check) and a floor at y = 0 (friction 0.6).
 func floorWorld(t *testing.T) (*verlet3d.World, *System) {
 	t.Helper()
 	w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
@@ -178,7 +179,9 @@ func floorWorld(t *testing.T) (*verlet3d.World, *System) {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	s, err := NewSystem(w, DefaultSettings())
+	set := DefaultSettings()
+	set.Engine = ParticleEngine
+	s, err := NewSystem(w, set)
 	if err != nil {
 		t.Fatal(err)
 	}

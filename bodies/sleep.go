@@ -4,7 +4,6 @@ import (
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -27,11 +26,8 @@ import (
 //     it gets no contacts with the floor or with other asleep cubes, no
 //     rows, no prediction and no carry. Awake cubes, cloth and hair meet
 //     it as an immovable body. Its costs are the World's integration of
-//     its nine particles, a look at each of them, and its links, which
-//     the World skips while nothing but the System can push its particles
-//     (syncLinks): 100 asleep crates cost 0.17-0.18 ms a frame in a World kept
-//     awake by a pendulum (internal/bench, BenchmarkCubes100Asleep), 0.35
-//     ms with another constraint set in the World.
+//     its nine particles and a look at each of them; the World skips its
+//     links while it sleeps (World.SetLinksIdle).
 //   - It wakes, with its group, when anything moves it: a velocity or
 //     position set on a particle (Throw, ApplyImpulse, World.SetVelocity,
 //     SetPosition, Teleport, Reset), a pin or a drag, a change of gravity, a
@@ -120,51 +116,9 @@ func (s *System) setAsleep(cb *cube, asleep bool) {
 	} else {
 		s.nAsleep--
 	}
-	s.syncLinks(cb)
-}
-
-// linksKey is what syncLinks decides from for every cube but its own
-// sleep: the System's alone and rigidFree, the World's link counts
-// (bridge.LinkVersion) and System.epoch (new cubes). ok is false for none
-// yet.
-type linksKey struct {
-	ok, alone, rigidFree bool
-	links                uint64
-	epoch                uint32
-}
-
-// syncLinks makes cb's own links idle in the World (which then skips
-// them) while solving them would change nothing: while nothing but the
-// System can move its particles (alone: no other constraint set, tether
-// or collider contact this substep; and no link joins them but its own),
-// and the System moves them rigidly. An asleep cube's particles are put
-// back where they sleep every substep; an awake cube moves rigidly when
-// every awake cube is rigid and free (rigidFree: predict placed its
-// particles exactly at its rotation, and contacts move cubes only as
-// rigid bodies). Solved, the links moved them by rounding. Where something
-// else pushes a cube's particles (a cloth's SurfaceCollision over
-// sleeping crates, a rope), the links stay: they make the push move the
-// whole cube rather than the one particle. Idle there, a sleeping crate's
-// corner gave way alone to the tablecloth draped over it in a draught,
-// which slid off the pile and off the floor in minutes
-// (TestSoakDrapedCratesInWind, package cloth, make soak).
-func (s *System) syncLinks(cb *cube) {
-	idle := s.alone && (cb.asleep || s.rigidFree) && s.onlyOwnLinks(cb)
-	if idle != cb.linksIdle {
-		bridge.SetLinksIdle(s.w, int32(cb.link0), cb.nLinks, idle)
-		cb.linksIdle = idle
-	}
-}
-
-// onlyOwnLinks reports whether no link joins cb's particles but its own.
-func (s *System) onlyOwnLinks(cb *cube) bool {
-	n := int32(0)
-	for k, np := 0, cb.numParticles(); k < np; k++ {
-		if p := cb.particle(k); int(p) < len(s.linkCounts) {
-			n += s.linkCounts[p]
-		}
-	}
-	return n == 2*cb.nLinks
+	// Its particles are held where it sleeps: its own links would not
+	// move them (a link of the game's to a corner stays active).
+	s.w.SetLinksIdle(cb.link0, int(cb.nLinks), asleep)
 }
 
 // sleeper is one particle of an asleep cube: where it sleeps and the
@@ -443,6 +397,9 @@ func (s *System) wakeByParticle(ib int32, p int32, n mgl32.Vec3, pos, prev []mgl
 // transforms, and where asleep cubes sleep, so they stay asleep.
 func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	s := k.s
+	for i := range s.colliders {
+		s.colliders[i].shiftOrigin(offset)
+	}
 	for i := range s.cubes {
 		cb := &s.cubes[i]
 		cb.c, cb.cPrev, cb.ctr0 = cb.c.Sub(offset), cb.cPrev.Sub(offset), cb.ctr0.Sub(offset)

@@ -24,18 +24,25 @@ type yard struct {
 	mover  func(frame int) // moves a collider before each step, if set
 }
 
-func newYard(t *testing.T, workers int) *yard { return newYardSleeping(t, workers, true) }
+func newYard(t *testing.T, workers int) *yard {
+	return newYardOn(t, bodies.ParticleEngine, workers, true)
+}
 
 // newYardSleeping is newYard with sleeping off (Config.SleepSpeed 0) when
 // sleep is false.
 func newYardSleeping(t *testing.T, workers int, sleep bool) *yard {
+	return newYardOn(t, bodies.ParticleEngine, workers, sleep)
+}
+
+// newYardOn is newYardSleeping with a System of engine e.
+func newYardOn(t *testing.T, e bodies.Engine, workers int, sleep bool) *yard {
 	t.Helper()
 	cfg := verlet3d.DefaultConfig()
 	cfg.Workers = workers
 	if !sleep {
 		cfg.SleepSpeed = 0
 	}
-	w, s := newWorldWith(t, cfg)
+	w, s := newWorldEngine(t, cfg, e)
 	y := &yard{w: w, s: s, floor: floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)}
 	for i := range y.stack {
 		y.stack[i] = addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 1, Position: mgl32.Vec3{0, 0.21 + float32(0.41*float32(i)), 0}, Rotation: vecmath.QuatAxisAngle(float32(0.1*float32(i)), mgl32.Vec3{0, 1, 0})})
@@ -300,33 +307,37 @@ func TestClothOnAsleepCube(t *testing.T) {
 // 0.4 m/s, which no sleep threshold should hide: keep them near the
 // origin with ShiftOrigin.)
 func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
-	far := newYard(t, 1)
-	far.w.ShiftOrigin(mgl32.Vec3{-200, 0, 150})
-	far.settle(t)
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			far := newYardOn(t, e, 1, true)
+			far.w.ShiftOrigin(mgl32.Vec3{-200, 0, 150})
+			far.settle(t)
 
-	y := newYard(t, 1)
-	y.settle(t)
-	off := mgl32.Vec3{100, 0, -40}
-	at := map[bodies.Cube]mgl32.Vec3{}
-	for _, c := range y.cubes() {
-		at[c] = y.s.Position(c)
-	}
-	y.w.ShiftOrigin(off)
-	for _, c := range y.cubes() {
-		if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-5 {
-			t.Errorf("cube %d at %v right after the shift, want %v", c, p, want)
-		}
-	}
-	for i := 0; i < 120; i++ {
-		y.w.Step()
-	}
-	for _, c := range y.cubes() {
-		if !y.s.Sleeping(c) {
-			t.Errorf("cube %d woke up after the origin shift", c)
-		}
-		if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-4 {
-			t.Errorf("cube %d at %v, want %v", c, p, want)
-		}
+			y := newYardOn(t, e, 1, true)
+			y.settle(t)
+			off := mgl32.Vec3{100, 0, -40}
+			at := map[bodies.Cube]mgl32.Vec3{}
+			for _, c := range y.cubes() {
+				at[c] = y.s.Position(c)
+			}
+			y.w.ShiftOrigin(off)
+			for _, c := range y.cubes() {
+				if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-5 {
+					t.Errorf("cube %d at %v right after the shift, want %v", c, p, want)
+				}
+			}
+			for i := 0; i < 120; i++ {
+				y.w.Step()
+			}
+			for _, c := range y.cubes() {
+				if !y.s.Sleeping(c) {
+					t.Errorf("cube %d woke up after the origin shift", c)
+				}
+				if p, want := y.s.Position(c), at[c].Sub(off); vecmath.Len(p.Sub(want)) > 1e-4 {
+					t.Errorf("cube %d at %v, want %v", c, p, want)
+				}
+			}
+		})
 	}
 }
 
@@ -334,30 +345,34 @@ func TestAsleepCubesFollowShiftedOrigin(t *testing.T) {
 // (a character walking past a sleeping pile) leaves them asleep, exactly
 // where they are.
 func TestAsleepCubesSleepThroughMotionNearby(t *testing.T) {
-	y := newYard(t, 1)
-	y.settle(t)
-	c := y.single[0]
-	at := map[bodies.Cube]mgl32.Vec3{}
-	for _, c := range y.cubes() {
-		at[c] = y.s.Position(c)
-	}
-	// A ball 0.1 m clear of the crate's bounds, swinging past it.
-	p := y.s.Position(c)
-	sph, _ := verlet3d.NewSphere(p.Add(mgl32.Vec3{0, 0, 0.55}), 0.2)
-	if err := y.s.AddCollider(sph, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
-		t.Fatal(err)
-	}
-	for f := 0; f < 120; f++ {
-		sph.Center[0] = p[0] + float32(math.Sin(float64(f)/10))
-		y.w.Step()
-	}
-	for _, c := range y.cubes() {
-		if !y.s.Sleeping(c) {
-			t.Errorf("cube %d woke with a ball moving past it", c)
-		}
-		if q := y.s.Position(c); q != at[c] {
-			t.Errorf("cube %d moved from %v to %v", c, at[c], q)
-		}
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			y := newYardOn(t, e, 1, true)
+			y.settle(t)
+			c := y.single[0]
+			at := map[bodies.Cube]mgl32.Vec3{}
+			for _, c := range y.cubes() {
+				at[c] = y.s.Position(c)
+			}
+			// A ball 0.1 m clear of the crate's bounds, swinging past it.
+			p := y.s.Position(c)
+			sph, _ := verlet3d.NewSphere(p.Add(mgl32.Vec3{0, 0, 0.55}), 0.2)
+			if err := y.s.AddCollider(sph, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
+				t.Fatal(err)
+			}
+			for f := 0; f < 120; f++ {
+				sph.Center[0] = p[0] + float32(math.Sin(float64(f)/10))
+				y.w.Step()
+			}
+			for _, c := range y.cubes() {
+				if !y.s.Sleeping(c) {
+					t.Errorf("cube %d woke with a ball moving past it", c)
+				}
+				if q := y.s.Position(c); q != at[c] {
+					t.Errorf("cube %d moved from %v to %v", c, at[c], q)
+				}
+			}
+		})
 	}
 }
 

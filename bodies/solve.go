@@ -4,7 +4,6 @@ import (
 	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -325,7 +324,7 @@ func (c *contact) impulse(ca, cb *cube, P mgl32.Vec3, pos []mgl32.Vec3, inv []fl
 
 // solve is the System's ConstraintSet.Solve: Settings.Passes passes over the
 // contacts between cubes and against colliders, island by island (island.go)
-// on the World's workers (bridge.Shares), through their rows (rows.go), then
+// on the World's workers (System.shares), through their rows (rows.go), then
 // one over the contacts with other particles. Each pass first pushes every
 // contact's points apart along its normal, then cancels their sliding since
 // the start of the substep as far as Coulomb's cone allows: position-level
@@ -399,7 +398,7 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	// quiet.
 	s.minApproach = float32(-0.2 * sub.H)
 	s.splitIslands(w.Config().Workers)
-	bridge.Shares(w, len(s.islandSplit)-1, s.islandJob)
+	s.shares(w, len(s.islandSplit)-1, s.islandJob)
 	s.pos = nil
 	if s.moveInIsland {
 		return
@@ -412,7 +411,7 @@ func (s *System) solve(w *verlet3d.World, sub verlet3d.Substep) {
 	s.normals(s.contacts[rigid:], pos, inv)
 	s.friction(s.contacts[rigid:], pos, prev, inv)
 	s.pos = pos
-	bridge.Shares(w, len(s.cubes), s.moveJob)
+	s.shares(w, len(s.cubes), s.moveJob)
 	s.pos = nil
 }
 
@@ -445,7 +444,7 @@ func (s *System) islandStart(is *island, pos []mgl32.Vec3) {
 }
 
 // moveCubes moves the particles of cubes [lo, hi) by their corrections of
-// the Solve call (a bridge.Shares range job).
+// the Solve call (a shares range job).
 func (s *System) moveCubes(lo, hi int) {
 	pos := s.pos
 	for i := lo; i < hi; i++ {
@@ -573,7 +572,7 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 	// (from the positions, which carry, the particle contacts and bounce
 	// below leave as they are for cube particles).
 	s.h, s.pos, s.publish = h, pos, sub.Last()
-	bridge.Shares(w, len(s.cubes), s.carryJob)
+	s.shares(w, len(s.cubes), s.carryJob)
 	s.pos = nil
 	// The rigid contacts that came together fast (cameFast, which the island
 	// job wrote: finish reads no other contact of the workers'), in their
@@ -626,7 +625,7 @@ func (s *System) finish(w *verlet3d.World, sub verlet3d.Substep) {
 }
 
 // carryCubes is carry for the predicted cubes of [lo, hi), and after a
-// step's last substep the published transforms (a bridge.Shares range
+// step's last substep the published transforms (a shares range
 // job).
 func (s *System) carryCubes(lo, hi int) {
 	pos, prev, inv := s.pos, s.w.PrevPositions(), s.w.InvMasses()

@@ -44,9 +44,9 @@ type Settings struct {
 	// ones 0.7% (1.2% with 12 passes, 2.0% with 8; the tests allow 2%); a
 	// hollow twisted stack of five 0.95%, 1.6% and 3.2% in 10 s.
 	Passes int
-	// Engine chooses how rigid cubes are solved: ParticleEngine (the
-	// default) or PoseEngine. It is fixed when the System is made:
-	// SetSettings refuses another.
+	// Engine chooses how cubes are solved: PoseEngine (the zero value and
+	// the default) or ParticleEngine (jelly cubes, corner particles). It
+	// is fixed when the System is made: SetSettings refuses another.
 	Engine Engine
 	// Substeps is how many times a step a PoseEngine System moves its
 	// cubes and solves their contacts, spread evenly over the World's
@@ -73,12 +73,12 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("bodies: Settings.Restitution = %v, want [0, 1]", s.Restitution)
 	case !finite(s.Margin) || s.Margin < 0:
 		return fmt.Errorf("bodies: Settings.Margin = %v, want meters >= 0", s.Margin)
+	case s.Passes < 1 || s.Passes > 100:
+		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	case s.Engine != ParticleEngine && s.Engine != PoseEngine:
 		return fmt.Errorf("bodies: Settings.Engine = %v, want ParticleEngine or PoseEngine", s.Engine)
 	case s.Engine == PoseEngine && (s.Substeps < 1 || s.Substeps > 100):
 		return fmt.Errorf("bodies: Settings.Substeps = %d, want 1 to 100 (PoseEngine)", s.Substeps)
-	case s.Passes < 1 || s.Passes > 100:
-		return fmt.Errorf("bodies: Settings.Passes = %d, want 1 to 100", s.Passes)
 	}
 	return nil
 }
@@ -116,15 +116,13 @@ type System struct {
 	rig       []rigid
 	substeps  uint32 // Prepare calls so far, for the lone cubes' warm starts (warm.go)
 	nJelly    int    // cubes with Compliance > 0
-	// alone: this substep nothing but the System and links moves
-	// particles in the solve (bridge.Alone); rigidFree: every awake cube
-	// is rigid and free (no jelly cube, none held); linkCounts: how many
-	// links join each particle (bridge.LinkCounts). Set in Prepare, they
-	// decide which cubes' links are idle (syncLinks).
-	alone, rigidFree bool
-	linkCounts       []int32
-	linksKey         linksKey // the key syncLinks last ran for every cube with
-	nDragged         int      // cubes held by a pinned or dragged particle this substep
+	nDragged  int    // cubes held by a pinned or dragged particle this substep
+
+	// System.shares' job while it runs (shareRanges is runShares, bound
+	// once so that no call allocates).
+	shareN, shareW int
+	shareJob       func(lo, hi int)
+	shareRanges    func(lo, hi int)
 
 	// Islands (island.go), rebuilt by every Prepare.
 	islands       []island
@@ -154,7 +152,7 @@ type System struct {
 	minApproach float32 // m per substep (Solve)
 	hits        []int32 // cubes with fast collider contacts this substep (finish)
 
-	// The Solve call's island job (bound once: bridge.Shares takes a
+	// The Solve call's island job (bound once: shares takes a
 	// func value, and a method value made per call would allocate).
 	islandJob   func(lo, hi int)
 	islandSplit []int32 // share k of the island job: islands [islandSplit[k], islandSplit[k+1])
@@ -207,6 +205,52 @@ type colliderRef struct {
 	c  verlet3d.Collider
 	mu float32 // the cubes' friction against it
 	e  float32 // its restitution
+
+	// Its motion (observe): where it was at the last step's start (its
+	// bounds; a Plane's point and normal), and its velocity over that
+	// step, m/s.
+	seen   bool
+	lo, hi mgl32.Vec3
+	pp, pn mgl32.Vec3
+	vel    mgl32.Vec3
+}
+
+// shiftOrigin moves where collider r was seen by -offset, as
+// verlet3d.World.ShiftOrigin moves the collider: a shifted collider has not
+// moved (an unbounded side stays infinite).
+func (r *colliderRef) shiftOrigin(offset mgl32.Vec3) {
+	r.lo, r.hi, r.pp = r.lo.Sub(offset), r.hi.Sub(offset), r.pp.Sub(offset)
+}
+
+// observe runs at a step's start: it notes where collider r is (a Plane by
+// its point and normal, any other collider by its bounds) and reports
+// whether it moved since the last step's start, setting its velocity over
+// that step (0 when not known: a turned plane, unbounded bounds). It sets
+// lo, hi to where it was then and is now together.
+func (r *colliderRef) observe(dt float32) (moved bool, lo, hi mgl32.Vec3) {
+	lo, hi = r.c.Bounds()
+	var pp, pn, vel mgl32.Vec3
+	pl, isPlane := r.c.(*verlet3d.Plane)
+	if isPlane {
+		pp, pn = pl.Point, pl.Normal
+	}
+	moved = r.seen && (lo != r.lo || hi != r.hi || pp != r.pp || pn != r.pn)
+	if moved {
+		if isPlane {
+			if pn == r.pn {
+				vel = vecmath.Scale(pn, dot(pp.Sub(r.pp), pn)/dt)
+			}
+		} else if c, c0 := vecmath.Scale(lo.Add(hi), 0.5), vecmath.Scale(r.lo.Add(r.hi), 0.5); vecmath.Finite(c) && vecmath.Finite(c0) {
+			vel = vecmath.Scale(c.Sub(c0), 1/dt)
+		}
+		if !vecmath.Finite(vel) {
+			vel = mgl32.Vec3{}
+		}
+	}
+	wlo := mgl32.Vec3{min(lo[0], r.lo[0]), min(lo[1], r.lo[1]), min(lo[2], r.lo[2])}
+	whi := mgl32.Vec3{max(hi[0], r.hi[0]), max(hi[1], r.hi[1]), max(hi[2], r.hi[2])}
+	r.seen, r.lo, r.hi, r.pp, r.pn, r.vel = true, lo, hi, pp, pn, vel
+	return moved, wlo, whi
 }
 
 // NewSystem makes an empty System for w and adds its hooks to w. It
@@ -223,6 +267,7 @@ func NewSystem(w *verlet3d.World, s Settings) (*System, error) {
 	}
 	sys := &System{w: w, set: s}
 	sys.hooks = hooks{sys}
+	sys.shareRanges = sys.runShares
 	sys.islandJob = sys.solveIslandShares
 	sys.moveJob = sys.moveCubes
 	sys.prepJob = sys.prepareCubes
@@ -244,11 +289,7 @@ func (s *System) Remove() {
 		return
 	}
 	s.w.RemoveConstraintSet(s.hooks)
-	s.alone, s.linksKey = false, linksKey{}
 	s.wakeAll()
-	for i := range s.cubes {
-		s.syncLinks(&s.cubes[i])
-	}
 }
 
 // hooks is the System's verlet3d.ConstraintSet and Finisher, unexported so
@@ -317,7 +358,8 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	}
 	if s.pose != nil {
 		s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
-		s.pose.wakeAll()
+		lo, hi := c.Bounds()
+		s.pose.wakeNear(lo, hi, s.w.Config().TimeStep)
 		return nil
 	}
 	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})

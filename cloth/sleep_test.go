@@ -196,10 +196,14 @@ func TestCrateOnClothOnSlope(t *testing.T) {
 	}
 }
 
-// newSystem returns a bodies.System for w at bodies.DefaultSettings.
+// newSystem returns a bodies.System of particle cubes
+// (bodies.ParticleEngine) for w, otherwise at bodies.DefaultSettings: the
+// cubes whose corners SurfaceCollision keeps out of the cloth.
 func newSystem(t *testing.T, w *verlet3d.World) *bodies.System {
 	t.Helper()
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	set := bodies.DefaultSettings()
+	set.Engine = bodies.ParticleEngine
+	sys, err := bodies.NewSystem(w, set)
 	if err != nil {
 		t.Fatal(err)
 	}

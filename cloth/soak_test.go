@@ -9,7 +9,6 @@ import (
 
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/cloth"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/draped"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
@@ -390,13 +389,9 @@ func TestSoakTableclothTwoWorkers(t *testing.T) {
 	})
 	watch.bounded(4)
 	kib0, kib1 := watch.heapFlat()
-	fused := bridge.FusedPasses(two.w)
 	mid := two.w.Position(two.g.Particle(24, 24))
-	t.Logf("%.0f s simulated: %d fused substeps on 2 workers, equal bits on 1 and 2 every second, a particle at most %.4f m into the table or floor, the middle at %.2f m, heap %d -> %d KiB",
-		soakSeconds(), fused, deepest, mid, kib0, kib1)
-	if fused == 0 || bridge.FusedPasses(one.w) != 0 {
-		t.Errorf("fused substeps: %d on 2 workers, %d on 1; want some on 2 and none on 1: the soak does not exercise the fused solve", fused, bridge.FusedPasses(one.w))
-	}
+	t.Logf("%.0f s simulated: equal bits on 1 and 2 workers every second, a particle at most %.4f m into the table or floor, the middle at %.2f m, heap %d -> %d KiB",
+		soakSeconds(), deepest, mid, kib0, kib1)
 	if deepest > 0.005 {
 		t.Errorf("a particle went %.4f m into the table or the floor, want at most 0.005", deepest)
 	}

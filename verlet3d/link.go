@@ -36,9 +36,7 @@ const (
 	linkTensionOnly uint8 = 1 << iota
 	linkJakobsen
 	linkBroken
-	// linkIdle: the solver skips the link, which could not move its
-	// particles (setLinksIdle: bodies, for an asleep cube's links and a
-	// rigid cube's that it alone moves).
+	// linkIdle: the solver skips the link (SetLinksIdle).
 	linkIdle
 )
 
@@ -102,12 +100,6 @@ type linkStore struct {
 	groupIdle []bool  // no link of the group is solved (idle or broken)
 	groupNear []bool  // the kernel loads the group's particles exactly (linkGroupArgs.exact; markNear)
 	wroteBy   []int32 // markNear's scratch: by particle, 1 + the last group that wrote it
-	// count is, by particle, how many links (broken ones included until
-	// removed) join it: bodies tells an asleep cube held by a link of the
-	// game's from one that has only its own (internal/bridge.LinkCounts).
-	count []int32
-	// countVersion moves whenever count does (bridge.LinkVersion).
-	countVersion uint64
 	// active is how many links are neither idle nor broken, as prepare
 	// last counted (every change that makes a link active unsets
 	// prepared). With none, World.solve runs no pass at all: a World of
@@ -191,9 +183,6 @@ func (w *World) AddLink(a, b Particle, s LinkSettings) (Link, error) {
 	ls.handle = append(ls.handle, int32(l))
 	ls.hot = append(ls.hot, h)
 	ls.lambda = append(ls.lambda, 0)
-	ls.count[a]++
-	ls.count[b]++
-	ls.countVersion++
 	ls.prepared = false
 	ls.strain = append(ls.strain, s.BreakStrain)
 	if s.BreakStrain > 0 {
@@ -226,9 +215,6 @@ func (w *World) RemoveLink(l Link) {
 		ls.nBroken--
 	}
 	ls.hot[i].flags |= linkBroken
-	ls.count[ls.hot[i].a]--
-	ls.count[ls.hot[i].b]--
-	ls.countVersion++
 	ls.slot[l] = -1
 	ls.handle[i] = -1
 	ls.live--
@@ -251,24 +237,21 @@ func (w *World) SetLinkParticles(l Link, a, b Particle) {
 	w.check(a)
 	w.check(b)
 	h := w.checkLink(l)
-	ls := &w.links
-	ls.count[h.a]--
-	ls.count[h.b]--
 	h.a, h.b = int32(a), int32(b)
-	ls.count[a]++
-	ls.count[b]++
-	ls.countVersion++
 	w.links.dirty = true
 }
 
-// setLinksIdle marks links [first, first+n) idle (the solver skips them)
-// or not. A component that keeps the particles of its links as the links
-// would (bodies: an asleep cube, put back where it sleeps every substep;
-// a rigid cube it alone moves, rigidly) spares the World solving links
-// that would not move them; through internal/bridge. Removed handles are
-// passed over.
-func (w *World) setLinksIdle(first Link, n int, idle bool) {
+// SetLinksIdle marks links [first, first+n) idle, so that the solver
+// skips them, or active again. A component that holds the particles of
+// some links where the links would (bodies does for an asleep cube, whose
+// particles it puts back where they sleep every substep) spares the World
+// solving links that would not move them. Removed handles in the range
+// are passed over. It panics on a range outside the World's link handles.
+func (w *World) SetLinksIdle(first Link, n int, idle bool) {
 	ls := &w.links
+	if first < 0 || n < 0 || int(first)+n > len(ls.slot) {
+		panic(fmt.Sprintf("verlet3d: SetLinksIdle(%d, %d): links out of range [0, %d)", first, n, len(ls.slot)))
+	}
 	for _, i := range ls.slot[first : int(first)+n] {
 		if i < 0 {
 			continue

@@ -37,7 +37,7 @@ func TestIdleLinksAreSkipped(t *testing.T) {
 		idle := func(l Link) bool { return l < 16 || l == 21 || l == 30 }
 		for l := Link(0); l < n; l++ {
 			if idle(l) {
-				w.setLinksIdle(l, 1, true)
+				w.SetLinksIdle(l, 1, true)
 			}
 		}
 		w.Step()
@@ -50,7 +50,7 @@ func TestIdleLinksAreSkipped(t *testing.T) {
 				t.Errorf("kernels %v: link %d left at strain %v, want 0", kernels, l, got)
 			}
 		}
-		w.setLinksIdle(0, n, false)
+		w.SetLinksIdle(0, n, false)
 		w.Step()
 		for _, l := range links {
 			if got := w.LinkStrain(l); math.Abs(float64(got)) > 1e-3 {
@@ -58,60 +58,6 @@ func TestIdleLinksAreSkipped(t *testing.T) {
 			}
 		}
 	}
-}
-
-// The links joining each particle (links.count, which bodies reads through
-// internal/bridge.LinkCounts) stay counted through adding, removing,
-// breaking and re-attaching links and a rolled-back constructor.
-func TestLinkCountsFollowTheLinks(t *testing.T) {
-	w, _ := NewWorld(DefaultConfig())
-	var ps []Particle
-	for i := 0; i < 10; i++ {
-		p, _ := w.AddParticle(mgl32.Vec3{float32(i), 0, 0}, 1)
-		ps = append(ps, p)
-	}
-	check := func(what string) {
-		t.Helper()
-		want := make([]int32, len(w.pos))
-		for l, i := range w.links.slot {
-			if i >= 0 {
-				a, b := w.LinkParticles(Link(l))
-				want[a]++
-				want[b]++
-			}
-		}
-		if len(w.links.count) != len(want) {
-			t.Fatalf("%s: counts for %d particles, want %d", what, len(w.links.count), len(want))
-		}
-		for p := range want {
-			if w.links.count[p] != want[p] {
-				t.Fatalf("%s: particle %d joined by %d links, counted %d", what, p, want[p], w.links.count[p])
-			}
-		}
-	}
-	var ls []Link
-	for i := 0; i+1 < len(ps); i++ {
-		l, _ := w.AddLink(ps[i], ps[i+1], LinkSettings{})
-		ls = append(ls, l)
-	}
-	l, _ := w.AddLink(ps[0], ps[9], LinkSettings{})
-	ls = append(ls, l)
-	check("added")
-	w.RemoveLink(ls[3])
-	check("one removed")
-	w.BreakLink(ls[5])
-	check("one broken")
-	w.SetLinkParticles(ls[6], ps[2], ps[8])
-	check("one re-attached")
-	w.Step()
-	check("after a step (colored)")
-	m := w.mark()
-	q, _ := w.AddParticle(mgl32.Vec3{0, 1, 0}, 1)
-	w.AddLink(q, ps[4], LinkSettings{})
-	w.AddLink(ps[1], ps[7], LinkSettings{})
-	check("a constructor half-way")
-	w.rollback(m)
-	check("rolled back")
 }
 
 // With every link idle (a World of cubes alone, which bodies keeps so),
@@ -141,7 +87,7 @@ func TestAllLinksIdleRunNoPass(t *testing.T) {
 	if passes == 0 {
 		t.Fatal("no link pass ran on the two workers: the test proves nothing")
 	}
-	w.setLinksIdle(0, n, true)
+	w.SetLinksIdle(0, n, true)
 	w.Step()
 	if got := w.Stats().ParallelLinkPasses; got != passes {
 		t.Errorf("all links idle: %d link passes ran, want none", got-passes)
@@ -151,7 +97,7 @@ func TestAllLinksIdleRunNoPass(t *testing.T) {
 			t.Fatalf("all links idle: a multiplier left at %v, want 0 as a first pass leaves it", lam)
 		}
 	}
-	w.setLinksIdle(7, 1, false)
+	w.SetLinksIdle(7, 1, false)
 	// Stretch it and an idle one again: the first step pulled them in.
 	for _, l := range []Link{7, 8} {
 		a, b := w.LinkParticles(l)

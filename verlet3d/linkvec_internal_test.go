@@ -42,7 +42,7 @@ func kernelGridWorld(t *testing.T, n int) *World {
 	ls.color(len(w.pos))
 	// Idle links: two whole groups and one among solved links.
 	for _, i := range append(ls.handle[64:80:80], ls.handle[83]) {
-		w.setLinksIdle(Link(i), 1, true)
+		w.SetLinksIdle(Link(i), 1, true)
 	}
 	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
 	for i := range ls.lambda {

@@ -34,9 +34,6 @@ func (w *World) rollback(m mark) {
 	ls := &w.links
 	for l := len(ls.slot) - 1; l >= m.links; l-- {
 		if i := ls.slot[l]; i >= 0 {
-			ls.count[ls.hot[i].a]--
-			ls.count[ls.hot[i].b]--
-			ls.countVersion++
 			ls.live--
 			if ls.hot[i].flags&linkBroken != 0 {
 				ls.nBroken--
@@ -58,7 +55,6 @@ func (w *World) rollback(m mark) {
 	w.pos, w.prev, w.acc = w.pos[:n], w.prev[:n], w.acc[:n]
 	w.invMass, w.mass, w.radius, w.group = w.invMass[:n], w.mass[:n], w.radius[:n], w.group[:n]
 	w.state, w.target, w.stepStart, w.home = w.state[:n], w.target[:n], w.stepStart[:n], w.home[:n]
-	w.links.count = w.links.count[:n]
 	w.tethers = w.tethers[:m.tethers]
 	w.tetherGen++
 	w.colliders = w.colliders[:m.colliders]

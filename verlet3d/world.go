@@ -2,7 +2,6 @@ package verlet3d
 
 import (
 	"fmt"
-	"github.com/drape3d/drape/internal/bridge"
 	"github.com/drape3d/drape/internal/vecmath"
 	"time"
 
@@ -84,7 +83,7 @@ type World struct {
 	// to each unit's particles first.
 	passDone   bool
 	fusing     int
-	fused      [2]int // passes solveLinksFused ran, without and with the guard (tests)
+	fused      [2]int // passes solveLinksFused ran, without and with the guard (FusedSubsteps)
 	gravityJob func(id, lo, hi int)
 	tally      []workerTally
 	// noKernels turns the AVX2 kernels off (tests compare the two paths).
@@ -263,7 +262,6 @@ func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	w.target = append(w.target, pos)
 	w.stepStart = append(w.stepStart, pos)
 	w.home = append(w.home, pos)
-	w.links.count = append(w.links.count, 0)
 	if mass == 0 {
 		w.invMass = append(w.invMass, 0)
 		w.state = append(w.state, statePinned)
@@ -526,28 +524,6 @@ func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = po
 func (w *World) Accelerations() []mgl32.Vec3 {
 	w.markAccUsed()
 	return w.acc
-}
-
-func init() {
-	bridge.ColliderMoving = func(w any, c any) bool {
-		for _, e := range w.(*World).colliders {
-			if e.c == c {
-				return e.moving
-			}
-		}
-		return false
-	}
-	bridge.SetLinksIdle = func(w any, first, n int32, idle bool) {
-		w.(*World).setLinksIdle(Link(first), int(n), idle)
-	}
-	bridge.LinkCounts = func(w any) []int32 { return w.(*World).links.count }
-	bridge.LinkVersion = func(w any) uint64 { return w.(*World).links.countVersion }
-	bridge.Shares = func(w any, n int, f func(lo, hi int)) { w.(*World).parallel(n, 1, f) }
-	bridge.Alone = func(w any, cs any) bool {
-		ww := w.(*World)
-		return len(ww.sets) == 1 && ww.sets[0] == cs && len(ww.tethers) == 0 && len(ww.contacts) == 0
-	}
-	bridge.FusedPasses = func(w any) int { f := w.(*World).fused; return f[0] + f[1] }
 }
 
 // Interpolated writes into dst (grown as needed) the positions at the

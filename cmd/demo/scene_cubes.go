@@ -59,8 +59,8 @@ func buildCubes(d *Demo) error {
 	// measure: a floor box 12 m square, a stack of five, a 3 x 3 + 2 x 2 + 1
 	// pyramid, a rain of smaller crates, and a tablecloth over them.
 	set := bodies.DefaultSettings()
-	if *cubesEngine == "pose" {
-		set.Engine = bodies.PoseEngine
+	if *cubesEngine == "particle" {
+		set.Engine = bodies.ParticleEngine
 	}
 	sys, err := draped.FloorWith(w, set)
 	if err != nil {

@@ -372,11 +372,14 @@ func hairScene(t testing.TB, workers int) scene {
 	}}
 }
 
-// cubesScene is 100 cubes of 0.4 m dropped turning and thrown onto a
-// floor: the timed frames are the two seconds of landing and tumbling.
+// cubesScene is 100 particle cubes (bodies.ParticleEngine) of 0.4 m
+// dropped turning and thrown onto a floor: the timed frames are the two
+// seconds of landing and tumbling.
 func cubesScene(t testing.TB, workers int) scene {
 	w := newWorld(t, workers, 0, 0)
-	sys, err := bodies.NewSystem(w, bodies.DefaultSettings())
+	set := bodies.DefaultSettings()
+	set.Engine = bodies.ParticleEngine
+	sys, err := bodies.NewSystem(w, set)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,10 +30,14 @@ type Scene struct {
 	Corners []verlet3d.Particle     // every crate's corners, crate by crate
 }
 
-// Floor returns a System for w whose crates rest on a static box 12 m
-// square, 0.5 m thick, its top at y = 0 (friction 0.6).
+// Floor returns a System of particle cubes (bodies.ParticleEngine, whose
+// corners SurfaceCollision keeps out of the cloth) for w whose crates rest
+// on a static box 12 m square, 0.5 m thick, its top at y = 0 (friction
+// 0.6).
 func Floor(w *verlet3d.World) (*bodies.System, error) {
-	return FloorWith(w, bodies.DefaultSettings())
+	set := bodies.DefaultSettings()
+	set.Engine = bodies.ParticleEngine
+	return FloorWith(w, set)
 }
 
 // FloorWith is Floor with the System's settings set.
@@ -124,7 +128,8 @@ func Tablecloth(sys *bodies.System, surface bool) (*cloth.Grid, *cloth.SurfaceCo
 	return g, sc, corners, nil
 }
 
-// Build makes the whole scene in w: Floor, Crates and Tablecloth.
+// Build makes the whole scene in w with particle cubes: Floor, Crates and
+// Tablecloth.
 func Build(w *verlet3d.World, rain int, seed int64, surface bool) (Scene, error) {
 	sys, err := Floor(w)
 	if err == nil {
@@ -137,13 +142,12 @@ func Build(w *verlet3d.World, rain int, seed int64, surface bool) (Scene, error)
 	return Scene{System: sys, Cloth: g, Surface: sc, Corners: corners}, err
 }
 
-// BuildPose makes the scene with the crates as PoseEngine cubes: the cloth
-// meets them through the System's particle contacts, with no
-// SurfaceCollision and no corner particles.
+// BuildPose makes the scene with the crates as PoseEngine cubes (the
+// default engine, as the demo has it): the cloth meets them through the
+// System's particle contacts, with no SurfaceCollision and no corner
+// particles.
 func BuildPose(w *verlet3d.World, rain int, seed int64) (Scene, error) {
-	set := bodies.DefaultSettings()
-	set.Engine = bodies.PoseEngine
-	sys, err := FloorWith(w, set)
+	sys, err := FloorWith(w, bodies.DefaultSettings())
 	if err == nil {
 		err = Crates(sys, rain, seed)
 	}

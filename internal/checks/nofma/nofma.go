@@ -98,7 +98,7 @@ var Helpers = map[string]string{
 // and their goldens use. The checker test holds them to no finding.
 var PhysicsDirs = []string{
 	"verlet3d", "cloth", "hair", "bodies",
-	"internal/vecmath", "internal/simd", "internal/bridge", "internal/checks", "internal/draped",
+	"internal/vecmath", "internal/simd", "internal/checks", "internal/draped",
 }
 
 // Finding is one expression that may fuse.
