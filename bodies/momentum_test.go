@@ -30,7 +30,8 @@ func (a vec3) cross(b vec3) vec3 {
 func (a vec3) dist(b vec3) float64 { return a.sub(b).len() }
 
 // motion is what the particles of a cube say about it, through the World's
-// public API: its center of mass, linear momentum, angular momentum about
+// public API (a PoseEngine cube's own pose and velocities, through the
+// System's): its center of mass, linear momentum, angular momentum about
 // the center of mass, kinetic energy, and potential energy in gravity g.
 type motion struct {
 	com, p, l vec3
@@ -38,6 +39,14 @@ type motion struct {
 }
 
 func motionOf(w *verlet3d.World, s *bodies.System, c bodies.Cube) motion {
+	if s.Settings().Engine == bodies.PoseEngine {
+		// No particles: the cube's own pose, velocity, spin and inertia.
+		m, in := float64(s.Mass(c)), float64(s.Inertia(c))
+		v, om := v64(s.Velocity(c)), v64(s.AngularVelocity(c))
+		com := v64(s.Position(c))
+		return motion{com: com, p: v.mul(m), l: om.mul(in),
+			ke: float64(m*v.dot(v)/2) + float64(in*om.dot(om)/2), pe: -float64(m * v64(w.Config().Gravity).dot(com))}
+	}
 	var ps []verlet3d.Particle
 	for _, p := range s.Corners(c) {
 		ps = append(ps, p)
@@ -72,37 +81,41 @@ func motionOf(w *verlet3d.World, s *bodies.System, c bodies.Cube) motion {
 // (plain projection loses about ω²h/2 of it per second). Solid and hollow
 // cubes, about a face axis and about a tilted axis of a turned cube.
 func TestSpinKeepsAngularMomentum(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		hollow bool
-		rot    mgl32.Quat
-		omega  mgl32.Vec3
-	}{
-		{"solid/y", false, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
-		{"hollow/y", true, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
-		{"solid/tilted", false, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
-		{"hollow/tilted", true, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
-			c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0.3, 1, -0.2}, Rotation: tc.rot, AngularVelocity: tc.omega, Hollow: tc.hollow})
-			w.Step()
-			m0 := motionOf(w, s, c)
-			q0 := s.Rotation(c)
-			const steps = 120 // 2 s
-			for i := 0; i < steps; i++ {
-				w.Step()
-			}
-			m := motionOf(w, s, c)
-			loss := m.l.dist(m0.l) / m0.l.len()
-			t.Logf("angular momentum %v -> %v kg·m²/s: off by %.3f%%", m0.l, m.l, float64(100*loss))
-			if loss > 0.02 {
-				t.Errorf("angular momentum off by %.2f%% after 2 s, want within 2%%", float64(100*loss))
-			}
-			turn := float32(vecmath.Len(tc.omega) * steps * w.Config().TimeStep)
-			want := vecmath.QuatMul(vecmath.QuatAxisAngle(turn, vecmath.Normalize(tc.omega)), q0)
-			if a := angle(want, s.Rotation(c)); a > 0.01*float64(turn) {
-				t.Errorf("rotation %.4f rad off the %.1f rad turned at %v rad/s, want within 1%%", a, turn, tc.omega)
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			for _, tc := range []struct {
+				name   string
+				hollow bool
+				rot    mgl32.Quat
+				omega  mgl32.Vec3
+			}{
+				{"solid/y", false, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
+				{"hollow/y", true, mgl32.QuatIdent(), mgl32.Vec3{0, 6, 0}},
+				{"solid/tilted", false, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
+				{"hollow/tilted", true, vecmath.QuatAxisAngle(0.7, vecmath.Normalize(mgl32.Vec3{1, 2, 3})), vecmath.Scale(vecmath.Normalize(mgl32.Vec3{2, -5, 3}), 6)},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					w, s := newWorldOn(t, e, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
+					c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{0.3, 1, -0.2}, Rotation: tc.rot, AngularVelocity: tc.omega, Hollow: tc.hollow})
+					w.Step()
+					m0 := motionOf(w, s, c)
+					q0 := s.Rotation(c)
+					const steps = 120 // 2 s
+					for i := 0; i < steps; i++ {
+						w.Step()
+					}
+					m := motionOf(w, s, c)
+					loss := m.l.dist(m0.l) / m0.l.len()
+					t.Logf("angular momentum %v -> %v kg·m²/s: off by %.3f%%", m0.l, m.l, float64(100*loss))
+					if loss > 0.02 {
+						t.Errorf("angular momentum off by %.2f%% after 2 s, want within 2%%", float64(100*loss))
+					}
+					turn := float32(vecmath.Len(tc.omega) * steps * w.Config().TimeStep)
+					want := vecmath.QuatMul(vecmath.QuatAxisAngle(turn, vecmath.Normalize(tc.omega)), q0)
+					if a := angle(want, s.Rotation(c)); a > 0.01*float64(turn) {
+						t.Errorf("rotation %.4f rad off the %.1f rad turned at %v rad/s, want within 1%%", a, turn, tc.omega)
+					}
+				})
 			}
 		})
 	}
@@ -117,39 +130,43 @@ func TestSpinKeepsAngularMomentum(t *testing.T) {
 // 45 ulps, rounded up: the cube falls 0.8% too fast, with or without the
 // System), which is the World's precision and not the cubes' momentum.
 func TestTumblingKeepsMomentumAndEnergy(t *testing.T) {
-	w, s := newWorld(t, func(c *verlet3d.Config) { c.Damping = 0 })
-	c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: mgl32.Vec3{0, 0, 0},
-		Rotation: vecmath.QuatAxisAngle(0.4, vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
-		Velocity: mgl32.Vec3{2, 6, -1}, AngularVelocity: mgl32.Vec3{3, -4, 5}})
-	w.Step()
-	m0 := motionOf(w, s, c)
-	e0 := m0.ke + m0.pe
-	g := v64(w.Config().Gravity)
-	var worstP, worstL, worstE, maxE float64
-	const steps = 90 // 1.5 s: up and back down past the start
-	for i := 1; i <= steps; i++ {
-		w.Step()
-		m := motionOf(w, s, c)
-		tt := float64(float64(i) * float64(w.Config().TimeStep))
-		wantP := m0.p.add(g.mul(float64(3 * tt)))
-		worstP = math.Max(worstP, m.p.dist(wantP)/m0.p.len())
-		worstL = math.Max(worstL, m.l.dist(m0.l)/m0.l.len())
-		e := m.ke + m.pe
-		worstE = math.Max(worstE, math.Abs(e-e0)/m0.ke)
-		maxE = math.Max(maxE, (e-e0)/m0.ke)
-	}
-	t.Logf("worst linear momentum error %.3g%%, angular %.3g%%, energy %.3g%% of the kinetic energy (largest gain %.3g%%)", float64(100*worstP), float64(100*worstL), float64(100*worstE), float64(100*maxE))
-	if worstP > 0.005 {
-		t.Errorf("linear momentum off by %.3g%% of its start, want gravity's change within 0.5%%", float64(100*worstP))
-	}
-	if worstL > 0.02 {
-		t.Errorf("angular momentum off by %.3g%%, want within 2%%", float64(100*worstL))
-	}
-	if maxE > 0.005 {
-		t.Errorf("energy grew by %.3g%% of the kinetic energy, want no gain (0.5%% tolerance)", float64(100*maxE))
-	}
-	if worstE > 0.02 {
-		t.Errorf("energy off by %.3g%% of the kinetic energy, want within 2%%", float64(100*worstE))
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			w, s := newWorldOn(t, e, func(c *verlet3d.Config) { c.Damping = 0 })
+			c := addCube(t, s, bodies.CubeSettings{Size: 0.4, Mass: 3, Position: mgl32.Vec3{0, 0, 0},
+				Rotation: vecmath.QuatAxisAngle(0.4, vecmath.Normalize(mgl32.Vec3{1, 1, 0})),
+				Velocity: mgl32.Vec3{2, 6, -1}, AngularVelocity: mgl32.Vec3{3, -4, 5}})
+			w.Step()
+			m0 := motionOf(w, s, c)
+			e0 := m0.ke + m0.pe
+			g := v64(w.Config().Gravity)
+			var worstP, worstL, worstE, maxE float64
+			const steps = 90 // 1.5 s: up and back down past the start
+			for i := 1; i <= steps; i++ {
+				w.Step()
+				m := motionOf(w, s, c)
+				tt := float64(float64(i) * float64(w.Config().TimeStep))
+				wantP := m0.p.add(g.mul(float64(3 * tt)))
+				worstP = math.Max(worstP, m.p.dist(wantP)/m0.p.len())
+				worstL = math.Max(worstL, m.l.dist(m0.l)/m0.l.len())
+				e := m.ke + m.pe
+				worstE = math.Max(worstE, math.Abs(e-e0)/m0.ke)
+				maxE = math.Max(maxE, (e-e0)/m0.ke)
+			}
+			t.Logf("worst linear momentum error %.3g%%, angular %.3g%%, energy %.3g%% of the kinetic energy (largest gain %.3g%%)", float64(100*worstP), float64(100*worstL), float64(100*worstE), float64(100*maxE))
+			if worstP > 0.005 {
+				t.Errorf("linear momentum off by %.3g%% of its start, want gravity's change within 0.5%%", float64(100*worstP))
+			}
+			if worstL > 0.02 {
+				t.Errorf("angular momentum off by %.3g%%, want within 2%%", float64(100*worstL))
+			}
+			if maxE > 0.005 {
+				t.Errorf("energy grew by %.3g%% of the kinetic energy, want no gain (0.5%% tolerance)", float64(100*maxE))
+			}
+			if worstE > 0.02 {
+				t.Errorf("energy off by %.3g%% of the kinetic energy, want within 2%%", float64(100*worstE))
+			}
+		})
 	}
 }
 
@@ -288,52 +305,56 @@ func TestStackOfSix(t *testing.T) {
 // (the change of vertical momentum plus what gravity added), so a spin that
 // stops faster than Coulomb friction could stop it fails.
 func TestSpinningThrowOnFloor(t *testing.T) {
-	const mu = 0.6
-	for _, tc := range []struct {
-		name     string
-		rot      mgl32.Quat
-		v, omega mgl32.Vec3
-	}{
-		{"yaw", mgl32.QuatIdent(), mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 8, 0}},
-		{"yaw/fast", mgl32.QuatIdent(), mgl32.Vec3{2, -1, 0.5}, mgl32.Vec3{0, 20, 0}},
-		{"tumble", vecmath.QuatAxisAngle(0.3, vecmath.Normalize(mgl32.Vec3{1, 0, 1})), mgl32.Vec3{3, 0, 0}, mgl32.Vec3{1, 2, -8}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w, s := newWorld(t, func(c *verlet3d.Config) { c.Damping = 0 })
-			floor(t, s, mgl32.Vec3{0, 1, 0}, mu)
-			const size, mass = 0.4, 2.0
-			c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: mass, Position: mgl32.Vec3{0, 0.6, 0},
-				Rotation: tc.rot, Velocity: tc.v, AngularVelocity: tc.omega})
-			w.Step()
-			m0 := motionOf(w, s, c)
-			e0 := m0.ke + m0.pe
-			iner := mass * size * size / 6
-			lever := size / math.Sqrt2
-			g := -float64(w.Config().Gravity[1])
-			h := float64(w.Config().TimeStep)
-			maxGain, worstStop := 0.0, math.Inf(-1)
-			for i := 1; i <= 360; i++ {
-				w.Step()
-				m := motionOf(w, s, c)
-				maxGain = math.Max(maxGain, (m.ke+m.pe-e0)/e0)
-				// Normal impulse so far, and the most spin friction can
-				// have taken with it.
-				jn := m.p[1] - m0.p[1] + float64(mass*g*float64(i)*h)
-				lost := m0.l.len() - m.l.len()
-				worstStop = math.Max(worstStop, lost-float64(mu*lever*jn)-float64(0.02*m0.l.len()))
-			}
-			m := motionOf(w, s, c)
-			speed, spin := float64(m.p.len()/mass), m.l.len()/iner
-			p := s.Position(c)
-			t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high", float64(100*maxGain), worstStop, speed, spin, p[1])
-			if maxGain > 0.005 {
-				t.Errorf("energy grew by %.3g%% of the starting energy, want no gain (0.5%% tolerance)", float64(100*maxGain))
-			}
-			if worstStop > 0 {
-				t.Errorf("the spin stopped faster than friction can stop it: %.3g kg·m²/s beyond mu·lever·normal impulse", worstStop)
-			}
-			if speed > 0.01 || spin > 0.05 || math.Abs(float64(p[1])-size/2) > 0.01*size/2 {
-				t.Errorf("after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high, want at rest (< 1 cm/s, < 0.05 rad/s) on a face at %.2f m", speed, spin, p[1], size/2)
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			const mu = 0.6
+			for _, tc := range []struct {
+				name     string
+				rot      mgl32.Quat
+				v, omega mgl32.Vec3
+			}{
+				{"yaw", mgl32.QuatIdent(), mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 8, 0}},
+				{"yaw/fast", mgl32.QuatIdent(), mgl32.Vec3{2, -1, 0.5}, mgl32.Vec3{0, 20, 0}},
+				{"tumble", vecmath.QuatAxisAngle(0.3, vecmath.Normalize(mgl32.Vec3{1, 0, 1})), mgl32.Vec3{3, 0, 0}, mgl32.Vec3{1, 2, -8}},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					w, s := newWorldOn(t, e, func(c *verlet3d.Config) { c.Damping = 0 })
+					floor(t, s, mgl32.Vec3{0, 1, 0}, mu)
+					const size, mass = 0.4, 2.0
+					c := addCube(t, s, bodies.CubeSettings{Size: size, Mass: mass, Position: mgl32.Vec3{0, 0.6, 0},
+						Rotation: tc.rot, Velocity: tc.v, AngularVelocity: tc.omega})
+					w.Step()
+					m0 := motionOf(w, s, c)
+					e0 := m0.ke + m0.pe
+					iner := mass * size * size / 6
+					lever := size / math.Sqrt2
+					g := -float64(w.Config().Gravity[1])
+					h := float64(w.Config().TimeStep)
+					maxGain, worstStop := 0.0, math.Inf(-1)
+					for i := 1; i <= 360; i++ {
+						w.Step()
+						m := motionOf(w, s, c)
+						maxGain = math.Max(maxGain, (m.ke+m.pe-e0)/e0)
+						// Normal impulse so far, and the most spin friction can
+						// have taken with it.
+						jn := m.p[1] - m0.p[1] + float64(mass*g*float64(i)*h)
+						lost := m0.l.len() - m.l.len()
+						worstStop = math.Max(worstStop, lost-float64(mu*lever*jn)-float64(0.02*m0.l.len()))
+					}
+					m := motionOf(w, s, c)
+					speed, spin := float64(m.p.len()/mass), m.l.len()/iner
+					p := s.Position(c)
+					t.Logf("largest energy gain %.3g%%, spin lost beyond Coulomb's bound %.3g kg·m²/s; after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high", float64(100*maxGain), worstStop, speed, spin, p[1])
+					if maxGain > 0.005 {
+						t.Errorf("energy grew by %.3g%% of the starting energy, want no gain (0.5%% tolerance)", float64(100*maxGain))
+					}
+					if worstStop > 0 {
+						t.Errorf("the spin stopped faster than friction can stop it: %.3g kg·m²/s beyond mu·lever·normal impulse", worstStop)
+					}
+					if speed > 0.01 || spin > 0.05 || math.Abs(float64(p[1])-size/2) > 0.01*size/2 {
+						t.Errorf("after 6 s: %.3g m/s, %.3g rad/s, center %.4f m high, want at rest (< 1 cm/s, < 0.05 rad/s) on a face at %.2f m", speed, spin, p[1], size/2)
+					}
+				})
 			}
 		})
 	}

@@ -168,6 +168,7 @@ type poseEngine struct {
 	level       []int32       // by cube: cubes between it and the ground (orderByLevel)
 	margin      float32       // Settings.Margin this step, m
 	prev        []poseContact // the last step's contacts, for their anchors
+	slept       []poseContact // the contacts of asleep islands when they fell asleep
 	prevFirst   []int32       // by cube b: its first contact in prev, -1 for none
 	prevNext    []int32       // by contact of prev: the next of the same b
 
@@ -188,9 +189,15 @@ type poseEngine struct {
 	sub  int     // the cubes' substeps ended so far this step
 	frac float32 // how far through the step the cubes' current substep ends
 
-	restitution float32 // Settings.Restitution this step
-	dt, h0      float32 // the step and the World's substep, s
-	tau         float32 // how far the cubes' current substep ends past where collider contacts were found, s
+	// The World's colliders that act on the cubes, in the World's order
+	// (syncColliders): the System's, and any other whose Mask takes in
+	// ParticleGroup.
+	cols []colliderRef
+
+	restitution float32    // Settings.Restitution this step
+	gravity     mgl32.Vec3 // Config.Gravity at the last step
+	dt, h0      float32    // the step and the World's substep, s
+	tau         float32    // how far the cubes' current substep ends past where collider contacts were found, s
 
 	// per substep, read by the island job
 	h, damp float32

@@ -71,15 +71,19 @@ func TestPoseClothDrapesCrate(t *testing.T) {
 	if d := vecmath.Len(sys.Position(crate).Sub(start)); d > 0.005 {
 		t.Errorf("the crate moved %.4f m under the cloth draped over it, want under 5 mm", d)
 	}
-	// The cloth rests on the crate's top: its middle is there.
-	top := float32(-1)
+	// The cloth rests on the crate's top: its middle, the particle
+	// nearest the crate's vertical axis, is there. (The highest particle
+	// over the top is not the measure: a fold of the cloth's excess can
+	// lie on the cloth.)
+	top, near := float32(-1), float32(1e9)
 	for _, x := range w.Positions() {
-		if abs(x[0]) < 0.2 && abs(x[2]) < 0.2 {
-			top = max(top, x[1])
+		if d := float32(x[0]*x[0]) + float32(x[2]*x[2]); d < near {
+			top, near = x[1], d
 		}
 	}
+	t.Logf("the cloth's middle lies at %.4f m", top)
 	if top < 0.5 || top > 0.5+3*r {
-		t.Errorf("the cloth over the crate's top lies at %.4f m, want on the top (0.5 m) within a few radii", top)
+		t.Errorf("the cloth's middle lies at %.4f m, want on the crate's top (0.5 m) within a few radii", top)
 	}
 }
 

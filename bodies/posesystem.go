@@ -19,8 +19,8 @@ func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.fin
 // ShiftOrigin moves what the engine keeps in world space with
 // verlet3d.World.ShiftOrigin (see poseEngine.shiftOrigin).
 func (k poseHooks) ShiftOrigin(offset mgl32.Vec3) {
-	for i := range k.s.colliders {
-		k.s.colliders[i].shiftOrigin(offset)
+	for i := range k.s.pose.cols {
+		k.s.pose.cols[i].shiftOrigin(offset)
 	}
 	k.s.pose.shiftOrigin(offset)
 }
@@ -43,7 +43,7 @@ func (e *poseEngine) shiftOrigin(offset mgl32.Vec3) {
 	for i := range e.lo {
 		e.lo[i], e.hi[i] = e.lo[i].Sub(offset), e.hi[i].Sub(offset)
 	}
-	for _, cs := range [][]poseContact{e.contacts, e.sorted, e.prev} {
+	for _, cs := range [][]poseContact{e.contacts, e.sorted, e.prev, e.slept} {
 		for i := range cs {
 			if c := &cs[i]; c.a < 0 {
 				c.la, c.fa = c.la.Sub(offset), c.fa.Sub(offset)

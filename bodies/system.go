@@ -210,6 +210,7 @@ type colliderRef struct {
 	// bounds; a Plane's point and normal), and its velocity over that
 	// step, m/s.
 	seen   bool
+	acts   bool // the PoseEngine's: it acts on the cubes (syncColliders)
 	lo, hi mgl32.Vec3
 	pp, pn mgl32.Vec3
 	vel    mgl32.Vec3
@@ -590,6 +591,55 @@ func (s *System) Velocity(c Cube) mgl32.Vec3 {
 		m += mp
 	})
 	return vecmath.Scale(v, 1/m)
+}
+
+// AngularVelocity returns how fast c spins, rad/s about world axes through
+// its center: a PoseEngine cube's own spin, a ParticleEngine cube's from
+// its particles' angular momentum about the center (over Inertia). It
+// panics on a bad handle.
+func (s *System) AngularVelocity(c Cube) mgl32.Vec3 {
+	if s.pose != nil {
+		return s.poseBody(c).w
+	}
+	_, l, inert := s.particleSpin(c)
+	return vecmath.Scale(l, 1/inert)
+}
+
+// Inertia returns c's moment of inertia about any axis through its center,
+// kg m²: a cube's is the same about every axis, Mass·Size²/6 for a solid
+// cube and Mass·Size²/2 for a Hollow one (its mass in its corners). It
+// panics on a bad handle.
+func (s *System) Inertia(c Cube) float32 {
+	if s.pose != nil {
+		return s.poseBody(c).inert
+	}
+	_, _, inert := s.particleSpin(c)
+	return inert
+}
+
+// particleSpin returns a ParticleEngine cube's center of mass, its
+// particles' angular momentum about it (kg m²/s) and its moment of inertia
+// (2/3 of the sum of m r² over its particles: a cube's point masses, placed
+// symmetrically, have the same inertia about every axis through the
+// center).
+func (s *System) particleSpin(c Cube) (ctr, l mgl32.Vec3, inert float32) {
+	cb := s.check(c)
+	var m float32
+	cb.particles(func(p verlet3d.Particle) {
+		mp := s.w.Mass(p)
+		ctr = ctr.Add(vecmath.Scale(s.w.Position(p), mp))
+		m += mp
+	})
+	ctr = vecmath.Scale(ctr, 1/m)
+	v := s.Velocity(c)
+	var r2 float32
+	cb.particles(func(p verlet3d.Particle) {
+		mp := s.w.Mass(p)
+		r := s.w.Position(p).Sub(ctr)
+		l = l.Add(vecmath.Scale(vecmath.Cross(r, s.w.Velocity(p).Sub(v)), mp))
+		r2 += float32(mp * vecmath.Dot(r, r))
+	})
+	return ctr, l, float32(r2 * 2 / 3)
 }
 
 // Throw sets the velocity of c: its center moves at v (m/s) and it spins

@@ -148,6 +148,18 @@ func (w *World) Colliders() []Collider {
 	return out
 }
 
+// NumColliders returns how many colliders the World holds.
+func (w *World) NumColliders() int { return len(w.colliders) }
+
+// Collider returns collider i of Colliders, without making the slice
+// Colliders makes. It panics if i is out of range.
+func (w *World) Collider(i int) Collider {
+	if i < 0 || i >= len(w.colliders) {
+		panic(fmt.Sprintf("verlet3d: collider index %d out of range [0, %d)", i, len(w.colliders)))
+	}
+	return w.colliders[i].c
+}
+
 // ColliderSettings returns the ContactSettings collider i of Colliders
 // was added with. It panics if i is out of range.
 func (w *World) ColliderSettings(i int) ContactSettings {
