@@ -59,6 +59,7 @@ func (w *World) rollback(m mark) {
 	w.invMass, w.mass, w.radius, w.group = w.invMass[:n], w.mass[:n], w.radius[:n], w.group[:n]
 	w.state, w.target, w.stepStart, w.home = w.state[:n], w.target[:n], w.stepStart[:n], w.home[:n]
 	w.links.count = w.links.count[:n]
+	w.sleep.anchor = w.sleep.anchor[:n]
 	w.tethers = w.tethers[:m.tethers]
 	w.tetherGen++
 	w.colliders = w.colliders[:m.colliders]

@@ -315,8 +315,11 @@ func cpuName() string {
 // of 10 iterations, Damping 0.5, MaxSpeed 50, no sleeping).
 var oldDefaults bool
 
-func newWorld(t testing.TB, workers, substeps, iterations int) *verlet3d.World {
+func newWorld(t testing.TB, workers, substeps, iterations int, edit ...func(*verlet3d.Config)) *verlet3d.World {
 	cfg := verlet3d.DefaultConfig()
+	for _, e := range edit {
+		e(&cfg)
+	}
 	if oldDefaults {
 		cfg.Substeps, cfg.Iterations, cfg.Damping, cfg.MaxSpeed, cfg.SleepSpeed = 2, 10, 0.5, 50, 0
 	}
@@ -333,6 +336,10 @@ func newWorld(t testing.TB, workers, substeps, iterations int) *verlet3d.World {
 	}
 	return w
 }
+
+// settle opts a resting scene into Config.SettleDamping 3 (as the demo's
+// tablecloth and cubes scenes do), so it sleeps once it rests.
+func settle(c *verlet3d.Config) { c.SettleDamping = 3 }
 
 // clothScene is the reference cloth (64 x 64, 4 m wide, top row pinned,
 // structural, shear and distance-2 bend links of compliance 1e-5) falling
@@ -446,7 +453,7 @@ func boxesScene(t testing.TB, workers int, sleep bool) scene {
 // table times it at 5-7 s (crates_cloth: the cloth settling over the
 // pyramid) and at 15-17 s (crates_cloth_rest: asleep).
 func cratesClothScene(t testing.TB, workers int) scene {
-	w := newWorld(t, workers, 0, 0)
+	w := newWorld(t, workers, 0, 0, settle)
 	sc, err := draped.BuildPose(w, 30, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -511,7 +518,7 @@ func capeScene(t testing.TB, workers int) scene {
 // with still-air drag, timed after 50 s, settled (the hanging sides swing
 // for about 42 s with only air to slow them, then the World sleeps).
 func restingScene(t testing.TB, workers int) scene {
-	w := newWorld(t, workers, 0, 0)
+	w := newWorld(t, workers, 0, 0, settle)
 	table, _ := verlet3d.NewBox(mgl32.Vec3{0, 0.7, 0}, mgl32.Vec3{0.4, 0.05, 0.4}, mgl32.QuatIdent())
 	if err := w.AddCollider(table, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
 		t.Fatal(err)
