@@ -258,3 +258,72 @@ func TestSlowSwingKeepsItsDamping(t *testing.T) {
 		t.Errorf("the World fell asleep with the bob swinging %.2f mm, want within %.2f mm (still)", float64(1000*lastSecond), float64(1000*still))
 	}
 }
+
+// A ConstraintSet that reports BlocksSleep keeps a still World awake; once
+// it stops blocking, the World sleeps after a whole SleepDelay of
+// stillness counted from then.
+func TestConstraintSetBlocksSleep(t *testing.T) {
+	w := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{} })
+	add(t, w, mgl32.Vec3{}, 1)
+	set := &blockingSet{block: true}
+	w.AddConstraintSet(set)
+	for i := 0; i < 120; i++ {
+		w.Step()
+	}
+	if w.Sleeping() {
+		t.Fatal("asleep while a ConstraintSet blocks sleep")
+	}
+	set.block = false
+	steps := 0
+	for ; steps < 120 && !w.Sleeping(); steps++ {
+		w.Step()
+	}
+	delay := int(math.Round(float64(w.Config().SleepDelay / w.Config().TimeStep)))
+	if !w.Sleeping() || steps < delay {
+		t.Errorf("asleep %v after %d steps of stillness, want asleep after %d or a step more", w.Sleeping(), steps, delay)
+	}
+}
+
+type blockingSet struct{ block bool }
+
+func (*blockingSet) Prepare(*verlet3d.World, verlet3d.Substep) {}
+func (*blockingSet) Solve(*verlet3d.World, verlet3d.Substep)   {}
+func (s *blockingSet) BlocksSleep() bool                       { return s.block }
+
+// Still means going nowhere, not slow: a particle gliding in zero gravity
+// at 0.8 SleepSpeed (it strays 8 mm in SleepDelay, more than the 5 mm that
+// is still) keeps the World awake and its speed for 10 s; gliding at 0.3
+// SleepSpeed (3 mm in SleepDelay) it is still, and the World sleeps after
+// SleepDelay. With SleepDelay 0 the World sleeps after one still step.
+func TestStillIsGoingNowhere(t *testing.T) {
+	glide := func(frac float32, delay float32) (*verlet3d.World, verlet3d.Particle, float32) {
+		w := newWorld(t, func(c *verlet3d.Config) { c.Gravity, c.SleepDelay = mgl32.Vec3{}, delay })
+		p := add(t, w, mgl32.Vec3{}, 1)
+		v := float32(frac * w.Config().SleepSpeed)
+		w.SetVelocity(p, mgl32.Vec3{v, 0, 0})
+		return w, p, v
+	}
+	w, p, v := glide(0.8, 1)
+	for i := 0; i < 600; i++ {
+		w.Step()
+	}
+	if w.Sleeping() {
+		t.Errorf("a particle gliding at %.4f m/s put the World to sleep", v)
+	}
+	if x, want := float64(w.Position(p)[0]), float64(10*v); math.Abs(x-want) > 0.01*want {
+		t.Errorf("a particle gliding at %.4f m/s went %.5f m in 10 s, want %.5f within 1%% (nothing brakes it)", v, x, want)
+	}
+	w, _, v = glide(0.3, 1)
+	steps := 0
+	for ; steps < 120 && !w.Sleeping(); steps++ {
+		w.Step()
+	}
+	if !w.Sleeping() || steps < 60 || steps > 61 {
+		t.Errorf("gliding at %.4f m/s: asleep %v after %d steps, want asleep after 60 (SleepDelay) or 61", v, w.Sleeping(), steps)
+	}
+	w, _, _ = glide(0.3, 0)
+	w.Step()
+	if !w.Sleeping() {
+		t.Errorf("SleepDelay 0: awake after a still step")
+	}
+}
