@@ -80,13 +80,13 @@ type Config struct {
 	// while the World is settling, that is while every free particle has
 	// stayed slower than 10·SleepSpeed (10 cm/s by default) for half of
 	// SleepDelay and nothing blocks sleep; it stops the moment anything
-	// moves faster (a grab, a gust, a hit). A World with nothing to take
-	// its energy (Damping 0 and no air, as at DefaultConfig) does not come
-	// to rest by itself: the corners of a tablecloth hanging off a box
-	// swing by 2 cm for minutes and keep it awake. SettleDamping 3 brings
+	// moves faster (a grab, a gust, a hit). A World with little to take
+	// its energy (Damping 0, as at DefaultConfig, and at most still air)
+	// may not come to rest by itself: the corners of a tablecloth hanging off a box
+	// still swing by 2 cm at 30 s and keep it awake. SettleDamping 3 brings
 	// such a scene to sleep seconds after it stops falling, at the price
 	// of braking every slow motion: a 0.35 m pendulum swinging 5 degrees
-	// with Damping 0.5 loses 78% of its amplitude a period instead of 26%
+	// with Damping 0.5 loses 78% of its amplitude a period instead of 28%
 	// and stops within 4 s. It needs SleepSpeed > 0. Default 0: nothing
 	// brakes, and the World sleeps only once it is still.
 	SettleDamping float32

@@ -148,12 +148,13 @@
 // (gusty wind, awake crates). SleepSpeed 0 turns sleeping off.
 //
 // Sleep comes from stillness alone: slow motion keeps its own damping. A
-// 0.35 m pendulum swinging 5 degrees with Damping 0.5 loses the 26% of its
-// amplitude a period that its damping takes (e^(-cT/2)), swings on for
-// seconds and sleeps once its swing is down to a few millimeters (10 s).
-// What the World does not dissipate goes on: at Damping 0 with no air, the
-// corners of a tablecloth hanging off a box swing by 2 cm for minutes and
-// the World stays awake. Config.SettleDamping is the opt-in brake for such
+// 0.35 m pendulum swinging 5 degrees with Damping 0.5 loses 28% of its
+// amplitude a period, the 26% its damping takes (e^(-cT/2)) and what the
+// projection of its link takes, swings on and sleeps once its swing is
+// down to a few millimeters (after 10 s). What the World does not
+// dissipate goes on: at Damping 0 in still air, the corners of a
+// tablecloth hanging off a box still swing by 2 cm at 30 s and the World
+// stays awake. Config.SettleDamping is the opt-in brake for such
 // a scene: with it a World whose free particles have all stayed slower
 // than ten times SleepSpeed for half of SleepDelay adds it to Damping
 // until something moves faster (a 48 x 48 tablecloth draped on a box and

@@ -451,7 +451,7 @@ func boxesScene(t testing.TB, workers int, sleep bool) scene {
 // cratesClothScene is the demo's crates and tablecloth (internal/draped,
 // its default rain of 30) with PoseEngine crates at DefaultConfig with
 // SettleDamping 3, as the demo runs it (the cloth has no air: without the
-// brake its edges hanging off the crates swing for good): the table times
+// brake its edges hanging off the crates still swing at 30 s): the table times
 // it at 5-7 s (crates_cloth: the cloth settling over the pyramid) and at
 // 15-17 s (crates_cloth_rest: asleep from 13.9 s).
 func cratesClothScene(t testing.TB, workers int) scene {
