@@ -406,3 +406,39 @@ func turnedCrates(t *testing.T, sys *bodies.System, angle func(k int) float32) [
 	}
 	return crates
 }
+
+// A cape on a character standing still, its pose set every frame as a game
+// does, at DefaultConfig: it hangs still from the start, so the World is
+// asleep within 2 s (SleepDelay and a little), stays asleep while the
+// same pose is set, and wakes on the first step of a walk.
+func TestCapeAtRestSleeps(t *testing.T) {
+	w := newWorld(t, nil)
+	k := newWalker(t, w)
+	c := newCape(t, w, k, nil)
+	asleepAt := float32(-1)
+	for i := 0; i < 120 && asleepAt < 0; i++ {
+		c.SetPose(k.ref, k.anchors, k.body)
+		w.Step()
+		if w.Sleeping() {
+			asleepAt = float32(i+1) / 60
+		}
+	}
+	if asleepAt < 0 {
+		t.Fatalf("a cape at rest is still awake after 2 s")
+	}
+	t.Logf("asleep at %.2f s", asleepAt)
+	for i := 0; i < 60; i++ {
+		c.SetPose(k.ref, k.anchors, k.body)
+		w.Step()
+		if !w.Sleeping() {
+			t.Fatalf("the same pose set again woke the World (frame %d)", i)
+		}
+	}
+	g := walk{speed: 1.5}
+	g.step(k, 1.0/60, 1.0/60)
+	c.SetPose(k.ref, k.anchors, k.body)
+	w.Step()
+	if w.Sleeping() {
+		t.Errorf("the World slept through the first step of a walk")
+	}
+}
