@@ -55,6 +55,7 @@ func (w *World) rollback(m mark) {
 	w.pos, w.prev, w.acc = w.pos[:n], w.prev[:n], w.acc[:n]
 	w.invMass, w.mass, w.radius, w.group = w.invMass[:n], w.mass[:n], w.radius[:n], w.group[:n]
 	w.state, w.target, w.stepStart, w.home = w.state[:n], w.target[:n], w.stepStart[:n], w.home[:n]
+	w.sleep.anchor = w.sleep.anchor[:n]
 	w.tethers = w.tethers[:m.tethers]
 	w.tetherGen++
 	w.colliders = w.colliders[:m.colliders]

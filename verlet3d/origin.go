@@ -45,7 +45,7 @@ func (w *World) ShiftOrigin(offset mgl32.Vec3) error {
 			return fmt.Errorf("verlet3d: ShiftOrigin(%v): particle %d at %v would be at %v, want meters within ±%g (MaxCoordinate)", offset, i, x, y, float32(MaxCoordinate))
 		}
 	}
-	for _, s := range [][]mgl32.Vec3{w.pos, w.prev, w.stepStart, w.target, w.home} {
+	for _, s := range [][]mgl32.Vec3{w.pos, w.prev, w.stepStart, w.target, w.home, w.sleep.anchor} {
 		for i := range s {
 			s[i] = s[i].Sub(offset)
 		}

@@ -1,7 +1,10 @@
 package verlet3d
 
-// Sleeping: a World whose particles have all stayed slower than
-// Config.SleepSpeed for Config.SleepDelay falls asleep. An asleep World's
+import "github.com/go-gl/mathgl/mgl32"
+
+// Sleeping: a World whose free particles have all stayed within
+// Config.SleepSpeed·SleepDelay/2 of where they were for Config.SleepDelay
+// is still and falls asleep (updateSleep). An asleep World's
 // Step only advances the clock, after checking, in this order, whether
 // anything wants it awake:
 //
@@ -29,7 +32,10 @@ type SleepBlocker interface {
 type sleepState struct {
 	asleep bool
 	wake   bool    // Wake was called
-	still  float32 // seconds every particle has been slower than SleepSpeed
+	still  float32 // seconds every free particle has stayed near its anchor
+	// anchor holds every particle's position when the current still
+	// window began (valid while still > 0); it grows with the particles.
+	anchor []mgl32.Vec3
 	// calm is how long every free particle has been slower than
 	// settleFactor·SleepSpeed with nothing blocking sleep (see settling).
 	calm float32
@@ -40,11 +46,18 @@ type sleepState struct {
 // Config.SettleDamping).
 const settleFactor = 10
 
-// settling reports whether the next step adds Config.SettleDamping: every
-// free particle has stayed slower than settleFactor·SleepSpeed for half of
-// SleepDelay.
+// settling reports whether the next step adds Config.SettleDamping: it is
+// set, and every free particle has stayed slower than
+// settleFactor·SleepSpeed for half of SleepDelay.
 func (w *World) settling() bool {
 	return w.cfg.SettleDamping > 0 && w.sleep.calm >= 0.5*w.cfg.SleepDelay
+}
+
+// stillRadius returns how far a free particle may stray from where it was
+// when a still window began, m: half of what SleepSpeed allows over
+// SleepDelay (over one step when SleepDelay is shorter).
+func (w *World) stillRadius() float32 {
+	return float32(w.cfg.SleepSpeed * max(w.cfg.SleepDelay, w.cfg.TimeStep) / 2)
 }
 
 // Sleeping reports whether the World is asleep.
@@ -92,41 +105,42 @@ func (w *World) blocked() bool {
 	return false
 }
 
-// updateSleep runs after a step: it counts how long every free particle has
-// been slow and puts the World to sleep after Config.SleepDelay.
+// updateSleep runs after a step. The World is still while every free
+// particle stays within stillRadius of where it was when the still window
+// began (the start of the first step counted): motion that goes nowhere, a
+// cloth's edge trembling by a millimeter, is still; a slow swing or slide
+// is not. Still for Config.SleepDelay, the World falls asleep. Nothing here
+// changes how anything moves: Config.SettleDamping, when set, is the only
+// brake, and it counts its own calm time here.
 func (w *World) updateSleep() {
 	w.sleep.wake = false
-	if w.cfg.SleepSpeed == 0 || len(w.grabbed) > 0 {
+	if w.cfg.SleepSpeed == 0 || len(w.grabbed) > 0 || w.blocked() {
 		w.sleep.still, w.sleep.calm = 0, 0
 		return
 	}
-	limit := float32(w.cfg.SleepSpeed * w.cfg.TimeStep)
-	limit2 := float32(limit * limit)
-	calm2 := float32(settleFactor * settleFactor * limit2)
-	pos, start, state := w.pos, w.stepStart[:len(w.pos)], w.state[:len(w.pos)]
-	slow := true // every free particle slower than SleepSpeed
-	for i := range pos {
-		if state[i] != stateFree {
-			continue
-		}
-		a, b := pos[i], start[i]
-		dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
-		if d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz); d2 > limit2 {
-			slow = false
-			if d2 > calm2 {
-				w.sleep.still, w.sleep.calm = 0, 0
-				return
-			}
+	n := len(w.pos)
+	pos, start, state := w.pos, w.stepStart[:n], w.state[:n]
+	if w.cfg.SettleDamping > 0 {
+		limit := float32(w.cfg.SleepSpeed * w.cfg.TimeStep)
+		calm2 := float32(settleFactor * settleFactor * float32(limit*limit))
+		if strayed(pos, start, state, calm2) {
+			w.sleep.calm = 0
+		} else {
+			w.sleep.calm += w.cfg.TimeStep
 		}
 	}
-	if w.blocked() {
-		w.sleep.still, w.sleep.calm = 0, 0
-		return
+	anchor := w.sleep.anchor[:n]
+	ref := anchor
+	if w.sleep.still == 0 {
+		ref = start // a window begins at this step's start
 	}
-	w.sleep.calm += w.cfg.TimeStep
-	if !slow {
+	r := w.stillRadius()
+	if strayed(pos, ref, state, float32(r*r)) {
 		w.sleep.still = 0
 		return
+	}
+	if w.sleep.still == 0 {
+		copy(anchor, start)
 	}
 	w.sleep.still += w.cfg.TimeStep
 	if w.sleep.still < w.cfg.SleepDelay {
@@ -139,4 +153,21 @@ func (w *World) updateSleep() {
 			w.prev[i] = pos[i]
 		}
 	}
+}
+
+// strayed reports whether a free particle lies farther than sqrt(limit2)
+// from its place in ref.
+func strayed(pos, ref []mgl32.Vec3, state []uint8, limit2 float32) bool {
+	ref, state = ref[:len(pos)], state[:len(pos)]
+	for i := range pos {
+		if state[i] != stateFree {
+			continue
+		}
+		a, b := pos[i], ref[i]
+		dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+		if float32(dx*dx)+float32(dy*dy)+float32(dz*dz) > limit2 {
+			return true
+		}
+	}
+	return false
 }

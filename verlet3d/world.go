@@ -261,6 +261,7 @@ func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
 	w.group = append(w.group, 1)
 	w.target = append(w.target, pos)
 	w.stepStart = append(w.stepStart, pos)
+	w.sleep.anchor = append(w.sleep.anchor, pos)
 	w.home = append(w.home, pos)
 	if mass == 0 {
 		w.invMass = append(w.invMass, 0)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/drape3d/drape/bodies"
 	"github.com/drape3d/drape/scene"
-	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/material"
@@ -50,7 +49,7 @@ func checkCubes() error {
 
 func buildCubes(d *Demo) error {
 	size := float32(*cubesSize)
-	cfg := verlet3d.DefaultConfig()
+	cfg := draped.Config() // DefaultConfig with SettleDamping 3, so the scene sleeps once it rests
 	w, err := d.NewWorld(cfg)
 	if err != nil {
 		return err
