@@ -57,7 +57,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 		return w
 	}
 	vec, scalar := build(), build()
-	scalar.noKernels = true
+	scalar.run.noKernels = true
 	for _, withPrev := range []bool{true, false} {
 		for _, w := range []*World{vec, scalar} {
 			var prev []mgl32.Vec3
@@ -66,15 +66,15 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 			}
 			w.buildBlocks(prev, w.cfg.ContactMargin)
 		}
-		if g := vec.blocks[1].groups; g != 0 {
+		if g := vec.run.blocks[1].groups; g != 0 {
 			t.Fatalf("the pinned block's groups %b, want none", g)
 		}
-		if b := vec.blocks[2]; b.groups != 1<<4 || b.hi != (mgl32.Vec3{}) {
+		if b := vec.run.blocks[2]; b.groups != 1<<4 || b.hi != (mgl32.Vec3{}) {
 			t.Fatalf("the unmatched block %+v, want groups 10000 and no box", b)
 		}
-		for b := range vec.blocks {
-			if vec.blocks[b] != scalar.blocks[b] {
-				t.Fatalf("prev %v, block %d: %+v with the kernel, %+v without", withPrev, b, vec.blocks[b], scalar.blocks[b])
+		for b := range vec.run.blocks {
+			if vec.run.blocks[b] != scalar.run.blocks[b] {
+				t.Fatalf("prev %v, block %d: %+v with the kernel, %+v without", withPrev, b, vec.run.blocks[b], scalar.run.blocks[b])
 			}
 		}
 	}

@@ -175,9 +175,6 @@ func (w *World) ColliderSettings(i int) ContactSettings {
 // crosses the collider (continuous collision, see sweep): a thin box or a
 // small sphere cannot be jumped over in one substep.
 func (w *World) collide(first bool) {
-	if w.passDone {
-		return // the integration's job found them (solveLinksFused)
-	}
 	w.contacts = w.contacts[:0]
 	if len(w.colliders) == 0 {
 		w.stats.Contacts = 0
@@ -191,7 +188,7 @@ func (w *World) collide(first bool) {
 		// them (collider by collider, particle by particle).
 		k := w.cfg.Workers
 		w.sizeFound(k)
-		w.particles(w.collideJob)
+		w.particles(w.run.collideJob)
 		w.joinFound(k)
 	} else {
 		w.contacts = w.collideParticles(w.contacts, nil, 0, len(w.pos))
@@ -218,8 +215,8 @@ func (w *World) colliderBounds(first bool) {
 
 // sizeFound makes room in found for k chunks' contacts.
 func (w *World) sizeFound(k int) {
-	if len(w.found) < k {
-		w.found = append(w.found, make([]colliderFound, k-len(w.found))...)
+	if len(w.run.found) < k {
+		w.run.found = append(w.run.found, make([]colliderFound, k-len(w.run.found))...)
 	}
 }
 
@@ -228,7 +225,7 @@ func (w *World) sizeFound(k int) {
 func (w *World) joinFound(k int) {
 	for ci := range w.colliders {
 		for id := range k {
-			f := &w.found[id]
+			f := &w.run.found[id]
 			w.contacts = append(w.contacts, f.c[f.seg[ci]:f.seg[ci+1]]...)
 		}
 	}
@@ -255,7 +252,7 @@ func (w *World) parallelColliders() bool {
 
 // collideRange is collide's work on particles [lo, hi) for worker id.
 func (w *World) collideRange(id, lo, hi int) {
-	f := &w.found[id]
+	f := &w.run.found[id]
 	f.seg = f.seg[:0]
 	f.c = w.collideParticles(f.c[:0], &f.seg, lo, hi)
 }
@@ -313,7 +310,7 @@ func (w *World) collideParticles(dst []contact, seg *[]int32, lo, hi int) []cont
 // a block that ends by hi goes through pathsNear; otherwise the caller
 // tests particle by particle.
 func (w *World) blockNear(i, hi int, e *colliderEntry, q []mgl32.Vec3, kernel bool) (m uint64, whole bool) {
-	if w.blocks[i/blockSize].apart(e.blo, e.bhi, e.s.Mask) {
+	if w.run.blocks[i/blockSize].apart(e.blo, e.bhi, e.s.Mask) {
 		return 0, true
 	}
 	if !kernel || i+blockSize > hi {
@@ -392,25 +389,25 @@ func (b *particleBlock) apart(lo, hi mgl32.Vec3, mask uint32) bool {
 func (w *World) buildBlocks(prev []mgl32.Vec3, margin float32) {
 	n := w.blocksFor(prev, margin)
 	if w.splitParticles() {
-		w.Parallel(n, w.blocksJob)
+		w.Parallel(n, w.run.blocksJob)
 	} else {
 		w.blocksRange(0, n) // a few blocks: a dispatch costs more than they do
 	}
-	w.blockPrev = nil
+	w.run.blockPrev = nil
 }
 
 // blocksFor readies blocks for blocksRange with buildBlocks' arguments and
 // returns how many there are.
 func (w *World) blocksFor(prev []mgl32.Vec3, margin float32) int {
 	n := (len(w.pos) + blockSize - 1) / blockSize
-	if cap(w.blocks) < n {
-		w.blocks = make([]particleBlock, n)
+	if cap(w.run.blocks) < n {
+		w.run.blocks = make([]particleBlock, n)
 	}
-	w.blocks = w.blocks[:n]
-	w.blockPrev, w.blockMargin = prev, margin
-	w.blockMask = 0
+	w.run.blocks = w.run.blocks[:n]
+	w.run.blockPrev, w.run.blockMargin = prev, margin
+	w.run.blockMask = 0
 	for i := range w.colliders {
-		w.blockMask |= w.colliders[i].s.Mask
+		w.run.blockMask |= w.colliders[i].s.Mask
 	}
 	return n
 }
@@ -437,14 +434,14 @@ func (w *World) blocksUpTo(lo, hi, limit int) {
 			w.blockBox(b, start, end)
 			continue
 		}
-		q := w.blockPrev
+		q := w.run.blockPrev
 		if q == nil {
 			q = pos
 		}
 		blockBounds(&pos[start], &q[start], &radius[start], &w.invMass[start], &w.group[start], &box)
 		// The groups come back as a float's bits (moves keep them).
-		if groups := math.Float32bits(box[7]); groups&w.blockMask == 0 {
-			w.blocks[b] = particleBlock{groups: groups}
+		if groups := math.Float32bits(box[7]); groups&w.run.blockMask == 0 {
+			w.run.blocks[b] = particleBlock{groups: groups}
 		} else {
 			w.setBlock(b, box[0], box[1], box[2], box[3], box[4], box[5], box[6], groups)
 		}
@@ -453,7 +450,7 @@ func (w *World) blocksUpTo(lo, hi, limit int) {
 
 // blockBox is blocksRange's Go loop for block b, particles [start, end).
 func (w *World) blockBox(b, start, end int) {
-	pos, prev, radius := w.pos, w.blockPrev, w.radius
+	pos, prev, radius := w.pos, w.run.blockPrev, w.radius
 	invMass, group := w.invMass, w.group
 	var groups uint32
 	for i := start; i < end; i++ {
@@ -461,8 +458,8 @@ func (w *World) blockBox(b, start, end int) {
 			groups |= group[i]
 		}
 	}
-	if groups&w.blockMask == 0 {
-		w.blocks[b] = particleBlock{groups: groups}
+	if groups&w.run.blockMask == 0 {
+		w.run.blocks[b] = particleBlock{groups: groups}
 		return
 	}
 	inf := float32(math.Inf(1))
@@ -493,8 +490,8 @@ func (w *World) blockBox(b, start, end int) {
 // setBlock stores block b's box: the particles' bounds grown by their
 // largest radius r and the margin.
 func (w *World) setBlock(b int, x0, y0, z0, x1, y1, z1, r float32, groups uint32) {
-	g := r + w.blockMargin
-	w.blocks[b] = particleBlock{
+	g := r + w.run.blockMargin
+	w.run.blocks[b] = particleBlock{
 		lo:     mgl32.Vec3{x0 - g, y0 - g, z0 - g},
 		hi:     mgl32.Vec3{x1 + g, y1 + g, z1 + g},
 		groups: groups,
@@ -625,7 +622,7 @@ func (w *World) clampOutside() {
 		}
 	}
 	if w.parallelColliders() {
-		w.particles(w.clampJob)
+		w.particles(w.run.clampJob)
 	} else {
 		w.clampRange(0, 0, len(w.pos))
 	}

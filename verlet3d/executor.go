@@ -344,7 +344,7 @@ func (w *World) parallel(n, per int, f func(lo, hi int)) {
 	if workers > n {
 		workers = n
 	}
-	if workers <= 1 || (w.exec != nil && w.exec.busy) {
+	if workers <= 1 || (w.run.exec != nil && w.run.exec.busy) {
 		f(0, n)
 		return
 	}
@@ -356,10 +356,10 @@ func (w *World) parallel(n, per int, f func(lo, hi int)) {
 
 // executor returns the World's executor, starting it on first use.
 func (w *World) executor() *executor {
-	if w.exec == nil {
-		w.exec = newExecutor(w.cfg.Workers, seconds(w.cfg.WorkerSpin))
+	if w.run.exec == nil {
+		w.run.exec = newExecutor(w.cfg.Workers, seconds(w.cfg.WorkerSpin))
 	}
-	return w.exec
+	return w.run.exec
 }
 
 // unitsDone counts, over every pass, the units done on either side of one
@@ -387,7 +387,7 @@ type unitsDone struct {
 func (w *World) solveLinksShared() {
 	e, ls := w.executor(), &w.links
 	units := len(ls.pairs) - 1
-	e.f, e.count = w.unitJob, units
+	e.f, e.count = w.run.unitJob, units
 	e.runShares((units + e.n - 1) / e.n)
 	if rest := int(ls.odds[len(ls.odds)-1]); rest < len(ls.hot) {
 		w.solveLinkRange(rest, len(ls.hot))
@@ -408,49 +408,49 @@ func (w *World) fusePass() bool {
 	if len(w.colliders) > 0 && !w.parallelColliders() {
 		return false
 	}
-	ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
+	ls.prepare(w.invMass, w.massGen, w.run.invH2, w.kernels())
 	return ls.active > 0
 }
 
 // solveLinksFused is solveLinksShared with each unit's particles (those of
-// its two regions) first integrated for substep w.sub (and before that,
+// its two regions) first integrated for substep w.run.sub (and before that,
 // with guard, put through the last substep's non-finite guard), and their
 // contacts with the colliders found, by the worker that takes the unit: a
 // unit's links touch no other particle, and the links between units run
 // once both are done, so no worker waits for all particles to be
 // integrated before it starts on its links. Particles, contacts and links
 // are dealt with in the same order as by separate jobs, so the result is
-// the same bits. It sets passDone and returns the guard's and
+// the same bits. It sets ahead.collided and returns the guard's and
 // integration's tallies.
 func (w *World) solveLinksFused(guard bool) workerTally {
 	units := len(w.links.pairs) - 1
 	w.clearTally(units) // one a unit
-	// The job does the substep's collide (which then does nothing: it
-	// sees passDone).
+	// The job does the substep's collide (which step then skips: it sees
+	// ahead.collided).
 	w.contacts = w.contacts[:0]
 	collide := len(w.colliders) > 0
 	if collide {
 		w.blocksFor(w.prev[:len(w.pos)], w.cfg.ContactMargin)
-		w.colliderBounds(w.sub.Index == 0)
+		w.colliderBounds(w.run.sub.Index == 0)
 		w.sizeFound(units)
 	}
-	w.fusing = fuseIntegrate
+	w.run.fusing = fuseIntegrate
 	if guard {
-		w.fusing = fuseGuard
+		w.run.fusing = fuseGuard
 	}
-	w.firstPass = true
+	w.run.firstPass = true
 	w.solveLinksShared()
-	w.fusing = fuseNone
+	w.run.fusing = fuseNone
 	if collide {
-		w.blockPrev = nil
+		w.run.blockPrev = nil
 		w.joinFound(units)
 	}
 	w.stats.Contacts = len(w.contacts)
-	w.passDone = true
+	w.run.ahead.collided = true
 	if guard {
-		w.fused[1]++
+		w.run.fused[1]++
 	} else {
-		w.fused[0]++
+		w.run.fused[0]++
 	}
 	w.stats.ParallelLinkPasses++
 	return w.sumTally()
@@ -470,9 +470,9 @@ func (w *World) solveUnits(lo, hi int) {
 	ls := &w.links
 	units := len(ls.pairs) - 1
 	for u := lo; u < hi; u++ {
-		if w.fusing != fuseNone {
+		if w.run.fusing != fuseNone {
 			lo, hi := ls.regionStart(2*u), ls.regionStart(2*u+2)
-			if w.fusing == fuseGuard {
+			if w.run.fusing == fuseGuard {
 				w.guardRange(u, lo, hi)
 			}
 			w.integrateRange(u, lo, hi)
@@ -495,7 +495,7 @@ func (w *World) solveUnits(lo, hi int) {
 // unitDone tells odd boundary k that one of its two units is done, and
 // solves its links if that was the second.
 func (w *World) unitDone(k int) {
-	if w.oddsDone[k].n.Add(1)%2 == 0 {
+	if w.run.oddsDone[k].n.Add(1)%2 == 0 {
 		ls := &w.links
 		w.solveLinkRange(int(ls.odds[k]), int(ls.odds[k+1]))
 	}
@@ -505,9 +505,9 @@ func (w *World) unitDone(k int) {
 // stays usable; the next Step starts them again. Every component's parallel
 // work runs on these goroutines, so this one call is all a game makes.
 func (w *World) Close() {
-	if w.exec == nil {
+	if w.run.exec == nil {
 		return
 	}
-	w.exec.close()
-	w.exec = nil
+	w.run.exec.close()
+	w.run.exec = nil
 }

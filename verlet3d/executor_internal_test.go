@@ -121,7 +121,7 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 			}
 			w.links.color(w.NumParticles())
 			w.links.prepare(w.invMass, w.massGen, 3600, w.kernels())
-			w.invH2 = 3600
+			w.run.invH2 = 3600
 		}
 		units := len(shared.links.pairs) - 1
 		if units != mostRegions/2 {
@@ -131,15 +131,15 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 		// below takes part, as solveLinksShared's range job would run it.
 		shared.cfg.Workers = workers
 		e := makeExecutor(workers)
-		shared.exec = e
+		shared.run.exec = e
 		per := (units + workers - 1) / workers
 		for pass := 0; pass < 2*workers; pass++ {
 			for _, w := range []*World{serial, shared} {
-				w.firstPass = pass == 0
+				w.run.firstPass = pass == 0
 			}
 			serial.solveLinkRange(0, len(serial.links.hot))
 			id := pass % workers
-			e.f, e.count = shared.unitJob, units
+			e.f, e.count = shared.run.unitJob, units
 			e.per.Store(int32(per))
 			e.shareDone.Store(0)
 			r := e.shareJob.Load() + 1
@@ -155,7 +155,7 @@ func TestLinkPassTakesAnAbsentWorkersUnits(t *testing.T) {
 				}
 			}
 		}
-		shared.exec = nil
+		shared.run.exec = nil
 	}
 }
 
@@ -172,18 +172,18 @@ func TestWorkerSpinKeepsWorkersAwake(t *testing.T) {
 		cfg.Workers, cfg.WorkerSpin = 2, tc.spin
 		w, _ := fuseWorld(t, cfg, 64)
 		w.Step()
-		before := w.exec.naps.Load()
+		before := w.run.exec.naps.Load()
 		time.Sleep(5 * time.Millisecond)
 		if tc.sleep {
 			// The worker naps once it has run its spin; on a loaded
 			// machine it may not get a core within the 5 ms, so wait for
 			// it (up to a second) rather than time it.
-			for i := 0; i < 200 && w.exec.naps.Load() == before; i++ {
+			for i := 0; i < 200 && w.run.exec.naps.Load() == before; i++ {
 				time.Sleep(5 * time.Millisecond)
 			}
 		}
 		w.Step()
-		if slept := w.exec.naps.Load() > before; slept != tc.sleep {
+		if slept := w.run.exec.naps.Load() > before; slept != tc.sleep {
 			t.Errorf("WorkerSpin %v s: the worker slept between two steps 5 ms (or, to nap, up to 1 s) apart: %v, want %v", tc.spin, slept, tc.sleep)
 		}
 		w.Close()

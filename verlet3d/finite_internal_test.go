@@ -78,20 +78,20 @@ func TestGuardFindsEveryNonFinite(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					w.noKernels = !kernels
+					w.run.noKernels = !kernels
 					for j := 0; j < n; j++ {
 						if _, err := w.AddParticle(mgl32.Vec3{float32(j), 1, 0}, 1); err != nil {
 							t.Fatal(err)
 						}
 					}
-					w.tally = make([]workerTally, 1)
+					w.run.tally = make([]workerTally, 1)
 					if inPrev {
 						w.prev[i][1] = x
 					} else {
 						w.pos[i][2] = x
 					}
 					w.guardRange(0, 0, n)
-					if got := w.tally[0].resets; got != 1 {
+					if got := w.run.tally[0].resets; got != 1 {
 						t.Fatalf("kernels %v, %v at particle %d (prev %v): %d resets, want 1", kernels, x, i, inPrev, got)
 					}
 					for j := 0; j < n; j++ {
@@ -107,16 +107,16 @@ func TestGuardFindsEveryNonFinite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.noKernels = !kernels
+		w.run.noKernels = !kernels
 		for j := 0; j < n; j++ {
 			if _, err := w.AddParticle(mgl32.Vec3{}, 1); err != nil {
 				t.Fatal(err)
 			}
 			w.pos[j], w.prev[j] = mgl32.Vec3{1e38, 3e38, -3e38}, mgl32.Vec3{-3e38, 3e38, 3e38}
 		}
-		w.tally = make([]workerTally, 1)
+		w.run.tally = make([]workerTally, 1)
 		w.guardRange(0, 0, n)
-		if w.tally[0].resets != 0 || w.pos[n-1] != (mgl32.Vec3{1e38, 3e38, -3e38}) {
+		if w.run.tally[0].resets != 0 || w.pos[n-1] != (mgl32.Vec3{1e38, 3e38, -3e38}) {
 			t.Fatalf("kernels %v: huge finite coordinates reset", kernels)
 		}
 		w.Close()

@@ -159,8 +159,8 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 			if tc.extra != nil && (ref.contacts == 0 || len(ref.last) == 0) {
 				t.Fatalf("%s: no contact: the cloth must fall onto the colliders", tc.name)
 			}
-			if ref.w.fused != [2]int{} {
-				t.Fatalf("1 worker ran %d fused passes, want none", ref.w.fused)
+			if ref.w.run.fused != [2]int{} {
+				t.Fatalf("1 worker ran %d fused passes, want none", ref.w.run.fused)
 			}
 			for _, workers := range []int{2, 3} {
 				got := run(tc.n, workers, iterations, tc.extra)
@@ -172,8 +172,8 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 				if tc.forces {
 					want = [2]int{n * 10, 0}
 				}
-				if got.w.fused != want {
-					t.Errorf("%s: %v fused passes without and with the guard, want %v", where, got.w.fused, want)
+				if got.w.run.fused != want {
+					t.Errorf("%s: %v fused passes without and with the guard, want %v", where, got.w.run.fused, want)
 				}
 				for i := range ref.pos {
 					if !samebits(got.pos[i], ref.pos[i]) {
@@ -205,8 +205,8 @@ func TestFusedPassMatchesTwoJobs(t *testing.T) {
 			}
 		}, false},
 	} {
-		if w := run(tc.n, 2, 1, tc.extra).w; (w.fused != [2]int{}) != tc.fused {
-			t.Errorf("with %s: %d fused passes, want some: %v", tc.name, w.fused, tc.fused)
+		if w := run(tc.n, 2, 1, tc.extra).w; (w.run.fused != [2]int{}) != tc.fused {
+			t.Errorf("with %s: %d fused passes, want some: %v", tc.name, w.run.fused, tc.fused)
 		}
 	}
 }

@@ -76,11 +76,11 @@ func TestIntegrateKernelMatchesScalar(t *testing.T) {
 	}
 	for _, forces := range []bool{false, true} {
 		vec, scalar := integrateWorld(t, forces), integrateWorld(t, forces)
-		scalar.noKernels = true
+		scalar.run.noKernels = true
 		for _, w := range []*World{vec, scalar} {
-			w.sub = Substep{Index: 1, Count: w.cfg.Substeps, H: w.SubstepLength(), Frac: 0.2}
-			w.applyForces(w.sub)
-			w.tally = make([]workerTally, 1)
+			w.run.sub = Substep{Index: 1, Count: w.cfg.Substeps, H: w.SubstepLength(), Frac: 0.2}
+			w.applyForces(w.run.sub)
+			w.run.tally = make([]workerTally, 1)
 		}
 		for _, r := range [][2]int{{0, 203}, {5, 200}, {16, 40}, {0, 7}} {
 			vec.integrateRange(0, r[0], r[1])
@@ -92,8 +92,8 @@ func TestIntegrateKernelMatchesScalar(t *testing.T) {
 				}
 			}
 		}
-		if vec.tally[0].clamps != scalar.tally[0].clamps || vec.tally[0].clamps == 0 {
-			t.Fatalf("forces %v: %d speed clamps with the kernel, %d without (want equal, and some)", forces, vec.tally[0].clamps, scalar.tally[0].clamps)
+		if vec.run.tally[0].clamps != scalar.run.tally[0].clamps || vec.run.tally[0].clamps == 0 {
+			t.Fatalf("forces %v: %d speed clamps with the kernel, %d without (want equal, and some)", forces, vec.run.tally[0].clamps, scalar.run.tally[0].clamps)
 		}
 	}
 }

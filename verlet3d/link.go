@@ -688,7 +688,7 @@ func (ls *linkStore) finishColor(hot []linkHot, handle []int32) {
 // solveLinkRange is one pass of solveLinks over the World's links
 // [lo, hi) in solver order.
 func (w *World) solveLinkRange(lo, hi int) {
-	w.links.solveRange(lo, hi, w.pos, w.invMass, w.invH2, w.firstPass)
+	w.links.solveRange(lo, hi, w.pos, w.invMass, w.run.invH2, w.run.firstPass)
 }
 
 // solveLinks runs one solver pass over hot, whose multipliers are lambda

@@ -22,7 +22,7 @@ func TestIdleLinksAreSkipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.noKernels = !kernels
+		w.run.noKernels = !kernels
 		const n = 40
 		var links [n]Link
 		for i := range links {

@@ -74,7 +74,7 @@ func TestLinkKernelMatchesScalar(t *testing.T) {
 
 func testLinkKernelMatchesScalar(t *testing.T, size int, minOK, minNear, maxNear float64) {
 	vec, scalar := kernelGridWorld(t, size), kernelGridWorld(t, size)
-	scalar.noKernels = true
+	scalar.run.noKernels = true
 	scalar.links.prepared = false
 	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600, scalar.kernels())
 	if len(scalar.links.groupOK) != 0 {

@@ -17,66 +17,6 @@ func (w *World) Step() {
 	w.step(1)
 }
 
-// step runs one step; left is how many steps, this one included, the
-// current frame still has (1 for Step): kinematic motion set once per frame
-// is spread evenly over them.
-func (w *World) step(left int) {
-	if w.sleep.asleep {
-		if w.stayAsleep() {
-			w.steps++
-			w.time = w.timeBase + float64(float64(w.steps)*float64(w.cfg.TimeStep))
-			w.stats.Steps++
-			w.stats.SleepingSteps++
-			return
-		}
-		w.sleep.asleep = false
-		w.sleep.still = 0
-	}
-	if w.links.dirty {
-		w.links.color(len(w.pos))
-	}
-	if w.exec != nil {
-		w.exec.checkProcs() // GOMAXPROCS may have changed since the last step
-	}
-	n := w.cfg.Substeps
-	h := w.SubstepLength()
-	w.invH2 = 1 / (h * h)
-	for s := 0; s < n; s++ {
-		sub := w.substep(s, left)
-		w.sub = sub
-		ph := &w.stats.Phases
-		t := time.Now()
-		w.applyForces(sub)
-		t = lap(&ph.Forces, t)
-		if !w.integrated {
-			w.stats.SpeedClamps += w.integrate(false).clamps
-		}
-		w.integrated = false
-		t = lap(&ph.Integrate, t)
-		w.collide(s == 0)
-		t = lap(&ph.Collide, t)
-		for _, cs := range w.sets {
-			cs.Prepare(w, sub)
-		}
-		w.solve(sub)
-		t = lap(&ph.Solve, t)
-		w.contactResponse()
-		sub.Iteration = 0
-		for _, cs := range w.sets {
-			if f, ok := cs.(Finisher); ok {
-				f.Finish(w, sub)
-			}
-		}
-		t = lap(&ph.Respond, t)
-		w.post(s, left)
-		lap(&ph.Post, t)
-	}
-	w.steps++
-	w.time = w.timeBase + float64(float64(w.steps)*float64(w.cfg.TimeStep))
-	w.stats.Steps++
-	w.updateSleep()
-}
-
 // Advance runs as many whole steps as frameDt (seconds, usually the frame
 // time) and the time left over from earlier calls allow, at most
 // Config.MaxStepsPerFrame, and returns how many ran. Alpha then tells the
@@ -138,7 +78,7 @@ func (w *World) applyForces(s Substep) {
 	if !w.accGravity {
 		return
 	}
-	w.particles(w.gravityJob)
+	w.particles(w.run.gravityJob)
 	w.accUsed = len(w.fields) > 0
 	for _, f := range w.fields {
 		f.Apply(w, s)
@@ -193,17 +133,17 @@ func (w *World) particles(f func(id, lo, hi int)) workerTally {
 
 // clearTally makes tally k zeroed entries, one a chunk of the job to come.
 func (w *World) clearTally(k int) {
-	if cap(w.tally) < k {
-		w.tally = make([]workerTally, k)
+	if cap(w.run.tally) < k {
+		w.run.tally = make([]workerTally, k)
 	}
-	w.tally = w.tally[:k]
-	clear(w.tally)
+	w.run.tally = w.run.tally[:k]
+	clear(w.run.tally)
 }
 
 // sumTally sums tally over the chunks.
 func (w *World) sumTally() workerTally {
 	var t workerTally
-	for _, x := range w.tally {
+	for _, x := range w.run.tally {
 		t.clamps += x.clamps
 		t.resets += x.resets
 	}
@@ -221,14 +161,14 @@ func (w *World) integrate(guard bool) workerTally {
 	case w.fusePass():
 		return w.solveLinksFused(guard)
 	case guard:
-		return w.particles(w.guardIntegrateJob)
+		return w.particles(w.run.guardIntegrateJob)
 	}
-	return w.particles(w.integrateJob)
+	return w.particles(w.run.integrateJob)
 }
 
 // integrateRange is integrate's work on particles [lo, hi).
 func (w *World) integrateRange(id, lo, hi int) {
-	h := w.sub.H
+	h := w.run.sub.H
 	damping := w.cfg.Damping
 	if w.settling() {
 		damping += w.cfg.SettleDamping
@@ -241,7 +181,7 @@ func (w *World) integrateRange(id, lo, hi int) {
 	if !w.accGravity {
 		g = w.gravity.Acceleration
 	}
-	if w.sub.Index == 0 {
+	if w.run.sub.Index == 0 {
 		// The step's start, copied here by each worker for its own
 		// particles rather than by the caller for all of them: a worker
 		// then writes only cache lines it already holds.
@@ -271,11 +211,11 @@ func (w *World) integrateRange(id, lo, hi int) {
 		clamps += int(a.clamps)
 	}
 	clamps += w.integrateParticles(lo+i, hi, k, h2, maxStep, maxStep2, g)
-	w.tally[id].clamps += clamps
+	w.run.tally[id].clamps += clamps
 }
 
 // kernels reports whether this World runs the AVX2 kernels.
-func (w *World) kernels() bool { return haveKernels() && !w.noKernels }
+func (w *World) kernels() bool { return haveKernels() && !w.run.noKernels }
 
 // integrateParticles integrates particles [lo, hi) and returns how many
 // it clamped to the largest step.
@@ -283,7 +223,7 @@ func (w *World) integrateParticles(lo, hi int, k, h2, maxStep, maxStep2 float32,
 	pos := w.pos[lo:hi]
 	n := len(pos)
 	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
-	frac := w.sub.Frac
+	frac := w.run.sub.Frac
 	clamps := 0
 	for i := range pos {
 		if state[i] != stateFree {
@@ -324,12 +264,12 @@ func (w *World) solve(sub Substep) {
 	parallel := w.cfg.Workers > 1 && ls.shared()
 	for it := 0; it < w.cfg.Iterations; it++ {
 		// Before every pass: a hook may have broken a link since the last.
-		ls.prepare(w.invMass, w.massGen, w.invH2, w.kernels())
-		w.firstPass = it == 0
+		ls.prepare(w.invMass, w.massGen, w.run.invH2, w.kernels())
+		w.run.firstPass = it == 0
 		switch {
-		case w.passDone:
+		case w.run.ahead.collided:
 			// The integration's job ran this pass (solveLinksFused).
-			w.passDone = false
+			w.run.ahead.collided = false
 		case ls.active == 0:
 			// Every link idle or broken: a pass would move nothing.
 		case parallel:
@@ -377,15 +317,15 @@ func (w *World) post(s, left int) {
 		// integration (applyForces will find no force to apply): both go
 		// in one dispatch, each worker guarding and then integrating its
 		// own particles.
-		w.sub = w.substep(s+1, left)
+		w.run.sub = w.substep(s+1, left)
 		w.accGravity = false // as applyForces will find
 		t := w.integrate(true)
 		w.stats.NonFiniteResets += t.resets
 		w.stats.SpeedClamps += t.clamps
-		w.integrated = true
+		w.run.ahead.integrated = true
 		return
 	}
-	w.stats.NonFiniteResets += w.particles(w.guardJob).resets
+	w.stats.NonFiniteResets += w.particles(w.run.guardJob).resets
 	if last {
 		w.clampOutside()
 	}
@@ -434,7 +374,7 @@ func (w *World) guardRange(id, lo, hi int) {
 		}
 		w.pos[i], w.prev[i] = p, p
 	}
-	w.tally[id].resets += resets
+	w.run.tally[id].resets += resets
 }
 
 // Pick returns the particle nearest to the ray origin + t·dir (t >= 0) whose

@@ -80,7 +80,7 @@ func TestTetherKernelMatchesScalar(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	vec, scalar := tetherWorld(t), tetherWorld(t)
-	scalar.noKernels = true
+	scalar.run.noKernels = true
 	if !vec.prepareTethers() || scalar.prepareTethers() {
 		t.Fatal("the kernel is off with kernels, or on without")
 	}

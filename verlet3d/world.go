@@ -55,57 +55,24 @@ type World struct {
 	fields    []ForceField
 	sets      []ConstraintSet
 
-	gravity   Gravity
-	time      float64 // simulated seconds
-	accum     float64 // Advance's unsimulated time, s
-	alpha     float32 // leftover fraction after Advance
-	stats     Stats
-	broken    []Link // links broken during the last Step or Advance
-	onBreak   func(Link)
-	steps     int64   // steps run: the clock is timeBase + steps·TimeStep
-	timeBase  float64 // set by SetTime, s
-	invH2     float32 // 1/h² of the current substep
-	firstPass bool    // the link pass running is the substep's first (solveLinks)
-	exec      *executor
-	unitJob   func(lo, hi int) // solveUnits, bound once
-	// oddsDone counts, by odd boundary between link regions, the units
-	// done beside it (solveLinksShared).
-	oddsDone [mostRegions/2 - 1]unitsDone
-	// The particle-range phases, bound once so dispatching them does not
-	// allocate, with their per-worker tallies.
-	integrateJob      func(id, lo, hi int)
-	guardJob          func(id, lo, hi int)
-	guardIntegrateJob func(id, lo, hi int)
-	// integrated: the last post integrated the substep about to run.
-	integrated bool
-	// passDone: the substep's contact detection and first link pass ran
-	// with its integration (fusePass). fusing tells solveUnits what to do
-	// to each unit's particles first.
-	passDone   bool
-	fusing     int
-	fused      [2]int // passes solveLinksFused ran, without and with the guard (FusedSubsteps)
-	gravityJob func(id, lo, hi int)
-	tally      []workerTally
-	// noKernels turns the AVX2 kernels off (tests compare the two paths).
-	noKernels bool
-	blocks    []particleBlock // the collision broad phase's boxes, see buildBlocks
-	// buildBlocks' inputs for blocksJob.
-	blockPrev   []mgl32.Vec3
-	blockMargin float32
-	blockMask   uint32 // the colliders' Masks, ORed
-	blocksJob   func(lo, hi int)
-	// collide's and clampOutside's particle-range jobs, and collide's
-	// contacts by worker.
-	collideJob, clampJob func(id, lo, hi int)
-	found                []colliderFound
+	gravity  Gravity
+	time     float64 // simulated seconds
+	accum    float64 // Advance's unsimulated time, s
+	alpha    float32 // leftover fraction after Advance
+	stats    Stats
+	broken   []Link // links broken during the last Step or Advance
+	onBreak  func(Link)
+	steps    int64   // steps run: the clock is timeBase + steps·TimeStep
+	timeBase float64 // set by SetTime, s
+	// run is the step's scheduler: the workers, the jobs bound to them
+	// and what the fused fast paths did ahead (schedule.go).
+	run schedule
 	// accUsed is set when anything but gravity may have written acc since
 	// it was last cleared (a ForceField, AddForce, AddAcceleration).
 	accUsed bool
 	// accGravity is set when acc holds gravity for this substep.
 	accGravity bool
-	// sub is the substep being run, for the bound range jobs.
-	sub   Substep
-	sleep sleepState
+	sleep      sleepState
 }
 
 // Stats counts events since the World was made.
@@ -173,10 +140,10 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{cfg: cfg}
-	w.integrateJob, w.guardJob, w.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
-	w.blocksJob, w.guardIntegrateJob = w.blocksRange, w.guardIntegrateRange
-	w.collideJob, w.clampJob = w.collideRange, w.clampRange
-	w.unitJob = w.solveUnits
+	w.run.integrateJob, w.run.guardJob, w.run.gravityJob = w.integrateRange, w.guardRange, w.gravityRange
+	w.run.blocksJob, w.run.guardIntegrateJob = w.blocksRange, w.guardIntegrateRange
+	w.run.collideJob, w.run.clampJob = w.collideRange, w.clampRange
+	w.run.unitJob = w.solveUnits
 	w.gravity = Gravity{Acceleration: cfg.Gravity}
 	return w, nil
 }
