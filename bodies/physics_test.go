@@ -557,27 +557,31 @@ func TestClothOnCube(t *testing.T) {
 // at 2 m/s hitting a 1 kg cube at rest (no gravity) hands it momentum,
 // and the pair's total momentum is kept.
 func TestParticlePushesCube(t *testing.T) {
-	w, s := newWorld(t, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
-	c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1})
-	p, err := w.AddParticle(mgl32.Vec3{-1, 0.05, 0.1}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetVelocity(p, mgl32.Vec3{2, 0, 0})
-	for i := 0; i < 60; i++ {
-		w.Step()
-	}
-	vc, vp := s.Velocity(c), w.Velocity(p)
-	total := vc.Add(vp)
-	t.Logf("cube %v m/s, particle %v m/s", vc, vp)
-	if vc[0] < 0.5 {
-		t.Errorf("cube moves at %v m/s after the hit, want it pushed along +x", vc)
-	}
-	if vecmath.Len(total.Sub(mgl32.Vec3{2, 0, 0})) > 0.1 {
-		t.Errorf("total momentum %v kg·m/s, want (2, 0, 0) within 0.1", total)
-	}
-	if l := w.Position(p).Sub(s.Position(c)); l[0] > -0.25 && l[0] < 0.25 && l[1] > -0.25 && l[1] < 0.25 && l[2] > -0.25 && l[2] < 0.25 {
-		t.Errorf("particle ended inside the cube at %v from its center", l)
+	for _, e := range engines {
+		w, s := newWorldOn(t, e, func(c *verlet3d.Config) { c.Gravity = mgl32.Vec3{}; c.Damping = 0 })
+		c := addCube(t, s, bodies.CubeSettings{Size: 0.5, Mass: 1})
+		p, err := w.AddParticle(mgl32.Vec3{-1, 0.05, 0.1}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.SetVelocity(p, mgl32.Vec3{2, 0, 0})
+		for i := 0; i < 60; i++ {
+			w.Step()
+		}
+		vc, vp := s.Velocity(c), w.Velocity(p)
+		total := vc.Add(vp)
+		t.Logf("%v: cube %v m/s, particle %v m/s", e, vc, vp)
+		if vc[0] < 0.5 {
+			t.Errorf("cube moves at %v m/s after the hit, want it pushed along +x", vc)
+		}
+		if vecmath.Len(total.Sub(mgl32.Vec3{2, 0, 0})) > 0.1 {
+			t.Errorf("total momentum %v kg·m/s, want (2, 0, 0) within 0.1", total)
+		}
+		// In the cube's frame: the hit off its center turned it.
+		pc, q := s.Transform(c)
+		if l := vecmath.QuatRotate(vecmath.QuatConjugate(q), w.Position(p).Sub(pc)); l[0] > -0.25 && l[0] < 0.25 && l[1] > -0.25 && l[1] < 0.25 && l[2] > -0.25 && l[2] < 0.25 {
+			t.Errorf("%v: particle ended inside the cube at %v from its center, in its frame", e, l)
+		}
 	}
 }
 

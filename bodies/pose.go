@@ -74,6 +74,12 @@ type poseBody struct {
 	mass  float32    // kg
 	inert float32    // kg m²
 
+	// The pushes of the World's particles in its current substep: their
+	// sum as a move and turn (pd, pth) and as the velocity and spin they
+	// give it (pv, pw: each push over the World substep it came in), so
+	// that what a particle loses the cube gains.
+	pd, pth, pv, pw mgl32.Vec3
+
 	reach float32    // how far a corner may move this step, m (speculative margin)
 	push  float32    // how much further it looks for colliders, m
 	still float32    // seconds the cube has stayed near xa, qa (updateSleep)
@@ -264,8 +270,16 @@ func (b *poseBody) integrate(h, damp float32, g mgl32.Vec3) {
 // move and turn over the substep.
 func (b *poseBody) velocities(h float32) {
 	inv := 1 / h
-	b.v = vecmath.Scale(b.dp.Sub(b.dp0), inv)
-	b.w = vecmath.Scale(b.dth.Sub(b.dth0), inv)
+	// What particles pushed it by counts at the pace of the World's
+	// substeps it came in (pv, pw), not spread over this one's.
+	if b.pd == (mgl32.Vec3{}) && b.pth == (mgl32.Vec3{}) {
+		b.v = vecmath.Scale(b.dp.Sub(b.dp0), inv)
+		b.w = vecmath.Scale(b.dth.Sub(b.dth0), inv)
+		return
+	}
+	b.v = vecmath.Scale(b.dp.Sub(b.dp0).Sub(b.pd), inv).Add(b.pv)
+	b.w = vecmath.Scale(b.dth.Sub(b.dth0).Sub(b.pth), inv).Add(b.pw)
+	b.pd, b.pth, b.pv, b.pw = mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}, mgl32.Vec3{}
 }
 
 // place sets the pose of body b from its move and turn since the step's

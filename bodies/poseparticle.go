@@ -154,8 +154,11 @@ func (e *poseEngine) solveParticles(sys *System, w *verlet3d.World, s verlet3d.S
 		push := &e.pushes[i]
 		b := &e.bodies[i]
 		f := 1 / float32(push.k)
-		b.dp = b.dp.Add(vecmath.Scale(push.dp, f))
-		b.dth = b.dth.Add(vecmath.Scale(push.dth, f))
+		dp, dth := vecmath.Scale(push.dp, f), vecmath.Scale(push.dth, f)
+		b.dp, b.dth = b.dp.Add(dp), b.dth.Add(dth)
+		b.pd, b.pth = b.pd.Add(dp), b.pth.Add(dth)
+		b.pv = b.pv.Add(vecmath.Scale(push.vdp, f/s.H))
+		b.pw = b.pw.Add(vecmath.Scale(push.vdth, f/s.H))
 		*push = cubePush{}
 	}
 	e.pushed = e.pushed[:0]
@@ -277,10 +280,23 @@ func (e *poseEngine) solveTouch(t *particleTouch, pos, prev []mgl32.Vec3, inv []
 		return
 	}
 	lam := t.depth / sum
+	// The part of the depth the particle and the surface closed in this
+	// substep becomes speed on both sides, as much on one as on the other
+	// (what the particle loses the cube gains); the rest, depth it began
+	// in (pushed there by its links, or placed there), is put right
+	// without speed on either side, so a pushed-out particle does not fly
+	// off. The surface moves at the cube's velocity and spin with what
+	// particles gave it so far in its substep.
+	sv := b.v.Add(b.pv).Add(cross(b.w.Add(b.pw), d))
+	closed := float32(dot(sv, nrm)*h) - dot(pos[p].Sub(prev[p]), nrm)
+	lamV := min(lam, max(closed, 0)/sum)
 	x := pos[p].Add(vecmath.Scale(nrm, float32(lam*wp)))
+	prev[p] = prev[p].Add(vecmath.Scale(nrm, float32((lam-lamV)*wp)))
 	if wc > 0 {
 		push.dp = push.dp.Sub(vecmath.Scale(nrm, float32(lam*wc)))
 		push.dth = push.dth.Sub(vecmath.Scale(dn, float32(lam*ic)))
+		push.vdp = push.vdp.Sub(vecmath.Scale(nrm, float32(lamV*wc)))
+		push.vdth = push.vdth.Sub(vecmath.Scale(dn, float32(lamV*ic)))
 	}
 	if mu > 0 {
 		// Friction: the particle's slide over the surface this substep,
@@ -296,22 +312,17 @@ func (e *poseEngine) solveTouch(t *particleTouch, pos, prev []mgl32.Vec3, inv []
 			if wc > 0 {
 				push.dp = push.dp.Add(vecmath.Scale(tg, float32(need*wc)))
 				push.dth = push.dth.Add(vecmath.Scale(dt, float32(need*ic)))
+				push.vdp = push.vdp.Add(vecmath.Scale(tg, float32(need*wc)))
+				push.vdth = push.vdth.Add(vecmath.Scale(dt, float32(need*ic)))
 			}
 		}
-	}
-	// Inelastic: what the push gave the particle along the normal, beyond
-	// the surface's own motion, is not kept as speed (its previous
-	// position moves along), so a pushed-out particle does not fly off
-	// and get pulled back in by its links next substep.
-	sn := float32(dot(b.v.Add(cross(b.w, d)), nrm) * h)
-	if dn := dot(x.Sub(prev[p]), nrm); dn > sn {
-		prev[p] = prev[p].Add(vecmath.Scale(nrm, dn-sn))
 	}
 	pos[p] = x
 }
 
 // cubePush is what one pass of particle contacts asks of a cube.
 type cubePush struct {
-	dp, dth mgl32.Vec3
-	k       int32 // contacts this pass
+	dp, dth   mgl32.Vec3
+	vdp, vdth mgl32.Vec3 // the part of dp, dth that becomes speed
+	k         int32      // contacts this pass
 }
