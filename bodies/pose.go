@@ -143,6 +143,8 @@ type poseContact struct {
 	span   int32   // the first of a manifold: how many contacts it has; else 0
 	fix    uint8   // in the last pass: 1 holds a, 2 holds b, 0 neither
 	ks     float32 // effective mass along n with the held cube fixed, kg
+	knAll  float32 // effective masses when every point of its manifold is down (couple), kg
+	ksAll  float32
 	ln, lt float32 // normal and friction corrections this substep, kg m
 	depth  float32 // what may still be left of the depth it began in, m (<= 0)
 	vn0    float32 // normal speed at the substep's start, m/s (restitution)

@@ -750,6 +750,7 @@ func (e *poseEngine) orderByLevel() {
 			}
 			cs[i].span = int32(j - i)
 			e.patch(cs[i:j])
+			couple(cs[i:j])
 			i = j
 		}
 	}
@@ -924,18 +925,8 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 		na = float32(c0.svn * e.tau) // a moving collider's surface
 	}
 	held := hold && c0.fix != 0
-	moveB := c0.wb > 0 && !(held && c0.fix == 2)
-	moveA := c0.wa > 0 && !(held && c0.fix == 1)
-	var wb, ib, wa, ia float32
-	if moveB {
-		wb, ib = c0.wb, c0.ib
-	}
-	if moveA {
-		wa, ia = c0.wa, c0.ia
-	}
-	// The points below their depth, and the sums of their arms.
-	var k float32
-	var sb, sa mgl32.Vec3
+	// The points below their depth.
+	k := 0
 	for i := range m {
 		c := &m[i]
 		sep := c.sep0 - c.depth + nb + dot(c.bn, B.dth)
@@ -947,13 +938,16 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 		c.cur = sep
 		if sep < 0 {
 			k++
-			sb, sa = sb.Add(c.bn), sa.Add(c.an)
 		}
 	}
 	if k == 0 {
 		return
 	}
-	all := int(k) == len(m)
+	// Each point's correction is its depth times its effective mass, or,
+	// when every point of the manifold is below its depth, times the
+	// manifold's (couple): summed, the four corners of a hollow crate
+	// would push it out twice.
+	all := k == len(m)
 	var sum float32
 	var tb, ta mgl32.Vec3
 	for i := range m {
@@ -961,24 +955,18 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 		if c.cur >= 0 {
 			continue
 		}
-		// Each point's correction is its depth over its own effective
-		// mass, or, when every point of the manifold is below its depth
-		// and the points' corrections push each other on (a hollow
-		// crate's four corners: summed, they would push it out twice), over
-		// its row of the manifold's coupling: points as deep as each
-		// other then move their cube exactly out, whatever its inertia.
-		// (With only some points down the row is not used: the diagonal's
-		// overshoot there, 25% for a solid crate tipping on an edge,
-		// settles a crate on a slope 2 degrees below its friction angle
-		// that the exact row lets creep 7 mm/s at two passes.)
-		row := wa + wb + float32(ib*dot(c.bn, c.bn)) + float32(ia*dot(c.an, c.an))
-		if all {
-			row = max(row, float32((wa+wb)*k)+float32(ib*dot(c.bn, sb))+float32(ia*dot(c.an, sa)))
+		var km float32
+		switch {
+		case held && all:
+			km = c.ksAll
+		case held:
+			km = c.ks
+		case all:
+			km = c.knAll
+		default:
+			km = c.kn
 		}
-		if !(row > 0) {
-			continue
-		}
-		dl := -c.cur / row
+		dl := float32(-c.cur * km)
 		if !held {
 			c.ln += dl
 		}
@@ -989,13 +977,46 @@ func (e *poseEngine) solveNormals(m []poseContact, hold bool) {
 	if sum == 0 {
 		return
 	}
-	if moveB {
-		B.dp = B.dp.Add(vecmath.Scale(c0.n, float32(sum*wb)))
-		B.dth = B.dth.Add(vecmath.Scale(tb, ib))
+	if c0.wb > 0 && !(held && c0.fix == 2) {
+		B.dp = B.dp.Add(vecmath.Scale(c0.n, float32(sum*c0.wb)))
+		B.dth = B.dth.Add(vecmath.Scale(tb, c0.ib))
 	}
-	if moveA {
-		A.dp = A.dp.Sub(vecmath.Scale(c0.n, float32(sum*wa)))
-		A.dth = A.dth.Sub(vecmath.Scale(ta, ia))
+	if c0.wa > 0 && !(held && c0.fix == 1) {
+		A.dp = A.dp.Sub(vecmath.Scale(c0.n, float32(sum*c0.wa)))
+		A.dth = A.dth.Sub(vecmath.Scale(ta, c0.ia))
+	}
+}
+
+// couple sets, for each contact of manifold m, its effective masses when
+// every point of m is below its depth (knAll, and ksAll with the lower
+// cube held): the inverse of its row of the manifold's coupling, how far
+// the corrections of all the points move this one per unit of its own,
+// where that is more than its own diagonal. Points as deep as each other
+// then move their cube exactly out, whatever its inertia. (With only some
+// points down, solveNormals keeps each point's own effective mass: the
+// diagonal's overshoot there, 25% for a solid crate tipping on an edge,
+// is what settles a crate on a slope 2 degrees below its friction angle,
+// which the exact row lets creep 7 mm/s at two passes.)
+func couple(m []poseContact) {
+	c0 := &m[0]
+	var sb, sa mgl32.Vec3
+	for i := range m {
+		sb, sa = sb.Add(m[i].bn), sa.Add(m[i].an)
+	}
+	n := float32(len(m))
+	for i := range m {
+		c := &m[i]
+		rb := float32(c0.wb*n) + float32(c0.ib*dot(c.bn, sb))
+		ra := float32(c0.wa*n) + float32(c0.ia*dot(c.an, sa))
+		db := c0.wb + float32(c0.ib*dot(c.bn, c.bn))
+		da := c0.wa + float32(c0.ia*dot(c.an, c.an))
+		c.knAll = mass(max(ra+rb, da+db))
+		switch c0.fix {
+		case 1: // a held: b moves
+			c.ksAll = mass(max(rb, db))
+		case 2:
+			c.ksAll = mass(max(ra, da))
+		}
 	}
 }
 
