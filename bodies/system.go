@@ -114,9 +114,10 @@ type System struct {
 	pass      int // solver passes since Prepare
 	nRigid    int // contacts[:nRigid] are cube-cube and cube-collider
 	rig       []rigid
-	substeps  uint32 // Prepare calls so far, for the lone cubes' warm starts (warm.go)
-	nJelly    int    // cubes with Compliance > 0
-	nDragged  int    // cubes held by a pinned or dragged particle this substep
+	substeps  uint32       // Prepare calls so far, for the lone cubes' warm starts (warm.go)
+	nJelly    int          // cubes with Compliance > 0
+	interp    []mgl32.Vec3 // Interpolated's positions by particle
+	nDragged  int          // cubes held by a pinned or dragged particle this substep
 
 	// System.shares' job while it runs (shareRanges is runShares, bound
 	// once so that no call allocates).
@@ -505,8 +506,9 @@ func (s *System) Rotation(c Cube) mgl32.Quat {
 }
 
 // TransformIn recovers the transform of c from another set of positions
-// indexed by particle, such as World.Interpolated for smooth rendering
-// between steps. It does not change the System.
+// indexed by particle, such as World.Interpolated. It does not change the
+// System. (Interpolated gives the transform a renderer draws between
+// steps, on either engine.)
 //
 // A PoseEngine cube has no particles: it returns Transform.
 func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.Quat) {
@@ -517,6 +519,29 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 	a, ctr := moment(positions, &cb.p)
 	q := rotationNear(a, toQuatd(cb.quat), 8)
 	return mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}, q.quat()
+}
+
+// Interpolated returns the transform of c a fraction World.Alpha of the
+// way through the last step, from where the step began to where it ended:
+// what a renderer draws when frame and step rates differ. A PoseEngine cube
+// blends its two poses (the rotation along the shorter arc); a
+// ParticleEngine cube's is recovered from its particles'
+// World.InterpolatedPosition. It panics on a bad handle.
+func (s *System) Interpolated(c Cube) (mgl32.Vec3, mgl32.Quat) {
+	a := s.w.Alpha()
+	if s.pose != nil {
+		b := s.poseBody(c)
+		if a == 0 {
+			return b.x, b.q
+		}
+		return b.xs.Add(vecmath.Scale(b.x.Sub(b.xs), a)), vecmath.QuatSlerp(b.qs, b.q, a)
+	}
+	cb := s.check(c)
+	if n := len(s.w.Positions()); len(s.interp) < n {
+		s.interp = append(s.interp, make([]mgl32.Vec3, n-len(s.interp))...)
+	}
+	cb.particles(func(p verlet3d.Particle) { s.interp[p] = s.w.InterpolatedPosition(p) })
+	return s.TransformIn(c, s.interp)
 }
 
 // Size returns the edge length of c in meters.

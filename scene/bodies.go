@@ -24,7 +24,6 @@ type CubesView struct {
 	geoms  map[float32]*geometry.Geometry
 	meshes []*graphic.Mesh
 	drawn  []material.IMaterial // the material each mesh has now
-	buf    []mgl32.Vec3
 	// Interpolate places the boxes between the last two steps at
 	// World.Alpha. Default true; false shows the last step as is.
 	Interpolate bool
@@ -119,10 +118,9 @@ func (v *CubesView) Sync() {
 	}
 	w := v.sys.World()
 	if v.Interpolate && w.Alpha() > 0 {
-		v.buf = w.Interpolated(v.buf)
 		for c, m := range v.meshes {
 			if m != nil {
-				p, q := v.sys.TransformIn(bodies.Cube(c), v.buf)
+				p, q := v.sys.Interpolated(bodies.Cube(c))
 				v.place(m, p, q)
 			}
 		}

@@ -510,5 +510,14 @@ func (w *World) Interpolated(dst []mgl32.Vec3) []mgl32.Vec3 {
 	return dst
 }
 
+// InterpolatedPosition returns where particle p is a fraction Alpha of the
+// way through the last step, as Interpolated gives for every particle. It
+// panics on a stale or out-of-range handle.
+func (w *World) InterpolatedPosition(p Particle) mgl32.Vec3 {
+	w.check(p)
+	s := w.stepStart[p]
+	return s.Add(vecmath.Scale(w.pos[p].Sub(s), w.alpha))
+}
+
 // Alpha returns the fraction of a step Advance left unsimulated, in [0, 1).
 func (w *World) Alpha() float32 { return w.alpha }
