@@ -162,18 +162,27 @@ func (c *Character) headPoints(head *core.Node, f func(mgl32.Vec3)) {
 
 // skinnedHeadPoints is headPoints for one skinned mesh.
 func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f func(mgl32.Vec3)) {
+	skinnedPoints(rm, func(b *core.Node) bool { return isUnder(b, head) }, head, f)
+}
+
+// skinnedPoints calls f with the bind pose of every vertex of rm weighted
+// at least half (of its total weight) to the joints in reports true for,
+// placed by the bind matrix of the joint place (relative to place as
+// bound, moved to where place is now), or by the blend of those joints
+// when place is not a joint of rm's skin.
+func skinnedPoints(rm *graphic.RiggedMesh, in func(*core.Node) bool, place *core.Node, f func(mgl32.Vec3)) {
 	sk := rm.Skeleton()
 	if sk == nil || len(sk.Bones()) == 0 {
 		return
 	}
 	bones := sk.Bones()
-	inHead := make([]bool, len(bones))
-	headIdx, some := -1, false
+	inSet := make([]bool, len(bones))
+	placeIdx, some := -1, false
 	for i, b := range bones {
-		inHead[i] = isUnder(b, head)
-		some = some || inHead[i]
-		if b == head {
-			headIdx = i
+		inSet[i] = in(b)
+		some = some || inSet[i]
+		if b == place {
+			placeIdx = i
 		}
 	}
 	if !some {
@@ -199,7 +208,7 @@ func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f
 		if a+4 > len(jb) || b+4 > len(wb) {
 			return true
 		}
-		var onHead, all float32
+		var onSet, all float32
 		var sum mgl32.Vec4
 		var wsum float32
 		for i := 0; i < 4; i++ {
@@ -208,19 +217,18 @@ func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f
 				continue
 			}
 			all += w
-			if inHead[j] {
-				onHead += w
+			if inSet[j] {
+				onSet += w
 				m := mgl32.Mat4(mats[j])
 				sum = sum.Add(m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Mul(w))
 				wsum += w
 			}
 		}
-		if all <= 0 || onHead < 0.5*all {
+		if all <= 0 || onSet < 0.5*all {
 			return false
 		}
-		if headIdx >= 0 {
-			// Bind pose relative to the head: the head's own matrix.
-			m := mgl32.Mat4(mats[headIdx])
+		if placeIdx >= 0 {
+			m := mgl32.Mat4(mats[placeIdx])
 			f(m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Vec3())
 			return false
 		}
