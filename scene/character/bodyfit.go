@@ -29,7 +29,7 @@ func (c *Character) boneVertices(bone *core.Node, f func(mgl32.Vec3)) {
 	var walk func(n core.INode)
 	walk = func(n core.INode) {
 		if g, ok := n.(*graphic.RiggedMesh); ok {
-			skinnedPoints(g, func(b *core.Node) bool { return b == bone }, bone, f)
+			skinnedPoints(g, func(b *core.Node) bool { return b == bone }, bone, func(_ int, p mgl32.Vec3) { f(p) })
 		}
 		for _, ch := range n.Children() {
 			walk(ch)
