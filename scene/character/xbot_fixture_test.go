@@ -138,12 +138,13 @@ func writeXbot(t testing.TB, dir string) string {
 	// Skin-colored: where the cape lets the body through, it shows.
 	doc.Materials = []*gltf.Material{{Name: "Skin", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &[4]float64{0.85, 0.62, 0.48, 1}}}}
 	mat := 0
-	var pos [][3]float32
+	var pos, nrm [][3]float32
 	var js [][4]uint16
 	var ws [][4]float32
 	var idx []uint16
-	vert := func(p [3]float32, r xbotRing) uint16 {
+	vert := func(p, n [3]float32, r xbotRing) uint16 {
 		pos = append(pos, p)
+		nrm = append(nrm, n)
 		js = append(js, [4]uint16{uint16(r.bone), uint16(r.bone2), 0, 0})
 		w := [4]float32{r.w, 1 - r.w, 0, 0}
 		if r.bone == r.bone2 {
@@ -158,7 +159,9 @@ func writeXbot(t testing.TB, dir string) string {
 			first[i] = uint16(len(pos))
 			for s := 0; s < xbotSegments; s++ {
 				th := 2 * math.Pi * float64(s) / xbotSegments
-				vert([3]float32{r.x + r.a*float32(math.Cos(th)), r.y, r.z + r.b*float32(math.Sin(th))}, r)
+				c, sn := float32(math.Cos(th)), float32(math.Sin(th))
+				n := mgl32.Vec3{c / r.a, 0, sn / r.b}.Normalize()
+				vert([3]float32{r.x + r.a*c, r.y, r.z + r.b*sn}, n, r)
 			}
 		}
 		for i := 0; i+1 < len(chain); i++ {
@@ -168,16 +171,20 @@ func writeXbot(t testing.TB, dir string) string {
 				idx = append(idx, a, c, b, b, c, d)
 			}
 		}
-		for _, end := range []int{0, len(chain) - 1} {
+		for k, end := range []int{0, len(chain) - 1} {
 			r := chain[end]
-			m := vert([3]float32{r.x, r.y, r.z}, r)
+			n := [3]float32{0, 1, 0}
+			if (k == 0) == (chain[0].y < chain[len(chain)-1].y) {
+				n[1] = -1
+			}
+			m := vert([3]float32{r.x, r.y, r.z}, n, r)
 			for s := 0; s < xbotSegments; s++ {
 				idx = append(idx, m, first[end]+uint16(s), first[end]+uint16((s+1)%xbotSegments))
 			}
 		}
 	}
 	prim := &gltf.Primitive{Indices: gltf.Index(modeler.WriteIndices(doc, idx)), Material: &mat,
-		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, pos), gltf.JOINTS_0: modeler.WriteJoints(doc, js), gltf.WEIGHTS_0: modeler.WriteWeights(doc, ws)}}
+		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, pos), gltf.NORMAL: modeler.WriteNormal(doc, nrm), gltf.JOINTS_0: modeler.WriteJoints(doc, js), gltf.WEIGHTS_0: modeler.WriteWeights(doc, ws)}}
 	doc.Meshes = []*gltf.Mesh{{Name: "Body", Primitives: []*gltf.Primitive{prim}}}
 	doc.Nodes = append(doc.Nodes, &gltf.Node{Name: "Alpha_Surface", Mesh: gltf.Index(0), Skin: gltf.Index(0),
 		Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale})
