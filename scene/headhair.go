@@ -11,7 +11,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// HeadSphere is the sphere hair grows on, carried by a head bone: its
+// HeadSphere is the sphere hair grows on (or around, when
+// hair.Settings.Scalp puts the roots on a head mesh outside it), carried
+// by a head bone: its
 // center sits Offset meters from the bone's origin along the bone's axes
 // (whatever the bone's scale), and Turn takes the bone's axes to the
 // head's frame of package hair (+Y to the crown, +Z out of the face; the
