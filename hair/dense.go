@@ -157,7 +157,7 @@ func (d *Dense) place(seed uint64) {
 			rad := float32(0.6 * nn[gi] * sqrt32(r.float()))
 			phi := float64(2 * math.Pi * float64(r.float()))
 			p := vecmath.Normalize(n.Add(vecmath.Scale(u, float32(rad*float32(math.Cos(phi))))).Add(vecmath.Scale(v, float32(rad*float32(math.Sin(phi))))))
-			d.root[s] = vecmath.Scale(p, R)
+			d.root[s] = vecmath.Scale(p, h.set.scalp(p, R))
 			// Its own guide and the two nearest guides combed the same
 			// way (not across the parting), inverse-square weighted.
 			buf = g.nearest(p, 2, 4, buf[:0], func(j int) bool {

@@ -3,7 +3,10 @@
 //
 // A Hair is a set of strands rooted on a scalp cap of a sphere (the head).
 // Roots are spread evenly over the cap by a golden-angle (Fibonacci) spiral,
-// leaving a gap along the parting. From each root a strand is grown into a
+// leaving a gap along the parting. On a head that is not round,
+// Settings.Scalp moves each root out along its direction onto the head's
+// surface and lays the rest shape over that surface; the sphere, inside
+// it, still keeps the moving strands out. From each root a strand is grown into a
 // rest shape (the style): combed away from the parting and the face, lifted
 // off the scalp, drooping over the head and past the ears. Each strand is a
 // chain of Segments+1 particles held by

@@ -552,7 +552,7 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 		// Less lift at the front keeps the hairline neat.
 		d := vecmath.Normalize(comb.Add(vecmath.Scale(n, float32(s.Lift*(1-float32(0.6*front))))).Add(jitter))
 
-		p := vecmath.Scale(n, radius)
+		p := vecmath.Scale(n, s.scalp(n, radius))
 		h.rest = append(h.rest, p)
 		minR := radius + depth
 		for j := 1; j <= s.Segments; j++ {
@@ -566,8 +566,14 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 			// Lay the strand over the head: project out of the layer,
 			// then restore the segment length, a few times.
 			for it := 0; it < 4; it++ {
-				if l := vecmath.Len(q); l < minR {
-					q = vecmath.Scale(q, minR/l)
+				if s.Scalp == nil {
+					if l := vecmath.Len(q); l < minR {
+						q = vecmath.Scale(q, minR/l)
+					}
+				} else if l := vecmath.Len(q); l > 0 {
+					if m := s.scalp(vecmath.Scale(q, 1/l), radius) + depth; l < m {
+						q = vecmath.Scale(q, m/l)
+					}
 				}
 				q = p.Add(vecmath.Scale(vecmath.Normalize(q.Sub(p)), seg))
 			}
@@ -576,6 +582,19 @@ func (h *Hair) grow(radius float32, roots []mgl32.Vec3) {
 			h.rest = append(h.rest, p)
 		}
 	}
+}
+
+// scalp returns the scalp's distance from the head's center along the
+// unit direction dir (see Settings.Scalp), at least radius.
+func (s Settings) scalp(dir mgl32.Vec3, radius float32) float32 {
+	if s.Scalp == nil {
+		return radius
+	}
+	d := s.Scalp(dir)
+	if !(d > 0 && d <= 100) {
+		return radius
+	}
+	return max(d, radius)
 }
 
 // Drape bends the rest shape around the given colliders at the current head

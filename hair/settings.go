@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Settings describe how a Hair is grown and how it moves. Start from
@@ -116,6 +117,19 @@ type Settings struct {
 	// Seed drives the per-strand variation (lengths, depths, color).
 	// The same seed grows the same hair. Default 1.
 	Seed uint64
+	// Scalp, when not nil, is the scalp of a head that is not round: its
+	// distance in meters from the head's center along a unit direction of
+	// the head's frame (package scene/character fits one to a character's
+	// head mesh). The roots sit on it and the rest shape lies over it
+	// (each at least Head.Radius from the center: never inside the head
+	// sphere), and the render roots of NewDense too. The head sphere
+	// alone still keeps the moving strands out, so a sphere inside the
+	// scalp lets them sink where the scalp stands above it, as far as
+	// style keeping lets them. A value that is not finite, not positive
+	// or above 100 m counts as Head.Radius. New calls it while it grows
+	// the hair and NewDense while it places render roots, never during a
+	// step. Default nil: the scalp is the sphere.
+	Scalp func(dir mgl32.Vec3) float32
 }
 
 // WorldConfig returns verlet3d.DefaultConfig tuned for a World that holds

@@ -11,7 +11,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// HeadSphere is the sphere hair grows on, carried by a head bone: its
+// HeadSphere is the sphere hair grows on (or around, when
+// hair.Settings.Scalp puts the roots on a head mesh outside it), carried
+// by a head bone: its
 // center sits Offset meters from the bone's origin along the bone's axes
 // (whatever the bone's scale), and Turn takes the bone's axes to the
 // head's frame of package hair (+Y to the crown, +Z out of the face; the
@@ -36,13 +38,14 @@ func (s HeadSphere) Head() hair.Head {
 type HairSettings struct {
 	Head HeadSphere
 	// Hair is hair.DefaultSettings with the sizes (Length, Volume and the
-	// particles' Radius) scaled by Head.Radius / 0.1 m, the default head's
-	// radius: the default style on this head. Length is at most the drop
+	// particles' Radius) scaled by the head's size / 0.1 m, the default
+	// head's radius: the default style on this head (character.HairSettings
+	// sizes it by the sphere that encloses the head mesh, and sets Scalp to
+	// the mesh, so the roots sit on it). Length is at most the drop
 	// from the sphere's center to the neck (the head bone's parent node),
 	// so that hair hanging from the sides of the head ends at the neck, as
-	// the default style does on a human head: on a big or boxy head (the
-	// sphere encloses a box's corners) the scaled length alone would bury
-	// the character (RobotExpressive's 2.6 m wide head: 3.4 m of hair over
+	// the default style does on a human head: on a big or boxy head the
+	// scaled length alone would bury the character (RobotExpressive's 2.6 m wide head: 3.4 m of hair over
 	// a body whose neck is 0.9 m below the head's center). A sphere that
 	// encloses the neck (the robot's, again) stops no other particle
 	// (HeadMask 0): it would push a cape pinned at the neck and shoulders

@@ -28,7 +28,7 @@ var (
 	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
 	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
 	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
-	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in meters; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, sized from the shoulders)")
+	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in meters; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, fitted to the skinned mesh, else sized from the shoulders)")
 	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
 	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
 )
@@ -344,7 +344,7 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 	scale := max(0.2, (top.Y-foot.Y)/1.5)
 	rig := &capeRig{root: ch.Root, update: ch.Update, settings: s}
 	if hs, err := ch.HairSettings(character.HairFit{}); err == nil {
-		// The head sphere fitted to the head's mesh, as a game does it.
+		// The hair fitted to the head's mesh, as a game does it.
 		rig.head, rig.fitted = hs.Head.Bone, &hs
 		scale = max(scale, (hs.Head.Head().Center.Y()+hs.Head.Radius-foot.Y)/1.8)
 	}

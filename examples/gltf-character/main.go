@@ -1,6 +1,6 @@
 // Command gltf-character loads a skinned glTF character, plays its walk,
 // and dresses it with a cape fitted to its skeleton and hair on its head
-// bone, the head sphere fitted to its head's mesh. Run it with a model:
+// bone, rooted on its head's mesh. Run it with a model:
 // `go run ./examples/gltf-character hero.glb` (under xvfb-run without a
 // display). -view chooses the camera (back, side, or the default three
 // quarters from behind); -shot FILE renders -frames frames at a fixed
@@ -38,7 +38,7 @@ import (
 )
 
 func main() {
-	radius := flag.Float64("head-radius", 0, "head sphere radius in meters (0: fitted to the head's mesh)")
+	radius := flag.Float64("head-radius", 0, "head sphere radius in meters (0: the largest inside the head's mesh)")
 	strands := flag.Int("strands", 1200, "hair strands")
 	length := flag.Float64("hair-length", 0, "hair length in meters (0: the default style scaled to the head, down to the neck at most)")
 	view := flag.String("view", "", "camera: back, side, or empty for three quarters from behind")

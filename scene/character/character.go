@@ -179,9 +179,13 @@ type CapeFit struct {
 	// scene.CapeSettings.Anchors. Default: the shoulders (clavicles) and the
 	// neck, found by the naming schemes of BoneKey.
 	Anchors []string
-	// Body are the colliders. Default: capsules along the spine from the
-	// hips to the neck, and on both thighs, with radii from the shoulder
-	// span.
+	// Body are the colliders, each a capsule from its bone to the bone's
+	// child along the body. Default: capsules along the spine from the
+	// hips to the neck, and on both thighs, each with its radius fitted to
+	// the skinned vertices the bone carries (see CapeSettings); a bone that
+	// carries none (a model without skin weights) gets a radius from the shoulder
+	// span: 36% of it on the spine (more where a rigid torso mesh reaches
+	// farther behind the spine) and 40% of that on the thighs.
 	Body []BodyBone
 }
 
@@ -192,6 +196,16 @@ type CapeFit struct {
 // scale (colliders sit on unit-scale mounts). Reference is a mount on the
 // hips facing the character's front, so Back is the default (0, 0, -1).
 // Change any field before scene.NewCape.
+//
+// The default body capsules are fitted to the mesh: each covers the
+// vertices its bone carries (the skinned vertices weighted at least half to
+// it, in bind pose relative to the bone): its radius is the farthest of their distances to the
+// capsule's segment, leaving out strays that lie more than 1.25 times
+// the 90th percentile of those distances away. A bone that carries fewer
+// than 4 such vertices (a model without skin weights, or one whose body
+// is rigid meshes on bones, as RobotExpressive's) keeps the skeleton's
+// radius (see CapeFit.Body). The
+// standoff is at least each capsule's radius plus 3 cm.
 func (c *Character) CapeSettings(fit CapeFit) (scene.CapeSettings, error) {
 	c.Update(0)
 	s := scene.DefaultCapeSettings()
@@ -286,7 +300,8 @@ func (c *Character) CapeSettings(fit CapeFit) (scene.CapeSettings, error) {
 	s.Reference = ref.Node
 
 	body := fit.Body
-	if len(body) == 0 {
+	fitted := len(body) == 0 // radii from the mesh where the bones carry vertices
+	if fitted {
 		chain := c.spineChain(hips, neck)
 		// The back's surface: the mesh may stand farther behind the spine
 		// than the shoulder span suggests (a robot's bell-shaped torso).
@@ -311,8 +326,17 @@ func (c *Character) CapeSettings(fit CapeFit) (scene.CapeSettings, error) {
 		if err != nil {
 			return s, errctx.Wrap("character", fmt.Sprintf("CapeFit.Body[%d]", i), err)
 		}
-		s.Body = append(s.Body, c.capsule(b, bb.Radius, neck))
-		s.Standoff = max(s.Standoff, bb.Radius+0.03)
+		part := c.capsule(b, bb.Radius, neck)
+		if fitted {
+			if r, ok := c.fitBodyRadius(b, part, c.mount(b, mgl32.QuatIdent())); ok {
+				part.Radius = r
+				if part.B == (math32.Vector3{Y: 2 * bb.Radius}) {
+					part.B = math32.Vector3{Y: 2 * r} // a bone with no child
+				}
+			}
+		}
+		s.Body = append(s.Body, part)
+		s.Standoff = max(s.Standoff, part.Radius+0.03)
 	}
 	return s, nil
 }

@@ -1,7 +1,9 @@
 // Package character loads glTF characters for drape's cloth and hair: it
 // reads a skinned .gltf or .glb file safely, plays its animations, finds
-// its bones by the usual naming schemes, and fits a cape (scene.CapeSettings)
-// and hair on a head sphere (scene.HairSettings) to its skeleton and mesh.
+// its bones by the usual naming schemes, and fits a cape (scene.CapeSettings,
+// its body capsules covering the skinned mesh) and hair (scene.HairSettings,
+// rooted on the head's mesh around a head sphere inside it) to its skeleton
+// and mesh.
 //
 // Load reads the file only inside its own folder and checks every size
 // before it allocates (GLTFLimits), cleans what g3n's loader cannot take

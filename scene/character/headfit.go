@@ -23,7 +23,7 @@ type HairFit struct {
 	Bone string
 }
 
-// HeadSphere returns the sphere fitted to the character's head (see
+// HeadSphere returns the sphere fitted inside the character's head (see
 // HairSettings): its center and radius in meters, whatever the armature's
 // scale.
 func (c *Character) HeadSphere() (scene.HeadSphere, error) {
@@ -34,18 +34,27 @@ func (c *Character) HeadSphere() (scene.HeadSphere, error) {
 // HairSettings returns hair settings fitted to the character as it stands
 // now (in the first frame of its clip; Update first to choose another).
 //
-// The head sphere is fitted to the head's mesh in meters, whatever the
-// armature's scale: the vertices of the meshes carried by the head bone or
-// its children (a robot's rigid head) and the skinned vertices weighted at
-// least half to them, in bind pose relative to the head bone (so an open
-// jaw in the first frame does not count). The center is the middle of
-// their bounding box in the character's upright frame and the radius the
-// farthest of them from it: the sphere encloses the head, so the roots sit
-// on or just above its surface, never hidden inside (on a human head the
-// sphere is a little larger than the skull; set Head.Radius and
-// Head.Offset to taste). With no such vertices the head is the human
-// proportion: a radius of 6.5% of the bone's height above the feet,
-// centered one radius above the bone.
+// The head is fitted to its mesh in meters, whatever the armature's
+// scale: the meshes carried by the head bone or its children (a robot's
+// rigid head) and the skinned vertices weighted at least half to them, in
+// bind pose relative to the head bone (so an open jaw in the first frame
+// does not count). The roots sit on that mesh: Hair.Scalp is the head's
+// outer surface seen from the sphere's center, so the default style lies
+// on a head that is far from round (RobotExpressive's flat-topped barrel)
+// rather than on a sphere floating above it. The head sphere, which keeps
+// the moving strands out, is the largest sphere inside the mesh along the
+// default scalp cap's directions (hair.Settings CapAngle and CapTilt),
+// centered on the vertical line through the middle of the head's
+// bounding box (the highest such center of equal spheres): on a box head
+// its inscribed sphere, on a human head about the skull. Where the mesh
+// stands above the sphere (a barrel's corners) moving strands can sink
+// toward the sphere as far as style keeping lets them. The style's sizes
+// follow the sphere that encloses the head.
+//
+// With no head mesh (or a mesh no center sees in 90% of the cap's
+// directions) the head is the sphere that encloses the head's vertices,
+// or, with no vertices, a human's proportion: a radius of 6.5% of the
+// bone's height above the feet, centered one radius above the bone.
 //
 // The head's frame is the character's own as it stands now: +Y up, +Z to
 // the character's front (the Root's +Z).
@@ -79,11 +88,24 @@ func (c *Character) HairSettings(fit HairFit) (scene.HairSettings, error) {
 		}
 	})
 	var center mgl32.Vec3
-	var radius float32
+	var radius float32 // encloses the head: the style's scale
 	if len(pts) > 0 {
 		center = lo.Add(hi).Mul(0.5)
 		for _, p := range pts {
 			radius = max(radius, p.Sub(center).Len())
+		}
+	}
+	sphere := radius // the head sphere
+	var scalp *scalpMap
+	if radius >= 1e-3 {
+		var tris [][3]mgl32.Vec3
+		c.headTriangles(bone, func(a, b, cc mgl32.Vec3) {
+			tris = append(tris, [3]mgl32.Vec3{inv.Rotate(a.Sub(pos)), inv.Rotate(b.Sub(pos)), inv.Rotate(cc.Sub(pos))})
+		})
+		if len(tris) > 0 {
+			if ct, r, m, ok := fitScalp(tris, center, lo, hi, hair.DefaultSettings()); ok && r >= 1e-3 {
+				center, sphere, scalp = ct, r, m
+			}
 		}
 	}
 	if radius < 1e-3 {
@@ -100,9 +122,13 @@ func (c *Character) HairSettings(fit HairFit) (scene.HairSettings, error) {
 		}
 		radius = max(0.065*(pos[1]-low), 0.01)
 		center = mgl32.Vec3{0, radius, 0}
+		sphere = radius
 	}
-	out.Head = scene.HeadSphere{Bone: bone, Offset: turn.Rotate(center), Turn: turn, Radius: radius}
+	out.Head = scene.HeadSphere{Bone: bone, Offset: turn.Rotate(center), Turn: turn, Radius: sphere}
 	out.Hair = hair.DefaultSettings()
+	if scalp != nil {
+		out.Hair.Scalp = scalp.distance
+	}
 	k := radius / hair.DefaultHead().Radius
 	out.Hair.Length *= k
 	out.Hair.Volume *= k
@@ -162,18 +188,28 @@ func (c *Character) headPoints(head *core.Node, f func(mgl32.Vec3)) {
 
 // skinnedHeadPoints is headPoints for one skinned mesh.
 func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f func(mgl32.Vec3)) {
+	skinnedPoints(rm, func(b *core.Node) bool { return isUnder(b, head) }, head, func(_ int, p mgl32.Vec3) { f(p) })
+}
+
+// skinnedPoints calls f with the index and bind pose of every vertex of
+// rm weighted
+// at least half (of its total weight) to the joints in reports true for,
+// placed by the bind matrix of the joint place (relative to place as
+// bound, moved to where place is now), or by the blend of those joints
+// when place is not a joint of rm's skin.
+func skinnedPoints(rm *graphic.RiggedMesh, in func(*core.Node) bool, place *core.Node, f func(int, mgl32.Vec3)) {
 	sk := rm.Skeleton()
 	if sk == nil || len(sk.Bones()) == 0 {
 		return
 	}
 	bones := sk.Bones()
-	inHead := make([]bool, len(bones))
-	headIdx, some := -1, false
+	inSet := make([]bool, len(bones))
+	placeIdx, some := -1, false
 	for i, b := range bones {
-		inHead[i] = isUnder(b, head)
-		some = some || inHead[i]
-		if b == head {
-			headIdx = i
+		inSet[i] = in(b)
+		some = some || inSet[i]
+		if b == place {
+			placeIdx = i
 		}
 	}
 	if !some {
@@ -199,7 +235,7 @@ func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f
 		if a+4 > len(jb) || b+4 > len(wb) {
 			return true
 		}
-		var onHead, all float32
+		var onSet, all float32
 		var sum mgl32.Vec4
 		var wsum float32
 		for i := 0; i < 4; i++ {
@@ -208,23 +244,90 @@ func (c *Character) skinnedHeadPoints(head *core.Node, rm *graphic.RiggedMesh, f
 				continue
 			}
 			all += w
-			if inHead[j] {
-				onHead += w
+			if inSet[j] {
+				onSet += w
 				m := mgl32.Mat4(mats[j])
 				sum = sum.Add(m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Mul(w))
 				wsum += w
 			}
 		}
-		if all <= 0 || onHead < 0.5*all {
+		if all <= 0 || onSet < 0.5*all {
 			return false
 		}
-		if headIdx >= 0 {
-			// Bind pose relative to the head: the head's own matrix.
-			m := mgl32.Mat4(mats[headIdx])
-			f(m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Vec3())
+		if placeIdx >= 0 {
+			m := mgl32.Mat4(mats[placeIdx])
+			f(k-1, m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Vec3())
 			return false
 		}
-		f(sum.Vec3().Mul(1 / wsum))
+		f(k-1, sum.Vec3().Mul(1/wsum))
 		return false
 	})
+}
+
+// headTriangles calls f with the world corners of every triangle of the
+// head's mesh: the triangles of the meshes under head that are not skinned
+// (where they are now), and the skinned triangles whose three corners
+// headPoints takes (placed as it places them).
+func (c *Character) headTriangles(head *core.Node, f func(a, b, c mgl32.Vec3)) {
+	var walk func(n core.INode, under bool)
+	walk = func(n core.INode, under bool) {
+		under = under || n.GetNode() == head
+		switch g := n.(type) {
+		case *graphic.RiggedMesh:
+			geom := g.GetGeometry()
+			var pos []mgl32.Vec3
+			nan := float32(math.NaN())
+			geom.ReadVertices(func(math32.Vector3) bool {
+				pos = append(pos, mgl32.Vec3{nan, nan, nan})
+				return false
+			})
+			skinnedPoints(g, func(b *core.Node) bool { return isUnder(b, head) }, head, func(k int, p mgl32.Vec3) {
+				if k >= 0 && k < len(pos) {
+					pos[k] = p
+				}
+			})
+			triangles(geom.Indexed(), geom.Indices(), pos, f)
+		case graphic.IGraphic:
+			if under && g.IGeometry() != nil {
+				geom := g.IGeometry().GetGeometry()
+				m := mgl32.Mat4(n.GetNode().MatrixWorld())
+				var pos []mgl32.Vec3
+				geom.ReadVertices(func(v math32.Vector3) bool {
+					pos = append(pos, m.Mul4x1(mgl32.Vec4{v.X, v.Y, v.Z, 1}).Vec3())
+					return false
+				})
+				triangles(geom.Indexed(), geom.Indices(), pos, f)
+			}
+		}
+		for _, ch := range n.Children() {
+			walk(ch, under)
+		}
+	}
+	walk(c.Root, false)
+}
+
+// triangles calls f with the triangles of a mesh (by its indices, or
+// every three vertices when it has none) whose corners are all finite.
+func triangles(indexed bool, idx math32.ArrayU32, pos []mgl32.Vec3, f func(a, b, c mgl32.Vec3)) {
+	n := len(pos)
+	if indexed {
+		n = len(idx)
+	}
+	at := func(i int) (mgl32.Vec3, bool) {
+		if indexed {
+			i = int(idx[i])
+		}
+		if i < 0 || i >= len(pos) || !vecmath.Finite(pos[i]) {
+			return mgl32.Vec3{}, false
+		}
+		return pos[i], true
+	}
+	for i := 0; i+2 < n; i += 3 {
+		a, okA := at(i)
+		b, okB := at(i + 1)
+		c, okC := at(i + 2)
+		if okA && okB && okC {
+			f(a, b, c)
+		}
+	}
 }
