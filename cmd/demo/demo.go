@@ -35,16 +35,6 @@ import (
 // demoBackground is the clear color; GL tests look for it.
 var demoBackground = math32.Color{R: 0.62, G: 0.72, B: 0.82}
 
-type options struct {
-	scene, shot, cam, look string
-	script                 string  // -script file
-	scriptData             *script // parsed by checkFlags
-	list                   bool
-	frames, width, height  int
-	workers                int
-	workerSpin             float64 // -worker-spin, seconds
-}
-
 type keyBinding struct {
 	key  window.Key
 	help string
@@ -80,7 +70,7 @@ type Demo struct {
 	camSet   bool
 	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colors
 	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
-	probe    func() *ragStats              // extra figures a scene adds to script probes
+	probes   []func(*probeReport)          // a scene's own figures for script probes (OnProbe)
 }
 
 // DotsOn reports whether the particle-dots view (D) is on: scenes show
@@ -106,6 +96,10 @@ func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
 // sees, never a long raw frame time, and smoothly across the steps of a
 // slow frame.
 func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
+
+// OnProbe adds a function that writes the scene's own figures into every
+// script probe's report.
+func (d *Demo) OnProbe(f func(r *probeReport)) { d.probes = append(d.probes, f) }
 
 // Cloth registers a cloth grid of the scene: the knife cuts it and the
 // strain view colors it.
