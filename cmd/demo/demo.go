@@ -129,13 +129,7 @@ func (d *Demo) LookAt(eye, target math32.Vector3) {
 // controls; children are stacked vertically.
 func (d *Demo) GUI() *gui.Panel {
 	if d.gui == nil {
-		d.gui = gui.NewPanel(260, 10)
-		d.gui.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: 0.6})
-		d.gui.SetPaddings(6, 6, 6, 6)
-		l := gui.NewVBoxLayout()
-		l.SetSpacing(4)
-		l.SetAutoHeight(true)
-		d.gui.SetLayout(l)
+		d.gui = stackPanel(260, 0.6, 6, 4)
 		d.Scene.Add(d.gui)
 		d.placeGUI()
 		if d.sh != nil {
@@ -143,6 +137,20 @@ func (d *Demo) GUI() *gui.Panel {
 		}
 	}
 	return d.gui
+}
+
+// stackPanel returns a dark panel of the given width and opacity that
+// stacks its children vertically, padding and spacing them by pad and
+// gap pixels, and grows to hold them.
+func stackPanel(width, opacity, pad, gap float32) *gui.Panel {
+	p := gui.NewPanel(width, 10)
+	p.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: opacity})
+	p.SetPaddings(pad, pad, pad, pad)
+	l := gui.NewVBoxLayout()
+	l.SetSpacing(gap)
+	l.SetAutoHeight(true)
+	p.SetLayout(l)
+	return p
 }
 
 func (d *Demo) placeGUI() {

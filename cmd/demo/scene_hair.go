@@ -43,9 +43,10 @@ const hairMaxDense = 16
 // frame (the body stands at the origin facing +Z until it walks).
 var (
 	hairHeadCenter = mgl32.Vec3{0, 1.6, 0}
-	hairHeadRadius = float32(0.1)
 	hairTorso      = mgl32.Vec3{0, 1.08, -0.015} // center of the torso box
 )
+
+const hairHeadRadius float32 = 0.1 // m
 
 // hairScene is the state of the hair demo.
 type hairScene struct {
@@ -457,37 +458,30 @@ func (s *hairScene) followCamera(p hairPose) {
 
 // buildGUI adds sliders that restyle the hair live.
 func (s *hairScene) buildGUI() {
-	p := s.d.GUI()
-	later := func() { s.rebuildAt = s.clockTime + 0.25 }
-	slider := func(label string, lo, hi, val float32, format string, set func(v float32), rebuild bool) {
-		sl := gui.NewHSlider(240, 28)
-		show := func(v float32) { sl.SetText(fmt.Sprintf("%s "+format, label, v)) }
-		sl.SetValue((val - lo) / (hi - lo))
-		show(val)
-		sl.Subscribe(gui.OnChange, func(string, interface{}) {
-			v := lo + sl.Value()*(hi-lo)
-			show(v)
+	d := s.d
+	// regrow wraps a slider's setting that needs the hair grown again, a
+	// moment after the slider stops.
+	regrow := func(set func(v float32)) func(v float32) {
+		return func(v float32) {
 			set(v)
-			if rebuild {
-				later()
-			}
-		})
-		p.Add(sl)
+			s.rebuildAt = s.clockTime + 0.25
+		}
 	}
-	slider("strands", 100, 4000, float32(s.set.Strands), "%.0f", func(v float32) { s.set.Strands = int(v) }, true)
-	slider("render strands per guide", 1, hairMaxDense, float32(s.dense), "%.0f", func(v float32) {
+	d.Slider("strands", 100, 4000, float32(s.set.Strands), "%.0f", regrow(func(v float32) { s.set.Strands = int(v) }))
+	d.Slider("render strands per guide", 1, hairMaxDense, float32(s.dense), "%.0f", func(v float32) {
 		if n := int(v + 0.5); n != s.dense {
 			s.dense = n
 			s.meshAt = s.clockTime + 0.25
 		}
-	}, false)
-	slider("length (m)", 0.06, 0.45, s.set.Length, "%.2f", func(v float32) { s.set.Length = v }, true)
-	slider("segments", 3, 24, float32(s.set.Segments), "%.0f", func(v float32) { s.set.Segments = int(v + 0.5) }, true)
-	slider("style stiffness", 0, 0.4, s.set.StyleStiffness, "%.2f", func(v float32) {
+	})
+	d.Slider("length (m)", 0.06, 0.45, s.set.Length, "%.2f", regrow(func(v float32) { s.set.Length = v }))
+	d.Slider("segments", 3, 24, float32(s.set.Segments), "%.0f", regrow(func(v float32) { s.set.Segments = int(v + 0.5) }))
+	d.Slider("style stiffness", 0, 0.4, s.set.StyleStiffness, "%.2f", func(v float32) {
 		s.set.StyleStiffness = v
 		s.h.SetStyle(v, s.set.StyleTip)
-	}, false)
-	slider("wind (m/s)", 1, 20, s.windSpeed, "%.0f", func(v float32) { s.windSpeed = v; s.applyWind() }, false)
+	})
+	d.Slider("wind (m/s)", 1, 20, s.windSpeed, "%.0f", func(v float32) { s.windSpeed = v; s.applyWind() })
+	p := d.GUI()
 	cb := gui.NewCheckBox("wind on")
 	cb.SetValue(s.windOn)
 	cb.Subscribe(gui.OnChange, func(string, interface{}) { s.windOn = cb.Value(); s.applyWind() })

@@ -331,13 +331,7 @@ func (sh *shell) switchTo(name string) {
 // buildMenu makes the scene menu: one button per scene, at the bottom
 // left; number keys choose the same scenes.
 func (sh *shell) buildMenu() {
-	sh.menu = gui.NewPanel(120, 10)
-	sh.menu.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: 0.5})
-	sh.menu.SetPaddings(4, 4, 4, 4)
-	l := gui.NewVBoxLayout()
-	l.SetSpacing(3)
-	l.SetAutoHeight(true)
-	sh.menu.SetLayout(l)
+	sh.menu = stackPanel(120, 0.5, 4, 3)
 	sh.menuButton = map[string]*gui.Button{}
 	for i, n := range sceneNames() {
 		name := n
