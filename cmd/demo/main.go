@@ -120,8 +120,10 @@ const defaultScene = "cape"
 
 func main() {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	// With ExitOnError, fs itself ends the demo with status 2 on a syntax
+	// error, after the usage text.
 	opt, err := parseFlags(fs, os.Args[1:])
-	if err != nil { // not with ExitOnError; kept for a change of handling
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(2)
 	}
