@@ -28,13 +28,8 @@ func newYard(t *testing.T, workers int) *yard {
 	return newYardOn(t, bodies.ParticleEngine, workers, true)
 }
 
-// newYardSleeping is newYard with sleeping off (Config.SleepSpeed 0) when
-// sleep is false.
-func newYardSleeping(t *testing.T, workers int, sleep bool) *yard {
-	return newYardOn(t, bodies.ParticleEngine, workers, sleep)
-}
-
-// newYardOn is newYardSleeping with a System of engine e.
+// newYardOn is newYard with a System of engine e, and with sleeping off
+// (Config.SleepSpeed 0) when sleep is false.
 func newYardOn(t *testing.T, e bodies.Engine, workers int, sleep bool) *yard {
 	t.Helper()
 	cfg := verlet3d.DefaultConfig()
