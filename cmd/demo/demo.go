@@ -35,16 +35,6 @@ import (
 // demoBackground is the clear color; GL tests look for it.
 var demoBackground = math32.Color{R: 0.62, G: 0.72, B: 0.82}
 
-type options struct {
-	scene, shot, cam, look string
-	script                 string  // -script file
-	scriptData             *script // parsed by checkFlags
-	list                   bool
-	frames, width, height  int
-	workers                int
-	workerSpin             float64 // -worker-spin, seconds
-}
-
 type keyBinding struct {
 	key  window.Key
 	help string
@@ -80,7 +70,7 @@ type Demo struct {
 	camSet   bool
 	grids    []*cloth.Grid                 // cloth the cut tool cuts and the strain view colors
 	focus    func() (math32.Vector3, bool) // what F looks at when nothing is grabbed
-	probe    func() *ragStats              // extra figures a scene adds to script probes
+	probes   []func(*probeReport)          // a scene's own figures for script probes (OnProbe)
 }
 
 // DotsOn reports whether the particle-dots view (D) is on: scenes show
@@ -106,6 +96,10 @@ func (d *Demo) OnUpdate(f func(dt float32)) { d.updates = append(d.updates, f) }
 // sees, never a long raw frame time, and smoothly across the steps of a
 // slow frame.
 func (d *Demo) OnStep(f func(h float64)) { d.steps = append(d.steps, f) }
+
+// OnProbe adds a function that writes the scene's own figures into every
+// script probe's report.
+func (d *Demo) OnProbe(f func(r *probeReport)) { d.probes = append(d.probes, f) }
 
 // Cloth registers a cloth grid of the scene: the knife cuts it and the
 // strain view colors it.
@@ -135,13 +129,7 @@ func (d *Demo) LookAt(eye, target math32.Vector3) {
 // controls; children are stacked vertically.
 func (d *Demo) GUI() *gui.Panel {
 	if d.gui == nil {
-		d.gui = gui.NewPanel(260, 10)
-		d.gui.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: 0.6})
-		d.gui.SetPaddings(6, 6, 6, 6)
-		l := gui.NewVBoxLayout()
-		l.SetSpacing(4)
-		l.SetAutoHeight(true)
-		d.gui.SetLayout(l)
+		d.gui = stackPanel(260, 0.6, 6, 4)
 		d.Scene.Add(d.gui)
 		d.placeGUI()
 		if d.sh != nil {
@@ -149,6 +137,20 @@ func (d *Demo) GUI() *gui.Panel {
 		}
 	}
 	return d.gui
+}
+
+// stackPanel returns a dark panel of the given width and opacity that
+// stacks its children vertically, padding and spacing them by pad and
+// gap pixels, and grows to hold them.
+func stackPanel(width, opacity, pad, gap float32) *gui.Panel {
+	p := gui.NewPanel(width, 10)
+	p.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: opacity})
+	p.SetPaddings(pad, pad, pad, pad)
+	l := gui.NewVBoxLayout()
+	l.SetSpacing(gap)
+	l.SetAutoHeight(true)
+	p.SetLayout(l)
+	return p
 }
 
 func (d *Demo) placeGUI() {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"flag"
 	"math"
 	"testing"
 	"time"
 
+	"github.com/drape3d/drape/hair"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/texture"
@@ -15,11 +17,14 @@ import (
 // without a window (no GUI, keys or shader), with strands strands.
 func newTestHairScene(t *testing.T, strands int) *hairScene {
 	t.Helper()
-	old := *hairStrands
-	*hairStrands = strands
-	t.Cleanup(func() { *hairStrands = old })
+	o := defaultOptions(t).hair
+	o.strands = strands
 	d := &Demo{Scene: core.NewNode(), Workers: 1, textures: map[string]*texture.Texture2D{}}
-	s, err := newHairScene(d)
+	w, err := d.NewWorld(hair.WorldConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newHairScene(d, w, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,6 +32,16 @@ func newTestHairScene(t *testing.T, strands int) *hairScene {
 	d.OnStep(s.step)
 	t.Cleanup(s.drv.World.Close)
 	return s
+}
+
+// defaultOptions returns the flags' defaults.
+func defaultOptions(t *testing.T) *options {
+	t.Helper()
+	o, err := parseFlags(flag.NewFlagSet("demo", flag.ContinueOnError), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
 
 // frame runs one frame of the scene through the demo's own frame code.
@@ -186,7 +201,7 @@ func TestHairWalkRun(t *testing.T) {
 			}
 			speed := (s.motion.dist - d0) / 2
 			want := gaits[g]
-			reach := hairHeadRadius + float32(*hairLength)*1.05
+			reach := hairHeadRadius + float32(s.o.length)*1.05
 			t.Logf("%s: %.3f m/s over the last 2 s (want %.1f), head bob %.1f cm peak to peak (want %.1f), walked %.2f m; roots off the scalp by %.1e m, farthest particle %.3f m from the head center (limit %.3f); %d non-finite resets, %d recovered",
 				want.name, speed, want.speed, 100*(hi-lo), 100*want.bob, s.motion.dist, worstRoot, worstReach, reach, w.Stats().NonFiniteResets, s.h.NumRecovered())
 			if math.Abs(speed-want.speed) > 0.03*want.speed {

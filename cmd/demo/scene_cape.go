@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -21,26 +20,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	capeView  = flag.String("cape-view", "side", "cape scene camera: side, behind or front")
-	capeGait  = flag.String("cape-gait", "walk", "cape scene gait: idle, walk, run or turn")
-	capeWind  = flag.Bool("cape-wind", false, "cape scene: start with the wind blowing")
-	capeGLTF  = flag.String("cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
-	capeBones = flag.String("cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")
-	capeAnim  = flag.String("cape-anim", "", "cape scene with -cape-gltf: animation to play, by name (same as -animation)")
-	capeBody  = flag.String("cape-body", "", "cape scene with -cape-gltf: bone:radius colliders (radius in meters; split at the last colon, so mixamorig:Spine:0.13 works), a capsule from each bone to its child (default: spine and thighs, fitted to the skinned mesh, else sized from the shoulders)")
-	capeHair  = flag.Bool("cape-hair", false, "cape scene: put a head of hair on the character's head bone too (the mannequin's head, or a glTF's Head bone)")
-	animFlag  = flag.String("animation", "", "cape scene with -cape-gltf: animation to play, by name (default a walk if the file has one, else the first)")
-)
-
-func init() {
-	register(sceneDef{
-		Name:  "cape",
-		About: "a cape on an animated character walking a loop; pins and colliders follow the body",
-		Build: buildCape,
-	})
-}
-
 // capeRig is what the scene animates: the mannequin or a loaded glTF.
 type capeRig struct {
 	root      *core.Node // moves with the character; the camera follows it
@@ -57,30 +36,31 @@ type capeRig struct {
 	viewScale float32 // camera distance and height relative to the mannequin's (0: 1)
 }
 
-func buildCape(d *Demo) error {
+// capeConfig is the cape scene's World config.
+func capeConfig() verlet3d.Config {
 	cfg := verlet3d.DefaultConfig()
 	// The defaults' small steps with 3 iterations: at a run the knees kick
 	// the hem, and 10 x 3 keeps every link within 10% (scene/cape_test.go
 	// measures it: 7.9%, against 9-12% at 10 x 2).
 	cfg.Iterations = 3
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+	return cfg
+}
+
+// buildCape builds the cape scene in w: the mannequin, or the glTF
+// character of o.gltf, in a cape, walking.
+func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	var rig *capeRig
-	if *capeGLTF != "" {
-		rig, err = gltfRig(d, *capeGLTF, *capeBones, *capeAnim, *capeBody)
+	var err error
+	if o.gltf != "" {
+		rig, err = gltfRig(d, o)
 	} else {
-		rig, err = mannequinRig(d, *capeGait)
+		rig, err = mannequinRig(d, o.gait)
 	}
 	if err != nil {
 		return err
 	}
-	d.Scene.UpdateMatrixWorld()
-	rig.settings.CarryLinear = 0.3
-	rig.settings.CarryAngular = 0.3
-	rig.settings.MaxLag = 1.5
-	cape, err := scene.NewCape(w, rig.settings)
+	drv := d.SetWorld(w)
+	cape, mesh, wind, err := rig.dress(d, w, drv)
 	if err != nil {
 		return err
 	}
@@ -89,11 +69,6 @@ func buildCape(d *Demo) error {
 		return err
 	}
 	// Still air slows the cape, so it streams behind a runner; W makes it blow.
-	ws := cloth.DefaultWindSettings()
-	wind, err := cloth.NewWindForce(cape.Grid, ws)
-	if err != nil {
-		return err
-	}
 	gust := verlet3d.Wind{Steady: mgl32.Vec3{4, 0, -2}, Gust: 0.5, GustPeriod: 3, Turbulence: 1.5, TurbulenceScale: 0.5}
 	windOn := false
 	var hr *hair.Hair // with -cape-hair; it feels the same air as the cape
@@ -108,21 +83,14 @@ func buildCape(d *Demo) error {
 			_ = hr.SetWind(air)
 		}
 	}
-	setWind(*capeWind)
+	setWind(o.wind)
 
-	drv := d.SetWorld(w)
-	cape.Attach(drv)
-	// The shared cloth renderer: lit and textured on both sides, its
-	// culling bounds following the cape.
-	mesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
-	d.Cloth(cape.Grid)
 	// A satin sheen: g3n's default specular, broader than the cloth
 	// mesh's matte default, so the folds catch the light.
 	mesh.Material.SetSpecularColor(&math32.Color{R: 0.5, G: 0.5, B: 0.5})
-	d.Scene.Add(mesh)
 	drv.AfterStep(mesh.Sync)
 	d.AddFloor(0, 40)
-	if *capeHair {
+	if o.hair {
 		if rig.head == nil {
 			return fmt.Errorf("-cape-hair: the character has no head bone")
 		}
@@ -134,7 +102,7 @@ func buildCape(d *Demo) error {
 
 	// Camera: the chosen view, then it follows the character's moves.
 	var view math32.Vector3
-	switch *capeView {
+	switch o.view {
 	case "side":
 		view = math32.Vector3{X: 2.8, Y: 0.3, Z: -0.4}
 	case "behind":
@@ -142,7 +110,7 @@ func buildCape(d *Demo) error {
 	case "front":
 		view = math32.Vector3{X: 0.4, Y: 0.3, Z: 2.8}
 	default:
-		return fmt.Errorf("-cape-view %q: want side, behind or front", *capeView)
+		return fmt.Errorf("-cape-view %q: want side, behind or front", o.view)
 	}
 	// The view is in the character's frame at the start.
 	k := float32(1)
@@ -229,6 +197,32 @@ func buildCape(d *Demo) error {
 	return nil
 }
 
+// dress puts the demo's cape on the rig, in w, following the rig's nodes
+// through drv: it carries 30% of the body's lurches, its hem trails at
+// most 1.5 m, and it feels still air until its wind's SetAir. The mesh is
+// in the scene and registered with the cut tool; the caller syncs it.
+func (rig *capeRig) dress(d *Demo, w *verlet3d.World, drv *scene.Driver) (*scene.Cape, *scene.ClothMesh, *cloth.WindForce, error) {
+	d.Scene.UpdateMatrixWorld()
+	rig.settings.CarryLinear = 0.3
+	rig.settings.CarryAngular = 0.3
+	rig.settings.MaxLag = 1.5
+	cape, err := scene.NewCape(w, rig.settings)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	wind, err := cloth.NewWindForce(cape.Grid, cloth.DefaultWindSettings())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cape.Attach(drv)
+	// The shared cloth renderer: lit and textured on both sides, its
+	// culling bounds following the cape.
+	mesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
+	d.Cloth(cape.Grid)
+	d.Scene.Add(mesh)
+	return cape, mesh, wind, nil
+}
+
 // yaw returns the heading of n's world transform about +Y, in radians.
 func yaw(n *core.Node) float32 {
 	m := n.MatrixWorld()
@@ -280,12 +274,13 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 		head: head, headOff: mgl32.Vec3{0, 0.12, 0.01}, headR: 0.11}, nil
 }
 
-// gltfRig loads a glTF character through drape's sanitizing loader, plays
-// its walk (or the chosen animation) and fits the cape to its skeleton;
-// -cape-bones and -cape-body override the fitted anchors and colliders.
-// Every error here is about a flag's value: the demo exits with status 2.
-func gltfRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
-	rig, err := loadGLTFRig(d, file, bones, animName, body)
+// gltfRig loads the glTF character of -cape-gltf through drape's
+// sanitizing loader, plays its walk (or the chosen animation) and fits the
+// cape to its skeleton; -cape-bones and -cape-body override the fitted
+// anchors and colliders. Every error here is about a flag's value: the
+// demo exits with status 2.
+func gltfRig(d *Demo, o *capeOptions) (*capeRig, error) {
+	rig, err := loadGLTFRig(d, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(2)
@@ -293,19 +288,20 @@ func gltfRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
 	return rig, nil
 }
 
-func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) {
-	switch strings.ToLower(filepath.Ext(file)) {
+func loadGLTFRig(d *Demo, o *capeOptions) (*capeRig, error) {
+	switch strings.ToLower(filepath.Ext(o.gltf)) {
 	case ".gltf", ".glb":
 	default:
-		return nil, fmt.Errorf("-cape-gltf %q: want a .gltf or .glb file", file)
+		return nil, fmt.Errorf("-cape-gltf %q: want a .gltf or .glb file", o.gltf)
 	}
-	if *animFlag != "" {
-		if animName != "" && animName != *animFlag {
-			return nil, fmt.Errorf("-animation %q and -cape-anim %q disagree: give one", *animFlag, animName)
+	animName := o.anim
+	if o.animation != "" {
+		if animName != "" && animName != o.animation {
+			return nil, fmt.Errorf("-animation %q and -cape-anim %q disagree: give one", o.animation, animName)
 		}
-		animName = *animFlag
+		animName = o.animation
 	}
-	ch, err := character.Load(file)
+	ch, err := character.Load(o.gltf)
 	if err != nil {
 		return nil, fmt.Errorf("-cape-gltf: %w", err)
 	}
@@ -318,8 +314,8 @@ func loadGLTFRig(d *Demo, file, bones, animName, body string) (*capeRig, error) 
 		}
 	}
 	var fit character.CapeFit
-	fit.Anchors = splitList(bones)
-	if fit.Body, err = parseCapeBody(body); err != nil {
+	fit.Anchors = splitList(o.bones)
+	if fit.Body, err = parseCapeBody(o.body); err != nil {
 		return nil, err
 	}
 	d.Scene.Add(ch.Root)

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"github.com/drape3d/drape/internal/draped"
-	"github.com/drape3d/drape/internal/vecmath"
 	"math/rand"
 
 	"github.com/drape3d/drape/bodies"
+	"github.com/drape3d/drape/internal/draped"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/scene"
+	"github.com/drape3d/drape/verlet3d"
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/material"
@@ -17,55 +17,36 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	cubesRain   = flag.Int("cubes-rain", 30, "cubes scene: cubes raining down (0..300)")
-	cubesCloth  = flag.Bool("cubes-cloth", true, "cubes scene: drop a cloth over the cubes")
-	cubesSize   = flag.Float64("cubes-size", 0.4, "cubes scene: edge length of the stacked cubes in meters (0.1..1)")
-	cubesKeep   = flag.Bool("cubes-surface", true, "cubes scene: with -cubes-engine particle, keep the crates' corners out of the cloth's triangles (cloth.SurfaceCollision)")
-	cubesEngine = flag.String("cubes-engine", "pose", "cubes scene: how crates are solved: pose (bodies.PoseEngine) or particle (bodies.ParticleEngine)")
-)
-
-func init() {
-	register(sceneDef{
-		Name:  "cubes",
-		About: "crates stack, tumble and rain down; a cloth drapes them (T throws one, Shift+drag grabs one)",
-		Build: buildCubes,
-		Check: checkCubes,
-	})
-}
-
-func checkCubes() error {
-	if *cubesRain < 0 || *cubesRain > 300 {
-		return fmt.Errorf("-cubes-rain = %d, want 0..300", *cubesRain)
+// check validates the cubes scene's flags.
+func (o *cubesOptions) check() error {
+	if o.rain < 0 || o.rain > 300 {
+		return fmt.Errorf("-cubes-rain = %d, want 0..300", o.rain)
 	}
-	if *cubesEngine != "pose" && *cubesEngine != "particle" {
-		return fmt.Errorf("-cubes-engine = %q, want pose or particle", *cubesEngine)
+	if o.engine != "pose" && o.engine != "particle" {
+		return fmt.Errorf("-cubes-engine = %q, want pose or particle", o.engine)
 	}
-	if !(*cubesSize >= 0.1 && *cubesSize <= 1) {
-		return fmt.Errorf("-cubes-size = %v, want meters in 0.1..1", *cubesSize)
+	if !(o.size >= 0.1 && o.size <= 1) {
+		return fmt.Errorf("-cubes-size = %v, want meters in 0.1..1", o.size)
 	}
 	return nil
 }
 
-func buildCubes(d *Demo) error {
-	size := float32(*cubesSize)
-	cfg := draped.Config() // DefaultConfig with SettleDamping 3, so the scene sleeps once it rests
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+// buildCubes builds the cubes scene in w (draped.Config); its slider
+// changes o.rain and rebuilds.
+func buildCubes(d *Demo, w *verlet3d.World, o *cubesOptions) error {
+	size := float32(o.size)
 	// The scene is internal/draped's, which the tests and benchmarks
 	// measure: a floor box 12 m square, a stack of five, a 3 x 3 + 2 x 2 + 1
 	// pyramid, a rain of smaller crates, and a tablecloth over them.
 	set := bodies.DefaultSettings()
-	if *cubesEngine == "particle" {
+	if o.engine == "particle" {
 		set.Engine = bodies.ParticleEngine
 	}
 	sys, err := draped.FloorWith(w, set)
 	if err != nil {
 		return err
 	}
-	if err := draped.CratesSized(sys, size, *cubesRain, 5); err != nil {
+	if err := draped.CratesSized(sys, size, o.rain, 5); err != nil {
 		return err
 	}
 	d.Cubes(sys)
@@ -89,12 +70,12 @@ func buildCubes(d *Demo) error {
 	d.Scene.Add(fm)
 
 	var mesh *scene.ClothMesh
-	if *cubesCloth {
+	if o.cloth {
 		// With ParticleEngine crates, their corners are kept out of the
 		// cloth's triangles too (the cloth's own particles keep crates out
 		// only where they are); PoseEngine crates meet the cloth through
 		// the System's particle contacts.
-		grid, _, _, err := draped.Tablecloth(sys, *cubesKeep && set.Engine == bodies.ParticleEngine)
+		grid, _, _, err := draped.Tablecloth(sys, o.surface && set.Engine == bodies.ParticleEngine)
 		if err != nil {
 			return err
 		}
@@ -131,9 +112,9 @@ func buildCubes(d *Demo) error {
 		v := vecmath.Scale(vecmath.Normalize(dir), 6).Add(mgl32.Vec3{0, 4, 0})
 		sys.Throw(c, v, vecmath.Scale(mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}, 10))
 	})
-	d.Slider("cubes raining", 0, 150, float32(*cubesRain), "%.0f", func(v float32) {
-		if m := int(v + 0.5); m != *cubesRain {
-			*cubesRain = m
+	d.Slider("cubes raining", 0, 150, float32(o.rain), "%.0f", func(v float32) {
+		if m := int(v + 0.5); m != o.rain {
+			o.rain = m
 			d.Rebuild()
 		}
 	})

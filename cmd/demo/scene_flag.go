@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 
@@ -16,35 +15,28 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	flagWind = flag.Float64("flag-wind", 7, "flag scene: wind speed in m/s (the flag tears from about 20)")
-	// 0.45: in a minute of the scene's gusty wind the flag keeps every
-	// link at 7 and 10 m/s and tears within 2 s at 20 m/s; at 0.3 its
-	// free corner tore 3 s in at the default 7 m/s.
-	flagTear = flag.Float64("flag-tear", 0.45, "flag scene: strain at which the flag's links tear (0 never)")
-	flagHole = flag.Bool("flag-hole", false, "flag scene: cut a hole in the middle of the flag at the start (for captures of a tear)")
-)
+// check validates the flag scene's flags.
+func (o *flagOptions) check() error {
+	if !(o.wind >= 0 && o.wind <= 60) {
+		return fmt.Errorf("-flag-wind = %v, want m/s in [0, 60]", o.wind)
+	}
+	if !(o.tear >= 0 && o.tear <= 10) {
+		return fmt.Errorf("-flag-tear = %v, want a strain in [0, 10] (0 never tears)", o.tear)
+	}
+	return nil
+}
 
-func init() {
-	register(sceneDef{
-		Name:  "flag",
-		About: "a flag on a pole in gusty wind; raise the wind and it tears",
-		Build: buildFlag,
-		Check: func() error {
-			if !(*flagWind >= 0 && *flagWind <= 60) {
-				return fmt.Errorf("-flag-wind = %v, want m/s in [0, 60]", *flagWind)
-			}
-			if !(*flagTear >= 0 && *flagTear <= 10) {
-				return fmt.Errorf("-flag-tear = %v, want a strain in [0, 10] (0 never tears)", *flagTear)
-			}
-			return nil
-		},
-	})
+// flagConfig is the flag scene's World config.
+func flagConfig() verlet3d.Config {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Damping = 0.2
+	return cfg
 }
 
 // flagScene holds what a reset rebuilds.
 type flagScene struct {
 	d     *Demo
+	o     *flagOptions
 	drv   *scene.Driver
 	speed float32 // m/s
 	// bend is the bend links' compliance in m/N, set live from the panel.
@@ -57,9 +49,11 @@ type flagScene struct {
 	mesh    *scene.ClothMesh
 }
 
-func buildFlag(d *Demo) error {
-	fs := &flagScene{d: d, speed: float32(*flagWind), bend: 0.5}
-	if err := fs.build(); err != nil {
+// buildFlag builds the flag scene in w; its tear slider changes o.tear
+// and rebuilds.
+func buildFlag(d *Demo, w *verlet3d.World, o *flagOptions) error {
+	fs := &flagScene{d: d, o: o, speed: float32(o.wind), bend: 0.5}
+	if err := fs.build(w); err != nil {
 		return err
 	}
 	fs.drv = d.SetWorld(fs.w)
@@ -95,8 +89,8 @@ func buildFlag(d *Demo) error {
 	d.OnKey(window.KeyDown, "Down wind -3", func() { fs.setSpeed(fs.speed - 3) })
 	d.OnKey(window.KeyC, "C cut a hole", func() { fs.hole() })
 	d.Slider("wind (m/s)", 0, 40, fs.speed, "%.0f", func(v float32) { fs.setSpeed(v) })
-	d.Slider("tear strain (0 never)", 0, 1, float32(*flagTear), "%.2f", func(v float32) {
-		*flagTear = float64(v)
+	d.Slider("tear strain (0 never)", 0, 1, float32(o.tear), "%.2f", func(v float32) {
+		o.tear = float64(v)
 		d.Rebuild()
 	})
 	// Live, without a rebuild: Grid.SetCompliance.
@@ -109,14 +103,8 @@ func buildFlag(d *Demo) error {
 	return nil
 }
 
-// build makes a fresh world with a new, whole flag.
-func (fs *flagScene) build() error {
-	cfg := verlet3d.DefaultConfig()
-	cfg.Damping = 0.2
-	w, err := fs.d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+// build puts a new, whole flag in a fresh world w.
+func (fs *flagScene) build(w *verlet3d.World) error {
 	s := cloth.DefaultSettings()
 	s.Cols, s.Rows, s.Spacing = 40, 25, 0.045 // 1.76 m x 1.08 m
 	s.Mass = 0.35
@@ -124,7 +112,7 @@ func (fs *flagScene) build() error {
 	s.PinCols = []int{0}
 	s.Shear.Compliance = 1e-4
 	s.Bend.Compliance = fs.bend
-	s.TearStrain = float32(*flagTear)
+	s.TearStrain = float32(fs.o.tear)
 	// Tethers to the pole keep the flag from sagging away from it; tears
 	// lengthen or release them.
 	s.Tethers, s.TetherSlack = true, 0.02
@@ -148,7 +136,7 @@ func (fs *flagScene) build() error {
 	fs.d.grids = nil
 	fs.d.Cloth(g)
 	fs.d.Scene.Add(fs.mesh)
-	if *flagHole {
+	if fs.o.hole {
 		fs.hole()
 	}
 	return nil

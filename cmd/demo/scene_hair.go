@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 
@@ -18,40 +17,20 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	hairWind     = flag.Float64("hair-wind", 0, "hair scene: start with wind of this speed in m/s blowing from the viewer's left")
-	hairTurn     = flag.Bool("hair-turn", false, "hair scene: after 1 s of settling, start a fast head turn (yaw to 70° and back with a nod, 1.2 s)")
-	hairStrands  = flag.Int("hair-strands", 2000, "hair scene: number of strands (1..20000)")
-	hairSegments = flag.Int("hair-segments", 14, "hair scene: segments per strand (1..64)")
-	hairLength   = flag.Float64("hair-length", 0.24, "hair scene: longest strand length in meters (0.01..1)")
-	hairWalk     = flag.Bool("hair-walk", false, "hair scene: start walking (1.1 m/s) around a circle on the floor, camera following from the side")
-	hairDense    = flag.Int("hair-dense", 1, "hair scene: render strands drawn per simulated guide strand (1..16; 1 draws just the guides)")
-	hairDenseCPU = flag.Bool("hair-dense-cpu", false, "hair scene: compute the render strands of -hair-dense on the CPU (scene.NewDenseHairMeshCPU) rather than in the vertex shader; faster under a software renderer")
-	hairRun      = flag.Bool("hair-run", false, "hair scene: start running (4 m/s, with a bob) around a circle on the floor, camera following from the side")
-)
-
-func init() {
-	register(sceneDef{
-		Name:  "hair",
-		About: "strands rooted on a head: turn, shake and nod it, walk or run, blow wind, restyle live",
-		Build: buildHair,
-		Check: checkHair,
-	})
-}
-
-func checkHair() error {
+// check validates the hair scene's flags.
+func (o *hairOptions) check() error {
 	switch {
-	case *hairStrands < 1 || *hairStrands > 20000:
-		return fmt.Errorf("-hair-strands = %d, want 1..20000", *hairStrands)
-	case *hairSegments < 1 || *hairSegments > 64:
-		return fmt.Errorf("-hair-segments = %d, want 1..64", *hairSegments)
-	case !(*hairLength >= 0.01 && *hairLength <= 1):
-		return fmt.Errorf("-hair-length = %v, want meters in 0.01..1", *hairLength)
-	case !(*hairWind >= 0 && *hairWind <= 60):
-		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", *hairWind)
-	case *hairDense < 1 || *hairDense > hairMaxDense:
-		return fmt.Errorf("-hair-dense = %d, want 1..%d", *hairDense, hairMaxDense)
-	case *hairWalk && *hairRun:
+	case o.strands < 1 || o.strands > 20000:
+		return fmt.Errorf("-hair-strands = %d, want 1..20000", o.strands)
+	case o.segments < 1 || o.segments > 64:
+		return fmt.Errorf("-hair-segments = %d, want 1..64", o.segments)
+	case !(o.length >= 0.01 && o.length <= 1):
+		return fmt.Errorf("-hair-length = %v, want meters in 0.01..1", o.length)
+	case !(o.wind >= 0 && o.wind <= 60):
+		return fmt.Errorf("-hair-wind = %v, want m/s in [0, 60]", o.wind)
+	case o.dense < 1 || o.dense > hairMaxDense:
+		return fmt.Errorf("-hair-dense = %d, want 1..%d", o.dense, hairMaxDense)
+	case o.walk && o.run:
 		return fmt.Errorf("-hair-walk and -hair-run: give one of them")
 	}
 	return nil
@@ -64,13 +43,15 @@ const hairMaxDense = 16
 // frame (the body stands at the origin facing +Z until it walks).
 var (
 	hairHeadCenter = mgl32.Vec3{0, 1.6, 0}
-	hairHeadRadius = float32(0.1)
 	hairTorso      = mgl32.Vec3{0, 1.08, -0.015} // center of the torso box
 )
+
+const hairHeadRadius float32 = 0.1 // m
 
 // hairScene is the state of the hair demo.
 type hairScene struct {
 	d      *Demo
+	o      *hairOptions
 	drv    *scene.Driver
 	set    hair.Settings
 	h      *hair.Hair
@@ -96,22 +77,24 @@ type hairScene struct {
 	clockTime float64 // frame time summed, s (runs while paused)
 }
 
-func buildHair(d *Demo) error {
-	s, err := newHairScene(d)
+// buildHair builds the hair scene in w (hair.WorldConfig); a slider
+// that changes the strands builds a new World of the same config.
+func buildHair(d *Demo, w *verlet3d.World, o *hairOptions) error {
+	s, err := newHairScene(d, w, o)
 	if err != nil {
 		return err
 	}
-	if *hairWind > 0 {
-		s.windOn, s.windSpeed = true, float32(*hairWind)
+	if o.wind > 0 {
+		s.windOn, s.windSpeed = true, float32(o.wind)
 		s.applyWind()
 	}
-	if *hairTurn {
+	if o.turn {
 		s.motion.turnAt = 1
 	}
 	switch {
-	case *hairWalk:
+	case o.walk:
 		s.motion.gait = gaitWalk
-	case *hairRun:
+	case o.run:
 		s.motion.gait = gaitRun
 	}
 	scene.AddHairShader(d.app.Renderer())
@@ -144,18 +127,18 @@ func buildHair(d *Demo) error {
 	return nil
 }
 
-// newHairScene builds the body, the floor and the hair with the flags'
-// settings: everything but the GUI, the keys and the GL shader, so tests
-// can drive it without a window.
-func newHairScene(d *Demo) (*hairScene, error) {
-	s := &hairScene{d: d, rebuildAt: -1, meshAt: -1, windSpeed: 6, dense: *hairDense}
+// newHairScene builds the body, the floor and the hair in w with the
+// flags' settings: everything but the GUI, the keys and the GL shader, so
+// tests can drive it without a window.
+func newHairScene(d *Demo, w *verlet3d.World, o *hairOptions) (*hairScene, error) {
+	s := &hairScene{d: d, o: o, rebuildAt: -1, meshAt: -1, windSpeed: 6, dense: o.dense}
 	s.motion = newHairMotion()
 	s.set = hair.DefaultSettings()
-	s.set.Strands = *hairStrands
-	s.set.Segments = *hairSegments
-	s.set.Length = float32(*hairLength)
+	s.set.Strands = o.strands
+	s.set.Segments = o.segments
+	s.set.Length = float32(o.length)
 	s.buildBody()
-	if err := s.rebuild(); err != nil {
+	if err := s.grow(w); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -248,16 +231,21 @@ func hairCapsuleMesh(a, b mgl32.Vec3, r float32, mat material.IMaterial) *core.N
 	return n
 }
 
-// rebuild makes a new World with the current settings, around the head's
-// current pose: a World never removes particles, so a new strand count
-// needs a new one.
+// rebuild grows the hair with the current settings in a new World: a
+// World never removes particles, so a new strand count needs a new one.
 func (s *hairScene) rebuild() error {
-	d := s.d
-	cfg := hair.WorldConfig()
-	w, err := d.NewWorld(cfg)
+	w, err := s.d.NewWorld(hair.WorldConfig())
 	if err != nil {
 		return err
 	}
+	return s.grow(w)
+}
+
+// grow puts the hair with the current settings, the body's colliders and
+// the ribbons in the fresh World w, around the head's current pose, and
+// hands w to the demo in place of the old hair's.
+func (s *hairScene) grow(w *verlet3d.World) error {
+	d := s.d
 	pose := s.motion.pose()
 	s.placeBody(pose)
 	head := hair.DefaultHead()
@@ -320,7 +308,7 @@ func (s *hairScene) newMesh(h *hair.Hair) (*scene.HairMesh, error) {
 		if err != nil {
 			return nil, err
 		}
-		if *hairDenseCPU {
+		if s.o.denseCPU {
 			mesh = scene.NewDenseHairMeshCPU(dn, hair.DefaultPalette())
 		} else {
 			mesh = scene.NewDenseHairMesh(dn, hair.DefaultPalette())
@@ -470,37 +458,30 @@ func (s *hairScene) followCamera(p hairPose) {
 
 // buildGUI adds sliders that restyle the hair live.
 func (s *hairScene) buildGUI() {
-	p := s.d.GUI()
-	later := func() { s.rebuildAt = s.clockTime + 0.25 }
-	slider := func(label string, lo, hi, val float32, format string, set func(v float32), rebuild bool) {
-		sl := gui.NewHSlider(240, 28)
-		show := func(v float32) { sl.SetText(fmt.Sprintf("%s "+format, label, v)) }
-		sl.SetValue((val - lo) / (hi - lo))
-		show(val)
-		sl.Subscribe(gui.OnChange, func(string, interface{}) {
-			v := lo + sl.Value()*(hi-lo)
-			show(v)
+	d := s.d
+	// regrow wraps a slider's setting that needs the hair grown again, a
+	// moment after the slider stops.
+	regrow := func(set func(v float32)) func(v float32) {
+		return func(v float32) {
 			set(v)
-			if rebuild {
-				later()
-			}
-		})
-		p.Add(sl)
+			s.rebuildAt = s.clockTime + 0.25
+		}
 	}
-	slider("strands", 100, 4000, float32(s.set.Strands), "%.0f", func(v float32) { s.set.Strands = int(v) }, true)
-	slider("render strands per guide", 1, hairMaxDense, float32(s.dense), "%.0f", func(v float32) {
+	d.Slider("strands", 100, 4000, float32(s.set.Strands), "%.0f", regrow(func(v float32) { s.set.Strands = int(v) }))
+	d.Slider("render strands per guide", 1, hairMaxDense, float32(s.dense), "%.0f", func(v float32) {
 		if n := int(v + 0.5); n != s.dense {
 			s.dense = n
 			s.meshAt = s.clockTime + 0.25
 		}
-	}, false)
-	slider("length (m)", 0.06, 0.45, s.set.Length, "%.2f", func(v float32) { s.set.Length = v }, true)
-	slider("segments", 3, 24, float32(s.set.Segments), "%.0f", func(v float32) { s.set.Segments = int(v + 0.5) }, true)
-	slider("style stiffness", 0, 0.4, s.set.StyleStiffness, "%.2f", func(v float32) {
+	})
+	d.Slider("length (m)", 0.06, 0.45, s.set.Length, "%.2f", regrow(func(v float32) { s.set.Length = v }))
+	d.Slider("segments", 3, 24, float32(s.set.Segments), "%.0f", regrow(func(v float32) { s.set.Segments = int(v + 0.5) }))
+	d.Slider("style stiffness", 0, 0.4, s.set.StyleStiffness, "%.2f", func(v float32) {
 		s.set.StyleStiffness = v
 		s.h.SetStyle(v, s.set.StyleTip)
-	}, false)
-	slider("wind (m/s)", 1, 20, s.windSpeed, "%.0f", func(v float32) { s.windSpeed = v; s.applyWind() }, false)
+	})
+	d.Slider("wind (m/s)", 1, 20, s.windSpeed, "%.0f", func(v float32) { s.windSpeed = v; s.applyWind() })
+	p := d.GUI()
 	cb := gui.NewCheckBox("wind on")
 	cb.SetValue(s.windOn)
 	cb.Subscribe(gui.OnChange, func(string, interface{}) { s.windOn = cb.Value(); s.applyWind() })

@@ -10,20 +10,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-func init() {
-	register(sceneDef{
-		Name:  "net",
-		About: "a net of particles pinned at two corners falls onto a sphere",
-		Build: buildNet,
-	})
-}
-
-func buildNet(d *Demo) error {
-	cfg := verlet3d.DefaultConfig()
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+// buildNet builds the net scene in w (verlet3d.DefaultConfig).
+func buildNet(d *Demo, w *verlet3d.World) error {
 	const n = 24
 	const spacing = float32(0.08)
 	size := spacing * (n - 1)

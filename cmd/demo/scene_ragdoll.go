@@ -12,14 +12,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-func init() {
-	register(sceneDef{
-		Name:  "ragdoll",
-		About: "a stick man of particles and links, held in shape by hidden springs, tumbles down steps; grab and throw him",
-		Build: buildRagdoll,
-	})
-}
-
 // The stick man (after datagenetics' rag doll): joints are particles; bones
 // are rigid links; a torso brace (a chest point in front of the spine) makes
 // the torso a rigid solid; hidden soft springs between joints two bones
@@ -121,15 +113,18 @@ type ragStats struct {
 	Steps         int     `json:"steps"`
 }
 
-func buildRagdoll(d *Demo) error {
+// ragdollConfig is the ragdoll scene's World config.
+func ragdollConfig() verlet3d.Config {
 	cfg := verlet3d.DefaultConfig()
 	cfg.Substeps = 20 // small steps: 20 x 3 holds the limbs to 0.14% strain where 6 x 10 left 2.4%
 	cfg.Iterations = 3
 	cfg.Damping = 0.1
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+	return cfg
+}
+
+// buildRagdoll builds the ragdoll scene in w; script probes get its
+// figures (probeReport.Ragdoll).
+func buildRagdoll(d *Demo, w *verlet3d.World) error {
 	// Stairs down along +X: a landing 1.25 m high, four steps of 0.25 m,
 	// then the floor.
 	stone := material.NewStandard(&math32.Color{R: 0.72, G: 0.68, B: 0.6})
@@ -183,6 +178,7 @@ func buildRagdoll(d *Demo) error {
 		}
 		return out, nil
 	}
+	var err error
 	if r.limbs, err = link(ragLimbs, verlet3d.LinkSettings{}); err != nil {
 		return err
 	}
@@ -234,7 +230,7 @@ func buildRagdoll(d *Demo) error {
 		d.Status("limb strain max %.2f%%  clearance min %.2f  torso flips %d  fell %.2f m",
 			100*r.stats.MaxLimbStrain, r.stats.MinClearance, r.stats.TorsoFlips, r.stats.Drop)
 	})
-	d.probe = func() *ragStats { s := r.stats; return &s }
+	d.OnProbe(func(rep *probeReport) { s := r.stats; rep.Ragdoll = &s })
 	d.focus = func() (math32.Vector3, bool) {
 		p := r.pelvis()
 		return math32.Vector3{X: p[0], Y: p[1], Z: p[2]}, true

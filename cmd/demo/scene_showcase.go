@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/drape3d/drape/cloth"
@@ -16,27 +15,24 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	showWind   = flag.Float64("showcase-wind", 6, "showcase scene: mean wind speed in m/s (0..25)")
-	showHairN  = flag.Int("showcase-strands", 200, "showcase scene: hair strands on the walker's head (0..2000)")
-	showCurtns = flag.Bool("showcase-curtains", true, "showcase scene: hang the curtains")
-)
+// check validates the showcase scene's flags.
+func (o *showcaseOptions) check() error {
+	if !(o.wind >= 0 && o.wind <= 25) {
+		return fmt.Errorf("-showcase-wind = %v, want m/s in [0, 25]", o.wind)
+	}
+	if o.strands < 0 || o.strands > 2000 {
+		return fmt.Errorf("-showcase-strands = %d, want 0..2000", o.strands)
+	}
+	return nil
+}
 
-func init() {
-	register(sceneDef{
-		Name:  "showcase",
-		About: "a courtyard in gusty wind: flags, curtains, a walking caped character with a head of hair",
-		Build: buildShowcase,
-		Check: func() error {
-			if !(*showWind >= 0 && *showWind <= 25) {
-				return fmt.Errorf("-showcase-wind = %v, want m/s in [0, 25]", *showWind)
-			}
-			if *showHairN < 0 || *showHairN > 2000 {
-				return fmt.Errorf("-showcase-strands = %d, want 0..2000", *showHairN)
-			}
-			return nil
-		},
-	})
+// showcaseConfig is the showcase scene's World config.
+func showcaseConfig() verlet3d.Config {
+	cfg := verlet3d.DefaultConfig()
+	cfg.Substeps = 4
+	cfg.Iterations = 10
+	cfg.Damping = 0.2
+	return cfg
 }
 
 // showcase is the workshop's advanced exercise: many cloth effects at once
@@ -50,16 +46,10 @@ type showcase struct {
 	meshes []*scene.ClothMesh
 }
 
-func buildShowcase(d *Demo) error {
-	cfg := verlet3d.DefaultConfig()
-	cfg.Substeps = 4
-	cfg.Iterations = 10
-	cfg.Damping = 0.2
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
-	s := &showcase{d: d, w: w, speed: float32(*showWind)}
+// buildShowcase builds the showcase scene in w; its strands slider
+// changes o.strands and rebuilds.
+func buildShowcase(d *Demo, w *verlet3d.World, o *showcaseOptions) error {
+	s := &showcase{d: d, w: w, speed: float32(o.wind)}
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
 	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
 		return err
@@ -91,7 +81,7 @@ func buildShowcase(d *Demo) error {
 	}
 
 	// A gateway with two curtains on the right.
-	if *showCurtns {
+	if o.curtains {
 		for _, p := range []struct {
 			pos  [3]float32
 			size [3]float32
@@ -120,27 +110,15 @@ func buildShowcase(d *Demo) error {
 	if err != nil {
 		return err
 	}
-	d.Scene.UpdateMatrixWorld()
-	rig.settings.CarryLinear = 0.3
-	rig.settings.CarryAngular = 0.3
-	rig.settings.MaxLag = 1.5
-	cape, err := scene.NewCape(w, rig.settings)
-	if err != nil {
-		return err
-	}
 	drv := d.SetWorld(w)
-	cape.Attach(drv)
-	capeMesh := scene.NewClothMesh(cape.Grid, d.Texture("cape"))
-	d.Scene.Add(capeMesh)
-	d.Cloth(cape.Grid)
-	s.meshes = append(s.meshes, capeMesh)
-	wf, err := cloth.NewWindForce(cape.Grid, cloth.DefaultWindSettings())
+	cape, capeMesh, wf, err := rig.dress(d, w, drv)
 	if err != nil {
 		return err
 	}
+	s.meshes = append(s.meshes, capeMesh)
 	s.winds = append(s.winds, wf)
-	if *showHairN > 0 {
-		if s.h, err = rig.grow(d, w, drv, *showHairN); err != nil {
+	if o.strands > 0 {
+		if s.h, err = rig.grow(d, w, drv, o.strands); err != nil {
 			return err
 		}
 	}
@@ -157,9 +135,9 @@ func buildShowcase(d *Demo) error {
 	d.OnKey(window.KeyUp, "Up wind +2", func() { _ = s.setWind(s.speed + 2) })
 	d.OnKey(window.KeyDown, "Down wind -2", func() { _ = s.setWind(s.speed - 2) })
 	d.Slider("wind (m/s)", 0, 25, s.speed, "%.0f", func(v float32) { _ = s.setWind(v) })
-	d.Slider("hair strands", 0, 2000, float32(*showHairN), "%.0f", func(v float32) {
-		if n := int(v + 0.5); n != *showHairN {
-			*showHairN = n
+	d.Slider("hair strands", 0, 2000, float32(o.strands), "%.0f", func(v float32) {
+		if n := int(v + 0.5); n != o.strands {
+			o.strands = n
 			d.Rebuild()
 		}
 	})

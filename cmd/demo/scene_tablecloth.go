@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/drape3d/drape/cloth"
@@ -15,36 +14,28 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-var (
-	tableclothSize = flag.Int("tablecloth-size", 48, "tablecloth scene: particles along each side (8..160)")
-	tableclothSelf = flag.Bool("tablecloth-self", false, "tablecloth scene: turn on self-collision")
-)
-
-func init() {
-	register(sceneDef{
-		Name:  "tablecloth",
-		About: "a tablecloth dropped on a box and a ball lands, drapes and rests",
-		Build: buildTablecloth,
-		Check: func() error {
-			if n := *tableclothSize; n < 8 || n > 160 {
-				return fmt.Errorf("-tablecloth-size = %d, want 8..160", n)
-			}
-			return nil
-		},
-	})
+// check validates the tablecloth scene's flags.
+func (o *tableclothOptions) check() error {
+	if n := o.size; n < 8 || n > 160 {
+		return fmt.Errorf("-tablecloth-size = %d, want 8..160", n)
+	}
+	return nil
 }
 
-func buildTablecloth(d *Demo) error {
-	n := *tableclothSize
+// tableclothConfig is the tablecloth scene's World config.
+func tableclothConfig() verlet3d.Config {
 	cfg := verlet3d.DefaultConfig()
 	// Still air alone leaves the corners hanging off the box swinging by
 	// centimeters for more than 30 s; settling brakes what is left near rest, so
 	// the World sleeps about 12 s after the drop.
 	cfg.SettleDamping = 3
-	w, err := d.NewWorld(cfg)
-	if err != nil {
-		return err
-	}
+	return cfg
+}
+
+// buildTablecloth builds the tablecloth scene in w; its slider changes
+// o.size and rebuilds.
+func buildTablecloth(d *Demo, w *verlet3d.World, o *tableclothOptions) error {
+	n := o.size
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
 	box, _ := verlet3d.NewBox(mgl32.Vec3{-0.35, 0.4, 0}, mgl32.Vec3{0.3, 0.4, 0.3}, mgl32.QuatIdent())
 	ball, _ := verlet3d.NewSphere(mgl32.Vec3{0.45, 0.35, 0}, 0.35)
@@ -65,7 +56,7 @@ func buildTablecloth(d *Demo) error {
 	if err != nil {
 		return err
 	}
-	if *tableclothSelf {
+	if o.self {
 		if _, err := cloth.NewSelfCollision(g, 0.9*s.Spacing); err != nil {
 			return err
 		}
@@ -110,8 +101,8 @@ func buildTablecloth(d *Demo) error {
 		wind.SetAir(air)
 	})
 	d.Slider("particles a side", 8, 96, float32(n), "%.0f", func(v float32) {
-		if m := int(v + 0.5); m != *tableclothSize {
-			*tableclothSize = m
+		if m := int(v + 0.5); m != o.size {
+			o.size = m
 			d.Rebuild()
 		}
 	})

@@ -203,7 +203,7 @@ func parseScriptText(file string, b []byte) (*script, error) {
 func parsePos(s string) (scriptPos, error) {
 	const want = "want X,Y, rDX,DY (relative to the cursor), pN (a particle), pA~pB (between two) or mSCENE (a menu button)"
 	if name, ok := strings.CutPrefix(s, "m"); ok {
-		if _, known := scenes[name]; !known {
+		if _, known := findScene(name); !known {
 			return scriptPos{}, fmt.Errorf("position %q: no scene %q in the menu", s, name)
 		}
 		return scriptPos{particle: -1, other: -1, menu: name}, nil
@@ -429,8 +429,9 @@ type probeReport struct {
 	Grab       *probeGrab `json:"grab,omitempty"`
 	// Screen holds the window position of each particle the probe's label
 	// names (pN or pA~pB).
-	Screen  map[string][2]float32 `json:"screen,omitempty"`
-	Ragdoll *ragStats             `json:"ragdoll,omitempty"`
+	Screen map[string][2]float32 `json:"screen,omitempty"`
+	// Ragdoll holds the ragdoll scene's figures (Demo.OnProbe).
+	Ragdoll *ragStats `json:"ragdoll,omitempty"`
 }
 
 type probeGrab struct {
@@ -484,8 +485,8 @@ func (sh *shell) probe(label string) probeReport {
 			r.Grab = &probeGrab{Particle: int(g.p), Pos: p, RayOrigin: o, RayDir: dir}
 		}
 	}
-	if d.probe != nil {
-		r.Ragdoll = d.probe()
+	for _, f := range d.probes {
+		f(&r)
 	}
 	v := sh.views
 	r.Dots, r.PinnedDots = v.freeDots.shown()+v.pinnedDots.shown(), v.pinnedDots.shown()

@@ -26,7 +26,7 @@ import (
 // and switches scenes inside the running app.
 type shell struct {
 	app   *app.Application
-	opt   options
+	opt   *options   // the flags; scenes' sliders change their parts
 	root  *core.Node // rendered: camera, lights, HUD, menu, tools, scene
 	cam   *camera.Camera
 	orbit *orbit
@@ -68,7 +68,7 @@ type configOverrides struct {
 	dampingSet           bool
 }
 
-func run(def sceneDef, opt options) error {
+func run(def sceneDef, opt *options) error {
 	var camPos, camLook *math32.Vector3
 	if opt.cam != "" {
 		v, err := parseVec(opt.cam)
@@ -238,7 +238,7 @@ func (sh *shell) fail(err error) {
 // build makes the named scene in a fresh Demo, replacing the current one.
 // keepView keeps the camera where it is (a reset or a settings rebuild).
 func (sh *shell) build(name string, keepView bool) error {
-	def, ok := scenes[name]
+	def, ok := findScene(name)
 	if !ok {
 		return fmt.Errorf("no scene %q", name)
 	}
@@ -280,7 +280,11 @@ func (sh *shell) build(name string, keepView bool) error {
 	sh.root.Add(d.Scene)
 	eye, target := sh.orbit.Eye(), sh.orbit.Target()
 	sh.orbit.Floor = -math32.Infinity
-	if err := def.Build(d); err != nil {
+	w, err := d.NewWorld(def.Config())
+	if err != nil {
+		return fmt.Errorf("scene %s: %w", name, err)
+	}
+	if err := def.Build(d, w, sh.opt); err != nil {
 		return fmt.Errorf("scene %s: %w", name, err)
 	}
 	if keepView {
@@ -319,7 +323,7 @@ func (sh *shell) showGUI() {
 
 // switchTo asks for the named scene before the next frame.
 func (sh *shell) switchTo(name string) {
-	if _, ok := scenes[name]; ok {
+	if _, ok := findScene(name); ok {
 		sh.pending = name
 	}
 }
@@ -327,13 +331,7 @@ func (sh *shell) switchTo(name string) {
 // buildMenu makes the scene menu: one button per scene, at the bottom
 // left; number keys choose the same scenes.
 func (sh *shell) buildMenu() {
-	sh.menu = gui.NewPanel(120, 10)
-	sh.menu.SetColor4(&math32.Color4{R: 0.1, G: 0.12, B: 0.15, A: 0.5})
-	sh.menu.SetPaddings(4, 4, 4, 4)
-	l := gui.NewVBoxLayout()
-	l.SetSpacing(3)
-	l.SetAutoHeight(true)
-	sh.menu.SetLayout(l)
+	sh.menu = stackPanel(120, 0.5, 4, 3)
 	sh.menuButton = map[string]*gui.Button{}
 	for i, n := range sceneNames() {
 		name := n
