@@ -96,6 +96,9 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-scene", "flag", "-flag-tear", "-0.1"}, []string{"-flag-tear = -0.1"}},
 		{[]string{"-scene", "cubes", "-cubes-rain", "-1"}, []string{"-cubes-rain = -1"}},
 		{[]string{"-scene", "cubes", "-cubes-size", "NaN"}, []string{"-cubes-size = NaN"}},
+		{[]string{"-scene", "cubes", "-cubes-engine", "jelly"}, []string{`-cubes-engine = "jelly"`}},
+		{[]string{"-scene", "cape", "-cape-view", "top"}, []string{`-cape-view = "top"`, "side, behind or front"}},
+		{[]string{"-scene", "cape", "-cape-gait", "fly"}, []string{`-cape-gait = "fly"`}},
 		{[]string{"-scene", "tablecloth", "-tablecloth-size", "2"}, []string{"-tablecloth-size = 2"}},
 		// A flag of another scene is checked too: NaN is never a value.
 		{[]string{"-scene", "net", "-hair-length", "NaN"}, []string{"-hair-length = NaN"}},

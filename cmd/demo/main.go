@@ -53,6 +53,7 @@ func sceneTable() []sceneDef {
 		About:  "a cape on an animated character walking a loop; pins and colliders follow the body",
 		Config: capeConfig,
 		Build:  func(d *Demo, w *verlet3d.World, o *options) error { return buildCape(d, w, &o.cape) },
+		Check:  func(o *options) error { return o.cape.check() },
 	}, {
 		Name:   "cubes",
 		About:  "crates stack, tumble and rain down; a cloth drapes them (T throws one, Shift+drag grabs one)",

@@ -48,6 +48,19 @@ func capeConfig() verlet3d.Config {
 
 // buildCape builds the cape scene in w: the mannequin, or the glTF
 // character of o.gltf, in a cape, walking.
+// check validates the cape scene's flags.
+func (o *capeOptions) check() error {
+	switch o.view {
+	case "side", "behind", "front":
+	default:
+		return fmt.Errorf("-cape-view = %q, want side, behind or front", o.view)
+	}
+	if _, err := mannequin.ParseGait(o.gait); err != nil {
+		return fmt.Errorf("-cape-gait = %q: %w", o.gait, err)
+	}
+	return nil
+}
+
 func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	var rig *capeRig
 	var err error
@@ -110,7 +123,7 @@ func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	case "front":
 		view = math32.Vector3{X: 0.4, Y: 0.3, Z: 2.8}
 	default:
-		return fmt.Errorf("-cape-view %q: want side, behind or front", o.view)
+		return fmt.Errorf("-cape-view = %q, want side, behind or front", o.view)
 	}
 	// The view is in the character's frame at the start.
 	k := float32(1)
@@ -241,7 +254,7 @@ func onOff(b bool) string {
 func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 	g, err := mannequin.ParseGait(gait)
 	if err != nil {
-		return nil, fmt.Errorf("-cape-gait: %w", err)
+		return nil, fmt.Errorf("-cape-gait = %q: %w", gait, err)
 	}
 	m, err := mannequin.New(mannequin.Options{Steer: 1 / 3.5})
 	if err != nil {
