@@ -275,18 +275,8 @@ func TestStackOfSix(t *testing.T) {
 				w, s := newWorldOn(t, e, nil)
 				floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 				const size = 0.5
-				var top bodies.Cube
-				for i := 0; i < 6; i++ {
-					top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: 1, Hollow: tc.hollow,
-						Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
-						Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
-				}
-				start := s.Position(top)
-				var worst float64
-				for i := 0; i < 1200; i++ {
-					w.Step()
-					worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
-				}
+				top := stack(t, s, 6, size, func(int) float32 { return 1 }, tc.hollow, tc.twist)
+				worst := drift(w, s, top, 1200)
 				t.Logf("top cube moved at most %.3g m (%.2f%% of its size) in 20 s", worst, float64(100*worst/size))
 				if worst > tc.limit*size {
 					t.Errorf("top of a stack of six moved %.3g m in 20 s, want < %g%% of %.2f m", worst, float64(100*tc.limit), size)

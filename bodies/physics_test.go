@@ -342,28 +342,43 @@ func TestStack(t *testing.T) {
 			})
 			floor(t, s, mgl32.Vec3{0, 1, 0}, 0.6)
 			const size = 0.5
-			var top bodies.Cube
-			for i := 0; i < 5; i++ {
-				m := float32(1)
-				if tc.heavy {
-					m = float32(5 - i)
-				}
-				top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: m, Hollow: tc.hollow,
-					Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
-					Rotation: vecmath.QuatAxisAngle(float32(tc.twist*float32(i)), mgl32.Vec3{0, 1, 0})})
+			mass := func(int) float32 { return 1 }
+			if tc.heavy {
+				mass = func(i int) float32 { return float32(5 - i) }
 			}
-			start := s.Position(top)
-			var worst float64
-			for i := 0; i < 600; i++ {
-				w.Step()
-				worst = math.Max(worst, float64(vecmath.Len(s.Position(top).Sub(start))))
-			}
+			top := stack(t, s, 5, size, mass, tc.hollow, tc.twist)
+			worst := drift(w, s, top, 600)
 			if worst > 0.05*size {
 				t.Errorf("top cube moved %.3g m in 10 s, want < 5%% of %.2f m", worst, size)
 			}
 			t.Logf("top cube moved at most %.3g m (%.2f%% of its size)", worst, float64(100*worst/size))
 		})
 	}
+}
+
+// stack builds n cubes of edge size on a floor at y = 0, cube i of mass
+// mass(i) turned twist·i rad about the vertical, and returns the top one.
+func stack(t testing.TB, s *bodies.System, n int, size float32, mass func(int) float32, hollow bool, twist float32) bodies.Cube {
+	t.Helper()
+	var top bodies.Cube
+	for i := 0; i < n; i++ {
+		top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: mass(i), Hollow: hollow,
+			Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
+			Rotation: vecmath.QuatAxisAngle(float32(twist*float32(i)), mgl32.Vec3{0, 1, 0})})
+	}
+	return top
+}
+
+// drift steps w steps times and returns the farthest cube c got from where
+// it began, m.
+func drift(w *verlet3d.World, s *bodies.System, c bodies.Cube, steps int) float64 {
+	start := s.Position(c)
+	var worst float64
+	for i := 0; i < steps; i++ {
+		w.Step()
+		worst = math.Max(worst, float64(vecmath.Len(s.Position(c).Sub(start))))
+	}
+	return worst
 }
 
 // slide returns how far a cube set on a slope of the given angle (degrees)
