@@ -1,6 +1,7 @@
 package verlet3d
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -58,9 +59,14 @@ type linkGroupArgs struct {
 // kernel when its eight links are plain XPBD links and share no particle,
 // and skipped when none of them is solved (idle or broken: the links of
 // cubes that bodies alone moves).
+//
+// Without kernels the Go loop solveLinkGroupsGo reads the same groups: a
+// group is solved by it when its eight links are plain XPBD links (they
+// may share particles, and touch the last one), and groupSep marks those
+// whose links share none.
 func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels bool) {
 	ng := len(ls.hot) / linkGroupSize
-	if !kernels || ng == 0 || len(invMass) > maxVectorParticles {
+	if ng == 0 || len(invMass) > maxVectorParticles {
 		ls.groupOK, ls.groupIdle = ls.groupOK[:0], ls.groupIdle[:0]
 		return
 	}
@@ -70,8 +76,17 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 		ls.groupIdle = make([]bool, ng)
 	}
 	ls.groups, ls.groupOK, ls.groupIdle = ls.groups[:ng], ls.groupOK[:ng], ls.groupIdle[:ng]
-	ls.markNear(len(invMass))
-	last := int32(len(invMass) - 1) // the kernel reads 16 bytes per particle
+	ls.goGroups = !kernels
+	last := int32(-1) // no particle: the Go loop takes any
+	if kernels {
+		ls.markNear(len(invMass))
+		last = int32(len(invMass) - 1) // the kernel reads 16 bytes per particle
+	} else {
+		if cap(ls.groupSep) < ng {
+			ls.groupSep = make([]bool, ng)
+		}
+		ls.groupSep = ls.groupSep[:ng]
+	}
 	for g := range ls.groups {
 		hot := ls.hot[g*linkGroupSize : (g+1)*linkGroupSize]
 		idle := true
@@ -79,19 +94,23 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 			idle = idle && hot[k].flags&(linkIdle|linkBroken) != 0
 		}
 		ls.groupIdle[g] = idle
-		ok := true
+		plain, sep := true, true
 		for k := range hot {
 			c := &hot[k]
 			if c.flags != 0 || c.a == last || c.b == last {
-				ok = false
+				plain = false
 				break
 			}
 			for j := range k {
 				if o := &hot[j]; o.a == c.a || o.a == c.b || o.b == c.a || o.b == c.b {
-					ok = false
-					break
+					sep = false
 				}
 			}
+		}
+		ok := plain && sep
+		if !kernels {
+			ok = plain
+			ls.groupSep[g] = sep
 		}
 		ls.groupOK[g] = ok
 		if !ok {
@@ -159,6 +178,10 @@ func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32,
 		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], pos, invMass, invH2, first)
 		return
 	}
+	if ls.goGroups {
+		ls.solveRangeGo(lo, hi, pos, invMass, invH2, first)
+		return
+	}
 	args := linkGroupArgs{pos: unsafe.Pointer(unsafe.SliceData(pos)), eps: 1e-18}
 	if first {
 		args.first = 1
@@ -198,5 +221,171 @@ func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32,
 			solveLinks(ls.hot[k:k+linkGroupSize], ls.lambda[k:k+linkGroupSize], pos, invMass, invH2, first)
 			k += linkGroupSize
 		}
+	}
+}
+
+// solveRangeGo is solveRange without kernels: solveLinkGroupsGo on every
+// run of whole groups in the range that prepareGroups marked, solveLinks
+// on the rest, in solver order.
+func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+	k := lo
+	for k < hi {
+		g := k / linkGroupSize
+		whole := k%linkGroupSize == 0 && k+linkGroupSize <= hi
+		if whole && ls.groupIdle[g] {
+			if first {
+				clear(ls.lambda[k : k+linkGroupSize])
+			}
+			k += linkGroupSize
+			continue
+		}
+		if !whole || !ls.groupOK[g] {
+			e := min(hi, (g+1)*linkGroupSize)
+			solveLinks(ls.hot[k:e], ls.lambda[k:e], pos, invMass, invH2, first)
+			k = e
+			continue
+		}
+		n := 1
+		for (g+n+1)*linkGroupSize <= hi && ls.groupOK[g+n] {
+			n++
+		}
+		e := k + n*linkGroupSize
+		solveLinkGroupsGo(ls.groups[g:g+n], ls.groupSep[g:g+n], ls.lambda[k:e], pos, first)
+		k = e
+	}
+}
+
+// Column offsets in a linkGroup, for the Go loops that walk a pointer
+// along a group's first column (solveLinkGroupsGo).
+const (
+	offB3     = unsafe.Offsetof(linkGroup{}.b3)
+	offRest   = unsafe.Offsetof(linkGroup{}.rest)
+	offAlphaH = unsafe.Offsetof(linkGroup{}.alphaH)
+	offInvDen = unsafe.Offsetof(linkGroup{}.invDen)
+	offWa     = unsafe.Offsetof(linkGroup{}.wa)
+	offWb     = unsafe.Offsetof(linkGroup{}.wb)
+)
+
+// solveLinkGroupsGo is one pass over groups (whose multipliers are
+// lambda, eight a group; sep tells the groups whose links share no
+// particle) in Go: each link, in slot order, computed as solveLinks
+// computes a plain XPBD link, operation for operation, but read from the
+// group's columns (particle indices already scaled by 3, alpha/h² and both
+// inverse masses kept by prepareGroups) instead of linkHot and invMass:
+// fewer loads, no multiply for alpha/h² and no flags to test a link.
+//
+// A link's arithmetic is one long chain (a square root, then a division,
+// about 60 cycles), and one link after another the processor's window
+// holds too few links to hide it. A group whose links share no particle is
+// therefore solved in two sweeps: the first takes the eight square roots,
+// the second the rest, so that eight independent chains overlap in each;
+// it gives the same bits as link by link, since no link reads what another
+// of its group writes. Other groups go link by link (solveLinkGroupGo).
+//
+// Positions are read through unsafe pointers, as in solveLinks:
+// prepareGroups has indexed invMass (with bounds checks) by every grouped
+// link's two particles, and pos has one entry per particle. The loops walk
+// a pointer along a group's first column and read the others at their
+// fixed offsets from it: indexing gr.rest[k] made the compiler rebuild each
+// column's address (two LEAs a field).
+func solveLinkGroupsGo(groups []linkGroup, sep []bool, lambda []float32, pos []mgl32.Vec3, first bool) {
+	lambda = lambda[:len(groups)*linkGroupSize]
+	sep = sep[:len(groups)]
+	p0 := unsafe.Pointer(unsafe.SliceData(pos))
+	for g := range groups {
+		lam := (*[linkGroupSize]float32)(lambda[g*linkGroupSize:])
+		gr := &groups[g]
+		if !sep[g] || !solveLinkGroupSep(gr, lam, p0, first) {
+			solveLinkGroupGo(gr, lam, p0, first)
+		}
+	}
+}
+
+// solveLinkGroupSep solves a group whose links share no particle in two
+// sweeps (see solveLinkGroupsGo), or reports false, having changed
+// nothing, when one of its links is shorter than sqrt(1e-18).
+func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool) bool {
+	var ds [linkGroupSize]float32
+	c := unsafe.Pointer(&gr.a3[0])
+	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
+		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
+		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
+		dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
+		d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+		if d2 < 1e-18 {
+			return false
+		}
+		ds[k] = float32(math.Sqrt(float64(d2)))
+	}
+	c = unsafe.Pointer(&gr.a3[0])
+	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
+		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
+		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
+		ax, ay, az := pa[0], pa[1], pa[2]
+		bx, by, bz := pb[0], pb[1], pb[2]
+		dx, dy, dz := bx-ax, by-ay, bz-az
+		d := ds[k]
+		rest := *(*float32)(unsafe.Add(c, offRest))
+		invDen := *(*float32)(unsafe.Add(c, offInvDen))
+		var dl float32
+		if first {
+			dl = float32((rest - d) * invDen) // see firstPassTerm
+			lam[k] = 0 + dl
+		} else {
+			l := lam[k]
+			alphaH := *(*float32)(unsafe.Add(c, offAlphaH))
+			dl = float32((rest - d - float32(alphaH*l)) * invDen)
+			lam[k] = l + dl
+		}
+		s := dl / d
+		ka := float32(*(*float32)(unsafe.Add(c, offWa)) * s)
+		kb := float32(*(*float32)(unsafe.Add(c, offWb)) * s)
+		pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
+		pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
+	}
+	return true
+}
+
+// firstPassTerm: on a substep's first pass the multiplier l is 0, and the
+// Go loops skip subtracting alphaH·l there. The kernel and solveLinks
+// subtract it, but it changes no bit: alphaH is finite (MaxCompliance) so
+// the product is ±0, and x - (±0) is x for every x but -0, which rest - d
+// never is (d > 0). The multiplier is still stored as 0 + dl, which turns
+// a -0 into +0 as l + dl does.
+//
+// solveLinkGroupGo solves a group's links one after another.
+func solveLinkGroupGo(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool) {
+	c := unsafe.Pointer(&gr.a3[0])
+	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
+		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
+		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
+		ax, ay, az := pa[0], pa[1], pa[2]
+		bx, by, bz := pb[0], pb[1], pb[2]
+		dx, dy, dz := bx-ax, by-ay, bz-az
+		d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+		if d2 < 1e-18 {
+			if first {
+				lam[k] = 0
+			}
+			continue // degenerate: no direction to push along
+		}
+		d := float32(math.Sqrt(float64(d2)))
+		rest := *(*float32)(unsafe.Add(c, offRest))
+		invDen := *(*float32)(unsafe.Add(c, offInvDen))
+		var dl float32
+		if first {
+			dl = float32((rest - d) * invDen) // see firstPassTerm
+			lam[k] = 0 + dl
+		} else {
+			l := lam[k]
+			alphaH := *(*float32)(unsafe.Add(c, offAlphaH))
+			dl = float32((rest - d - float32(alphaH*l)) * invDen)
+			lam[k] = l + dl
+		}
+		s := dl / d
+		ka := float32(*(*float32)(unsafe.Add(c, offWa)) * s)
+		kb := float32(*(*float32)(unsafe.Add(c, offWb)) * s)
+		pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
+		pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 	}
 }
