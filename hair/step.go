@@ -97,7 +97,7 @@ func (h *Hair) carry(lo, hi int) {
 	prev = prev[:len(pos)]
 	inv = inv[:len(pos)]
 	for i := range pos {
-		if inv[i] == 0 {
+		if isZero(&inv[i]) {
 			continue
 		}
 		p, q := &pos[i], &prev[i]
@@ -481,7 +481,7 @@ func (h *Hair) pass(lo, hi int) {
 // For each particle j the loop runs the stretch links of the strands, then
 // their bend links: the same order for every strand (strands do not touch
 // each other), with fewer values live in each loop than in one that did
-// both, which the compiler kept in registers instead of spilling them. The
+// both, so that the compiler keeps them in registers. The
 // loops read the hair's slices through unsafe pointers (hairAt, hairVec),
 // without the twenty bounds checks a particle that indexing took: every
 // index is a particle of strands lo..hi-1 past its root, [lo·per+1,
@@ -514,15 +514,16 @@ func (h *Hair) links(lo, hi int) {
 		rs[i-lo], irs[i-lo], r2s[i-lo] = r, h.segInv[i], r2
 		lo2s[i-lo], hi2s[i-lo] = float32(0.81*r2), float32(1.21*r2)
 	}
+	useAS := aS != 0
 	stride := uintptr(per)
 	for j := 1; j < per; j++ {
 		// Stretch links j-1 -> j.
 		o := uintptr(lo*per + j)
 		for i := 0; i < hi-lo; i, o = i+1, o+stride {
-			k := hairAt(kS, o)
-			if k == 0 {
+			if hairZero(kS, o) {
 				continue
 			}
+			k := hairAt(kS, o)
 			pa, pb := hairVec(pos, o-1), hairVec(pos, o)
 			ax, ay, az := pa[0], pa[1], pa[2]
 			bx, by, bz := pb[0], pb[1], pb[2]
@@ -533,10 +534,14 @@ func (h *Hair) links(lo, hi int) {
 			// (d+r)/2r): past 10% the exact form is used.
 			C, g := float32((d2-r2s[i])*0.5*ir), ir
 			if d2 < lo2s[i] || d2 > hi2s[i] {
-				C, g = exactLink(d2, rs[i])
+				C, g = 0, 0
+				if d2 > 1e-18 {
+					d := float32(math.Sqrt(float64(d2)))
+					C, g = d-rs[i], 1/d
+				}
 			}
 			dl := float32(-C * k)
-			if aS != 0 {
+			if useAS {
 				l := hairPtr(lamS, o)
 				dl = float32((-C - float32(aS**l)) * k)
 				*l += dl
@@ -552,10 +557,10 @@ func (h *Hair) links(lo, hi int) {
 		// Bend links j-2 -> j: soft distance-2 links.
 		o = uintptr(lo*per + j)
 		for i := 0; i < hi-lo; i, o = i+1, o+stride {
-			k := hairAt(kB, o)
-			if k == 0 {
+			if hairZero(kB, o) {
 				continue
 			}
+			k := hairAt(kB, o)
 			pc, pb := hairVec(pos, o-2), hairVec(pos, o)
 			cx, cy, cz := pc[0], pc[1], pc[2]
 			bx, by, bz := pb[0], pb[1], pb[2]
@@ -563,14 +568,22 @@ func (h *Hair) links(lo, hi int) {
 			d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 			r, ir := hairAt(bendRest, o), hairAt(bendInv, o)
 			r2 := float32(r * r)
-			var C, g float32 // constraint value and 1/|gradient direction|
+			// The constraint value and 1/|gradient direction|, g: no link
+			// (as g = 0) when too short or too long to have a direction.
+			// The square-root-free form's g is 1/r, never 0 (it is taken
+			// only for r > 0).
+			var C, g float32
 			if d2 > 0.5*r2 && d2 < 1.5*r2 {
 				C, g = float32((d2-r2)*0.5*ir), ir
 			} else {
-				C, g = exactLink(d2, r)
-			}
-			if g == 0 {
-				continue
+				if !(d2 > 1e-18) {
+					continue
+				}
+				d := float32(math.Sqrt(float64(d2)))
+				C, g = d-r, 1/d
+				if g == 0 {
+					continue
+				}
 			}
 			l := hairPtr(lamB, o)
 			dl := float32((-C - float32(aB**l)) * k)
@@ -583,25 +596,20 @@ func (h *Hair) links(lo, hi int) {
 	}
 }
 
-// exactLink returns the exact distance constraint's value d - r and
-// 1/|gradient direction| 1/d for a link of squared length d2 and rest
-// length r, or 0, 0 for a link too short to have a direction: the rare
-// case of links, kept out of its loops.
-//
-//go:noinline
-func exactLink(d2, r float32) (C, g float32) {
-	if d2 > 1e-18 {
-		d := float32(math.Sqrt(float64(d2)))
-		return d - r, 1 / d
-	}
-	return 0, 0
-}
-
 // hairFloats and hairVecs return the start of a slice for hairAt, hairPtr
 // and hairVec, which index it without a bounds check: the caller has
 // checked every index it passes against the slice (links, pull).
 func hairFloats(s []float32) unsafe.Pointer  { return unsafe.Pointer(unsafe.SliceData(s)) }
 func hairVecs(s []mgl32.Vec3) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// hairZero reports whether the float32 at index i is ±0, testing its bits
+// as an integer: the loops are bound by the processor's floating-point
+// adders, which its floating-point compares share, while integer tests run
+// on ports of their own.
+func hairZero(p unsafe.Pointer, i uintptr) bool { return *(*uint32)(unsafe.Add(p, 4*i))<<1 == 0 }
+
+// isZero reports whether *x is ±0 from its bits, as hairZero does.
+func isZero(x *float32) bool { return *(*uint32)(unsafe.Pointer(x))<<1 == 0 }
 
 func hairAt(p unsafe.Pointer, i uintptr) float32      { return *(*float32)(unsafe.Add(p, 4*i)) }
 func hairPtr(p unsafe.Pointer, i uintptr) *float32    { return (*float32)(unsafe.Add(p, 4*i)) }
@@ -662,12 +670,12 @@ func (h *Hair) pull(lo, hi int) {
 		}
 		o := i * per
 		st := pos[o : o+per]
-		ws := inv[o : o+per]
-		ts := target[o : o+per]
+		ws := inv[o : o+per][:len(st)]
+		ts := target[o : o+per][:len(st)]
 		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
 		for j := j0; j < len(st); j++ {
-			if ws[j] == 0 {
+			if isZero(&ws[j]) {
 				continue
 			}
 			p := &st[j]
@@ -722,7 +730,7 @@ func (h *Hair) followLeader(lo, hi int) {
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
 			o := i*per + j
-			if inv[o] == 0 {
+			if isZero(&inv[o]) {
 				continue
 			}
 			seg := restSeg[i]
@@ -735,7 +743,7 @@ func (h *Hair) followLeader(lo, hi int) {
 			}
 			k := seg / sqrt32(l2)
 			nx, ny, nz := ax+float32(dx*k), ay+float32(dy*k), az+float32(dz*k)
-			if damp != 0 && inv[o-1] != 0 {
+			if damp != 0 && !isZero(&inv[o-1]) {
 				q := &prev[o-1]
 				q[0] += float32(damp * (nx - pb[0]))
 				q[1] += float32(damp * (ny - pb[1]))
@@ -830,7 +838,7 @@ func (h *Hair) headContact(lo, hi int) {
 		o0 += 8 * groups
 	}
 	for o := o0; o < hi*per; o++ {
-		if inv[o] == 0 {
+		if isZero(&inv[o]) {
 			continue
 		}
 		p := &pos[o]
