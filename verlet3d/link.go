@@ -105,7 +105,7 @@ type linkStore struct {
 	// goGroups: the kernels are off, and groupOK marks the groups of plain
 	// XPBD links, which solveLinkGroupsGo solves (they may share particles).
 	goGroups bool
-	groupSep []bool // without kernels: the group's links share no particle
+	groupGo  []uint8 // without kernels: what solveLinkGroupsGo may assume of the group (goSep, goSameW)
 	// count is, by particle, how many links (broken ones included until
 	// removed) join it: bodies tells an asleep cube held by a link of the
 	// game's from one that has only its own (internal/bridge.LinkCounts).

@@ -62,8 +62,9 @@ type linkGroupArgs struct {
 //
 // Without kernels the Go loop solveLinkGroupsGo reads the same groups: a
 // group is solved by it when its eight links are plain XPBD links (they
-// may share particles, and touch the last one), and groupSep marks those
-// whose links share none.
+// may share particles, and touch the last one) whose inverse denominators
+// are at least minGoInvDen, and groupGo tells what more it may assume
+// (goSep, goSameW).
 func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels bool) {
 	ng := len(ls.hot) / linkGroupSize
 	if ng == 0 || len(invMass) > maxVectorParticles {
@@ -82,10 +83,10 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 		ls.markNear(len(invMass))
 		last = int32(len(invMass) - 1) // the kernel reads 16 bytes per particle
 	} else {
-		if cap(ls.groupSep) < ng {
-			ls.groupSep = make([]bool, ng)
+		if cap(ls.groupGo) < ng {
+			ls.groupGo = make([]uint8, ng)
 		}
-		ls.groupSep = ls.groupSep[:ng]
+		ls.groupGo = ls.groupGo[:ng]
 	}
 	for g := range ls.groups {
 		hot := ls.hot[g*linkGroupSize : (g+1)*linkGroupSize]
@@ -94,7 +95,7 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 			idle = idle && hot[k].flags&(linkIdle|linkBroken) != 0
 		}
 		ls.groupIdle[g] = idle
-		plain, sep := true, true
+		plain, sep, bigDen, sameW := true, true, true, true
 		for k := range hot {
 			c := &hot[k]
 			if c.flags != 0 || c.a == last || c.b == last {
@@ -106,11 +107,20 @@ func (ls *linkStore) prepareGroups(invMass []float32, invH2 float32, kernels boo
 					sep = false
 				}
 			}
+			bigDen = bigDen && c.invDen >= minGoInvDen
+			sameW = sameW && math.Float32bits(invMass[c.a]) == math.Float32bits(invMass[c.b])
 		}
 		ok := plain && sep
 		if !kernels {
-			ok = plain
-			ls.groupSep[g] = sep
+			ok = plain && bigDen
+			var f uint8
+			if sep {
+				f |= goSep
+			}
+			if sameW {
+				f |= goSameW
+			}
+			ls.groupGo[g] = f
 		}
 		ls.groupOK[g] = ok
 		if !ok {
@@ -250,7 +260,7 @@ func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float3
 			n++
 		}
 		e := k + n*linkGroupSize
-		solveLinkGroupsGo(ls.groups[g:g+n], ls.groupSep[g:g+n], ls.lambda[k:e], pos, first)
+		solveLinkGroupsGo(ls.groups[g:g+n], ls.groupGo[g:g+n], ls.lambda[k:e], pos, first)
 		k = e
 	}
 }
@@ -266,21 +276,47 @@ const (
 	offWb     = unsafe.Offsetof(linkGroup{}.wb)
 )
 
+// What solveLinkGroupsGo may assume of a group (linkStore.groupGo).
+const (
+	goSep   uint8 = 1 << iota // its links share no particle
+	goSameW                   // each link's two inverse masses are equal (bit for bit)
+)
+
+// minGoInvDen is the least inverse denominator of a link that
+// solveLinkGroupsGo solves (2^-94): on a first pass it stores a link's
+// multiplier as dl, where solveLinks stores 0 + dl, which differ only for
+// dl = -0. dl = (rest - d)·invDen, and rest - d is never -0 (d > 0) and,
+// when not 0, at least 2^-54 in magnitude (d is at least 2^-30, as d² is
+// at least 1e-18, and rest - d is then a multiple of 2^-54 unless rest is
+// under d/2); times an invDen of at least 2^-94 it cannot round to zero.
+// The links below it (between two pinned particles, or of a compliance
+// near MaxCompliance) are left to solveLinks.
+const minGoInvDen = 0x1p-94
+
 // solveLinkGroupsGo is one pass over groups (whose multipliers are
-// lambda, eight a group; sep tells the groups whose links share no
-// particle) in Go: each link, in slot order, computed as solveLinks
-// computes a plain XPBD link, operation for operation, but read from the
-// group's columns (particle indices already scaled by 3, alpha/h² and both
-// inverse masses kept by prepareGroups) instead of linkHot and invMass:
-// fewer loads, no multiply for alpha/h² and no flags to test a link.
+// lambda, eight a group; flags tells what each group allows: goSep,
+// goSameW) in Go: each link, in slot order, computed as solveLinks
+// computes a plain XPBD link, operation for operation and rounded the
+// same way, but read from the group's columns (particle indices already
+// scaled by 3, alpha/h² and both inverse masses kept by prepareGroups)
+// instead of linkHot and invMass: fewer loads, no multiply for alpha/h²
+// and no flags to test a link.
 //
-// A link's arithmetic is one long chain (a square root, then a division,
-// about 60 cycles), and one link after another the processor's window
-// holds too few links to hide it. A group whose links share no particle is
-// therefore solved in two sweeps: the first takes the eight square roots,
-// the second the rest, so that eight independent chains overlap in each;
-// it gives the same bits as link by link, since no link reads what another
-// of its group writes. Other groups go link by link (solveLinkGroupGo).
+// These loops are bound by the processor's floating-point adders and
+// loads, and every operation that changes no bit is left out: on a first
+// pass the multiplier starts at 0, so alphaH·l is ±0 (alphaH is finite,
+// MaxCompliance) and subtracting it leaves rest - d, which is never -0,
+// unchanged; 0 + dl is dl (minGoInvDen). Where a link's two inverse
+// masses are equal (goSameW: a cloth of one mass), its two scales wa·s
+// and wb·s are one product.
+//
+// A link's arithmetic is one long chain (a square root, then a division),
+// and one link after another the processor's window holds too few links to
+// hide it. A group whose links share no particle (goSep) is therefore
+// solved in two sweeps: the first takes the eight square roots, the second
+// the rest, so that eight independent chains overlap in each; it gives
+// the same bits as link by link, since no link reads what another of its
+// group writes. Other groups go link by link (solveLinkGroupGo).
 //
 // Positions are read through unsafe pointers, as in solveLinks:
 // prepareGroups has indexed invMass (with bounds checks) by every grouped
@@ -288,14 +324,15 @@ const (
 // a pointer along a group's first column and read the others at their
 // fixed offsets from it: indexing gr.rest[k] made the compiler rebuild each
 // column's address (two LEAs a field).
-func solveLinkGroupsGo(groups []linkGroup, sep []bool, lambda []float32, pos []mgl32.Vec3, first bool) {
+func solveLinkGroupsGo(groups []linkGroup, flags []uint8, lambda []float32, pos []mgl32.Vec3, first bool) {
 	lambda = lambda[:len(groups)*linkGroupSize]
-	sep = sep[:len(groups)]
+	flags = flags[:len(groups)]
 	p0 := unsafe.Pointer(unsafe.SliceData(pos))
 	for g := range groups {
 		lam := (*[linkGroupSize]float32)(lambda[g*linkGroupSize:])
 		gr := &groups[g]
-		if !sep[g] || !solveLinkGroupSep(gr, lam, p0, first) {
+		f := flags[g]
+		if f&goSep == 0 || !solveLinkGroupSep(gr, lam, p0, first, f&goSameW != 0) {
 			solveLinkGroupGo(gr, lam, p0, first)
 		}
 	}
@@ -303,8 +340,9 @@ func solveLinkGroupsGo(groups []linkGroup, sep []bool, lambda []float32, pos []m
 
 // solveLinkGroupSep solves a group whose links share no particle in two
 // sweeps (see solveLinkGroupsGo), or reports false, having changed
-// nothing, when one of its links is shorter than sqrt(1e-18).
-func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool) bool {
+// nothing, when one of its links is shorter than sqrt(1e-18). sameW: each
+// link's two inverse masses are equal.
+func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first, sameW bool) bool {
 	var ds [linkGroupSize]float32
 	c := unsafe.Pointer(&gr.a3[0])
 	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
@@ -317,7 +355,18 @@ func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Poi
 		}
 		ds[k] = float32(math.Sqrt(float64(d2)))
 	}
-	c = unsafe.Pointer(&gr.a3[0])
+	if sameW {
+		solveLinkSweepSameW(gr, lam, p0, &ds, first)
+	} else {
+		solveLinkSweep(gr, lam, p0, &ds, first)
+	}
+	return true
+}
+
+// solveLinkSweep is the second sweep of solveLinkGroupSep, given the
+// links' lengths ds.
+func solveLinkSweep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, ds *[linkGroupSize]float32, first bool) {
+	c := unsafe.Pointer(&gr.a3[0])
 	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
 		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
 		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
@@ -329,8 +378,8 @@ func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Poi
 		invDen := *(*float32)(unsafe.Add(c, offInvDen))
 		var dl float32
 		if first {
-			dl = float32((rest - d) * invDen) // see firstPassTerm
-			lam[k] = 0 + dl
+			dl = float32((rest - d) * invDen)
+			lam[k] = dl
 		} else {
 			l := lam[k]
 			alphaH := *(*float32)(unsafe.Add(c, offAlphaH))
@@ -343,16 +392,39 @@ func solveLinkGroupSep(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Poi
 		pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
 		pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 	}
-	return true
 }
 
-// firstPassTerm: on a substep's first pass the multiplier l is 0, and the
-// Go loops skip subtracting alphaH·l there. The kernel and solveLinks
-// subtract it, but it changes no bit: alphaH is finite (MaxCompliance) so
-// the product is ±0, and x - (±0) is x for every x but -0, which rest - d
-// never is (d > 0). The multiplier is still stored as 0 + dl, which turns
-// a -0 into +0 as l + dl does.
-//
+// solveLinkSweepSameW is solveLinkSweep for links whose two inverse masses
+// are equal: wa·s is wb·s, one product (its own loop: a branch between
+// the two in one loop cost more than the product saves).
+func solveLinkSweepSameW(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, ds *[linkGroupSize]float32, first bool) {
+	c := unsafe.Pointer(&gr.a3[0])
+	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
+		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
+		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
+		ax, ay, az := pa[0], pa[1], pa[2]
+		bx, by, bz := pb[0], pb[1], pb[2]
+		dx, dy, dz := bx-ax, by-ay, bz-az
+		d := ds[k]
+		rest := *(*float32)(unsafe.Add(c, offRest))
+		invDen := *(*float32)(unsafe.Add(c, offInvDen))
+		var dl float32
+		if first {
+			dl = float32((rest - d) * invDen)
+			lam[k] = dl
+		} else {
+			l := lam[k]
+			alphaH := *(*float32)(unsafe.Add(c, offAlphaH))
+			dl = float32((rest - d - float32(alphaH*l)) * invDen)
+			lam[k] = l + dl
+		}
+		s := dl / d
+		kw := float32(*(*float32)(unsafe.Add(c, offWa)) * s)
+		pa[0], pa[1], pa[2] = ax-float32(kw*dx), ay-float32(kw*dy), az-float32(kw*dz)
+		pb[0], pb[1], pb[2] = bx+float32(kw*dx), by+float32(kw*dy), bz+float32(kw*dz)
+	}
+}
+
 // solveLinkGroupGo solves a group's links one after another.
 func solveLinkGroupGo(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool) {
 	c := unsafe.Pointer(&gr.a3[0])
@@ -374,8 +446,8 @@ func solveLinkGroupGo(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Poin
 		invDen := *(*float32)(unsafe.Add(c, offInvDen))
 		var dl float32
 		if first {
-			dl = float32((rest - d) * invDen) // see firstPassTerm
-			lam[k] = 0 + dl
+			dl = float32((rest - d) * invDen)
+			lam[k] = dl
 		} else {
 			l := lam[k]
 			alphaH := *(*float32)(unsafe.Add(c, offAlphaH))

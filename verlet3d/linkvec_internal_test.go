@@ -121,10 +121,12 @@ func compareLinkPasses(t *testing.T, w, ref *World, what string) {
 
 // Without kernels, solveRange hands runs of plain groups to the Go loop
 // solveLinkGroupsGo (in two sweeps where a group's links share no
-// particle, one link after another where they do), which gives the same
-// bits as solveLinks: the same cases as TestLinkKernelMatchesScalar, with
-// a link of zero length put in a group of the two-sweep kind too (which
-// then goes link by link). The regions of the 48 x 48 grid give
+// particle, one link after another where they do; with one product for
+// links whose ends have one mass), which gives the same bits as
+// solveLinks: the same cases as TestLinkKernelMatchesScalar, with links
+// between two pinned particles (left to solveLinks), particles of two
+// masses, and a link of zero length put in a group of the two-sweep kind
+// too (which then goes link by link). The regions of the 48 x 48 grid give
 // two-sweep groups, the level-ordered run of the 19 x 19 one both kinds.
 func TestLinkGroupsGoMatchesScalar(t *testing.T) {
 	shared := 0
@@ -132,6 +134,16 @@ func TestLinkGroupsGoMatchesScalar(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", n, n), func(t *testing.T) {
 			w, ref := kernelGridWorld(t, n), kernelGridWorld(t, n)
 			for _, x := range []*World{w, ref} {
+				// Links between two pinned particles (inverse denominator
+				// 0, for solveLinks) and between particles of different
+				// masses.
+				x.Pin(1)
+				x.Pin(Particle(n))
+				for p := 3 * n; p < 5*n; p += 3 {
+					if err := x.SetMass(Particle(p), 2); err != nil {
+						t.Fatal(err)
+					}
+				}
 				x.noKernels = true
 				x.links.prepared = false
 				x.links.prepare(x.invMass, x.massGen, 3600, x.kernels())
@@ -140,21 +152,32 @@ func TestLinkGroupsGoMatchesScalar(t *testing.T) {
 			if !ls.goGroups {
 				t.Fatal("without kernels the groups are not the Go loop's")
 			}
-			plain, sep, zero := 0, 0, -1
+			plain, sep, sameW, smallDen, zero := 0, 0, 0, 0, -1
 			for g, ok := range ls.groupOK {
+				for _, c := range ls.hot[g*linkGroupSize : (g+1)*linkGroupSize] {
+					if c.flags == 0 && c.invDen < minGoInvDen {
+						smallDen++
+						if ok {
+							t.Fatalf("group %d has a link of inverse denominator %v and goes to the Go loop", g, c.invDen)
+						}
+					}
+				}
 				if ok {
 					plain++
-					if ls.groupSep[g] {
+					if f := ls.groupGo[g]; f&goSep != 0 {
 						sep++
-						if zero < 0 && g > 2 {
-							zero = g
+						if f&goSameW != 0 {
+							sameW++
+							if zero < 0 && g > 2 {
+								zero = g
+							}
 						}
 					}
 				}
 			}
 			shared += plain - sep
-			if plain < len(ls.groupOK)/5 || sep == 0 {
-				t.Fatalf("%d of %d groups go to the Go loop, %d of them in two sweeps: want more", plain, len(ls.groupOK), sep)
+			if plain < len(ls.groupOK)/5 || sep == 0 || sameW == 0 || sameW == sep || smallDen == 0 {
+				t.Fatalf("%d of %d groups go to the Go loop, %d of them in two sweeps (%d of one mass), %d links of small inverse denominator to solveLinks: want more of each", plain, len(ls.groupOK), sep, sameW, smallDen)
 			}
 			c := ls.hot[zero*linkGroupSize+3]
 			for _, x := range []*World{w, ref} {
