@@ -285,15 +285,27 @@ func (w *World) integrateParticles(lo, hi int, k, h2, maxStep, maxStep2 float32,
 	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	frac := w.sub.Frac
 	clamps := 0
+	// The acceleration term of a particle whose acceleration is +0, +0,
+	// +0 (most particles when nothing but gravity acts, and gravity is
+	// not in acc), computed once: the same operations on the same values.
+	// The loop tells such a particle from the bits of its acceleration, as
+	// integers, and so leaves out three additions and three loads of the
+	// floating-point units, which bind it.
+	var zero [3]float32
+	gx0, gy0, gz0 := float32((zero[0]+g[0])*h2), float32((zero[1]+g[1])*h2), float32((zero[2]+g[2])*h2)
 	for i := range pos {
 		if state[i] != stateFree {
 			w.integrateFixed(lo+i, frac)
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
-		vx := float32((x[0]-p[0])*k) + float32((a[0]+g[0])*h2)
-		vy := float32((x[1]-p[1])*k) + float32((a[1]+g[1])*h2)
-		vz := float32((x[2]-p[2])*k) + float32((a[2]+g[2])*h2)
+		tx, ty, tz := gx0, gy0, gz0
+		if ab := (*[3]uint32)(unsafe.Pointer(a)); ab[0]|ab[1]|ab[2] != 0 {
+			tx, ty, tz = float32((a[0]+g[0])*h2), float32((a[1]+g[1])*h2), float32((a[2]+g[2])*h2)
+		}
+		vx := float32((x[0]-p[0])*k) + tx
+		vy := float32((x[1]-p[1])*k) + ty
+		vz := float32((x[2]-p[2])*k) + tz
 		if l2 := float32(vx*vx) + float32(vy*vy) + float32(vz*vz); l2 > maxStep2 {
 			s := maxStep / float32(math.Sqrt(float64(l2)))
 			vx, vy, vz = float32(vx*s), float32(vy*s), float32(vz*s)
