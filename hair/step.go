@@ -674,6 +674,7 @@ func (h *Hair) pull(lo, hi int) {
 		ts := target[o : o+per][:len(st)]
 		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
+		js := h.js[:len(st)] // float32(j), a load instead of a conversion
 		for j := j0; j < len(st); j++ {
 			if isZero(&ws[j]) {
 				continue
@@ -683,7 +684,7 @@ func (h *Hair) pull(lo, hi int) {
 			// The leash: no particle farther from its root than the
 			// strand's length up to it, however far the head moved.
 			lx, ly, lz := px-rx, py-ry, pz-rz
-			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(float32(j)*seg); l2 > m*m {
+			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(js[j]*seg); l2 > m*m {
 				k := m / float32(math.Sqrt(float64(l2)))
 				px, py, pz = rx+float32(lx*k), ry+float32(ly*k), rz+float32(lz*k)
 			}
