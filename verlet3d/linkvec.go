@@ -21,6 +21,10 @@ import (
 // and for any Config.Workers. Every other slot (flagged links, groups whose
 // links share a particle or straddle a range's end, a group with a link of
 // zero length) is solved by solveLinks.
+//
+// Without the kernel the same groups go to a Go loop, solveLinkGroupsGo,
+// which reads their columns instead of linkHot and invMass and solves a
+// group whose links share no particle in two sweeps (see there).
 
 // linkGroupSize is the number of links a vector group solves together.
 const linkGroupSize = 8
@@ -180,9 +184,9 @@ func (ls *linkStore) markNear(nParticles int) {
 // gathers index pos as float32s with 32-bit signed indices (3 per particle).
 const maxVectorParticles = (1<<31 - 1) / 3
 
-// solveRange is one pass over the links hot[lo:hi]: the vector kernel on
-// every whole group in the range that prepareGroups marked, solveLinks on
-// the rest, in solver order.
+// solveRange is one pass over the links hot[lo:hi]: the vector kernel (or,
+// without kernels, solveRangeGo's Go loop) on every whole group in the
+// range that prepareGroups marked, solveLinks on the rest, in solver order.
 func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
 	if len(ls.groupOK) == 0 {
 		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], pos, invMass, invH2, first)

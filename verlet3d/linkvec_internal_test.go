@@ -222,3 +222,36 @@ func TestLinkGroupsAreDisjoint(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLinkPassScalar and BenchmarkLinkPassGroups time one first pass
+// over the links of a 64 x 64 cloth (the table's cloth64, top row pinned)
+// without kernels, link by link (solveLinks) and through the Go groups
+// (solveRange: solveLinkGroupsGo), in ns a link.
+func BenchmarkLinkPassScalar(b *testing.B) { benchLinkPass(b, false) }
+func BenchmarkLinkPassGroups(b *testing.B) { benchLinkPass(b, true) }
+
+func benchLinkPass(b *testing.B, groups bool) {
+	w := gridWorld(64)
+	for i := range w.pos {
+		f := float32(i)
+		w.pos[i] = w.pos[i].Add(mgl32.Vec3{float32(0.03 * sin32(f)), float32(0.02 * sin32(float32(1.7*f))), float32(0.025 * sin32(float32(2.3*f)))})
+	}
+	for c := 0; c < 64; c++ {
+		w.Pin(Particle(c))
+	}
+	for l := Link(0); int(l) < w.NumLinks(); l++ {
+		w.SetLinkCompliance(l, 1e-5)
+	}
+	ls := &w.links
+	ls.color(len(w.pos))
+	w.noKernels = true
+	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
+	for b.Loop() {
+		if groups {
+			ls.solveRange(0, len(ls.hot), w.pos, w.invMass, 3600, true)
+		} else {
+			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, 3600, true)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ls.hot)), "ns/link")
+}
