@@ -259,8 +259,10 @@ func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float3
 			k = e
 			continue
 		}
+		// The run of marked groups from g, to the range's last whole group.
+		ok := ls.groupOK[g : hi/linkGroupSize]
 		n := 1
-		for (g+n+1)*linkGroupSize <= hi && ls.groupOK[g+n] {
+		for n < len(ok) && ok[n] {
 			n++
 		}
 		e := k + n*linkGroupSize
