@@ -363,7 +363,7 @@ func stack(t testing.TB, s *bodies.System, n int, size float32, mass func(int) f
 	var top bodies.Cube
 	for i := 0; i < n; i++ {
 		top = addCube(t, s, bodies.CubeSettings{Size: size, Mass: mass(i), Hollow: hollow,
-			Position: mgl32.Vec3{0, size/2 + float32(float32(i)*size), 0},
+			Position: mgl32.Vec3{0, float32(size/2) + float32(float32(i)*size), 0},
 			Rotation: vecmath.QuatAxisAngle(float32(twist*float32(i)), mgl32.Vec3{0, 1, 0})})
 	}
 	return top

@@ -1,6 +1,7 @@
 package hair_test
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func TestScalp(t *testing.T) {
 	ellipsoid := func(d mgl32.Vec3) float32 {
 		x, y, z := d[0]/0.12, d[1]/0.10, d[2]/0.12
-		return 1 / float32(math.Sqrt(float64(x*x+y*y+z*z)))
+		return 1 / float32(math.Sqrt(float64(float32(x*x)+float32(y*y)+float32(z*z))))
 	}
 	for _, c := range []struct {
 		name  string
@@ -49,16 +50,16 @@ func TestScalp(t *testing.T) {
 				root := h.RestLocal(i, 0)
 				want := head.Radius
 				if c.want != nil {
-					want = max(want, c.want(root.Normalize()))
+					want = max(want, c.want(vecmath.Normalize(root)))
 				}
-				worst = max(worst, float32(math.Abs(float64(root.Len()-want))))
+				worst = max(worst, float32(math.Abs(float64(vecmath.Len(root)-want))))
 				for j := 1; j <= s.Segments; j++ {
 					p := h.RestLocal(i, j)
 					floor := head.Radius
 					if c.want != nil {
-						floor = max(floor, c.want(p.Normalize()))
+						floor = max(floor, c.want(vecmath.Normalize(p)))
 					}
-					under = max(under, floor-p.Len())
+					under = max(under, floor-vecmath.Len(p))
 				}
 			}
 			t.Logf("roots off the scalp %.2g m; rest shape under it by %.2g m at most", worst, under)
@@ -73,7 +74,7 @@ func TestScalp(t *testing.T) {
 			}
 			first, n := h.Particles()
 			for k := 0; k < n; k++ {
-				if p := w.Position(first + verlet3d.Particle(k)); !(p.Len() < 10) {
+				if p := w.Position(first + verlet3d.Particle(k)); !(vecmath.Len(p) < 10) {
 					t.Fatalf("particle %d at %v", k, p)
 				}
 			}

@@ -97,7 +97,7 @@ func (h *Hair) carry(lo, hi int) {
 	prev = prev[:len(pos)]
 	inv = inv[:len(pos)]
 	for i := range pos {
-		if inv[i] == 0 {
+		if isZero(&inv[i]) {
 			continue
 		}
 		p, q := &pos[i], &prev[i]
@@ -477,6 +477,16 @@ func (h *Hair) pass(lo, hi int) {
 // The updates are written out in scalar locals, read and written through
 // pointers: as functions they would not inline, and a Vec3 local lives in
 // memory (Go keeps arrays out of registers), which doubled the instructions.
+//
+// For each particle j the loop runs the stretch links of the strands, then
+// their bend links: the same order for every strand (strands do not touch
+// each other), with fewer values live in each loop than in one that did
+// both, so that the compiler keeps them in registers. The
+// loops read the hair's slices through unsafe pointers (hairAt, hairVec),
+// without the twenty bounds checks a particle that indexing took: every
+// index is a particle of strands lo..hi-1 past its root, [lo·per+1,
+// hi·per), checked once against the slices below, and bend links (from two
+// particles back) are read from the third particle of a strand on.
 func (h *Hair) links(lo, hi int) {
 	per := h.per
 	base := int(h.base)
@@ -487,76 +497,123 @@ func (h *Hair) links(lo, hi int) {
 		return
 	}
 	n := h.set.Strands * per
-	pos := h.pos[base : base+n]
-	inv := h.inv[base : base+n]
-	lamS, lamB := h.lamS[:n], h.lamB[:n]
-	kS, kB := h.kS[:n], h.kB[:n]
-	bendRest, bendInv := h.bendRest[:n], h.bendInv[:n]
-	restSeg, segInv := h.restSeg[:h.set.Strands], h.segInv[:h.set.Strands]
+	if lo < 0 || lo > hi || hi > h.set.Strands || hi-lo > block {
+		panic("hair: links: strands out of range")
+	}
+	pos := hairVecs(h.pos[base : base+n])
+	inv := hairFloats(h.inv[base : base+n])
+	lamS, lamB := hairFloats(h.lamS[:n]), hairFloats(h.lamB[:n])
+	kS, kB := hairFloats(h.kS[:n]), hairFloats(h.kB[:n])
+	bendRest, bendInv := hairFloats(h.bendRest[:n]), hairFloats(h.bendInv[:n])
+	// Each strand's stretch constants, as the loop used to compute them at
+	// every particle; a strand's entries are at its index in the block.
+	var rs, irs, r2s, lo2s, hi2s [block]float32
+	for i := lo; i < hi; i++ {
+		r := h.restSeg[i]
+		r2 := float32(r * r)
+		rs[i-lo], irs[i-lo], r2s[i-lo] = r, h.segInv[i], r2
+		lo2s[i-lo], hi2s[i-lo] = float32(0.81*r2), float32(1.21*r2)
+	}
+	useAS := aS != 0
+	stride := uintptr(per)
 	for j := 1; j < per; j++ {
-		for i := lo; i < hi; i++ {
-			o := i*per + j
-			pb := &pos[o]
+		// Stretch links j-1 -> j.
+		o := uintptr(lo*per + j)
+		for i := 0; i < hi-lo; i, o = i+1, o+stride {
+			if hairZero(kS, o) {
+				continue
+			}
+			k := hairAt(kS, o)
+			pa, pb := hairVec(pos, o-1), hairVec(pos, o)
+			ax, ay, az := pa[0], pa[1], pa[2]
 			bx, by, bz := pb[0], pb[1], pb[2]
-			wb := inv[o]
-			// Stretch link j-1 -> j.
-			if k := kS[o]; k != 0 {
-				pa := &pos[o-1]
-				ax, ay, az := pa[0], pa[1], pa[2]
-				wa := inv[o-1]
-				r, ir := restSeg[i], segInv[i]
-				dx, dy, dz := bx-ax, by-ay, bz-az
-				d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
-				r2 := float32(r * r)
-				// The square-root-free form overshoots far from rest (by
-				// (d+r)/2r): past 10% the exact form is used.
-				C, g := float32((d2-r2)*0.5*ir), ir
-				if d2 < 0.81*r2 || d2 > 1.21*r2 {
-					C, g = 0, 0
-					if d2 > 1e-18 {
-						d := float32(math.Sqrt(float64(d2)))
-						C, g = d-r, 1/d
-					}
-				}
-				dl := float32(-C * k)
-				if aS != 0 {
-					dl = float32((-C - float32(aS*lamS[o])) * k)
-					lamS[o] += dl
-				}
-				s := float32(dl * g)
-				ka, kb := float32(wa*s), float32(wb*s)
-				pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
-				bx, by, bz = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
-			}
-			// Bend link j-2 -> j: a soft distance-2 link.
-			if k := kB[o]; k != 0 {
-				pc := &pos[o-2]
-				cx, cy, cz := pc[0], pc[1], pc[2]
-				wc := inv[o-2]
-				r, ir := bendRest[o], bendInv[o]
-				dx, dy, dz := bx-cx, by-cy, bz-cz
-				d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
-				r2 := float32(r * r)
-				var C, g float32 // constraint value and 1/|gradient direction|
-				if d2 > 0.5*r2 && d2 < 1.5*r2 {
-					C, g = float32((d2-r2)*0.5*ir), ir
-				} else if d2 > 1e-18 {
+			dx, dy, dz := bx-ax, by-ay, bz-az
+			d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+			ir := irs[i]
+			// The square-root-free form overshoots far from rest (by
+			// (d+r)/2r): past 10% the exact form is used.
+			C, g := float32((d2-r2s[i])*0.5*ir), ir
+			if d2 < lo2s[i] || d2 > hi2s[i] {
+				C, g = 0, 0
+				if d2 > 1e-18 {
 					d := float32(math.Sqrt(float64(d2)))
-					C, g = d-r, 1/d
-				}
-				if g != 0 {
-					dl := float32((-C - float32(aB*lamB[o])) * k)
-					lamB[o] += dl
-					s := float32(dl * g)
-					kc, kb := float32(wc*s), float32(wb*s)
-					pc[0], pc[1], pc[2] = cx-float32(kc*dx), cy-float32(kc*dy), cz-float32(kc*dz)
-					bx, by, bz = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
+					C, g = d-rs[i], 1/d
 				}
 			}
-			pb[0], pb[1], pb[2] = bx, by, bz
+			dl := float32(-C * k)
+			if useAS {
+				l := hairPtr(lamS, o)
+				dl = float32((-C - float32(aS**l)) * k)
+				*l += dl
+			}
+			s := float32(dl * g)
+			ka, kb := float32(hairAt(inv, o-1)*s), float32(hairAt(inv, o)*s)
+			pa[0], pa[1], pa[2] = ax-float32(ka*dx), ay-float32(ka*dy), az-float32(ka*dz)
+			pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
+		}
+		if j < 2 {
+			continue
+		}
+		// Bend links j-2 -> j: soft distance-2 links.
+		o = uintptr(lo*per + j)
+		for i := 0; i < hi-lo; i, o = i+1, o+stride {
+			if hairZero(kB, o) {
+				continue
+			}
+			k := hairAt(kB, o)
+			pc, pb := hairVec(pos, o-2), hairVec(pos, o)
+			cx, cy, cz := pc[0], pc[1], pc[2]
+			bx, by, bz := pb[0], pb[1], pb[2]
+			dx, dy, dz := bx-cx, by-cy, bz-cz
+			d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+			r, ir := hairAt(bendRest, o), hairAt(bendInv, o)
+			r2 := float32(r * r)
+			// The constraint value and 1/|gradient direction|, g: no link
+			// (as g = 0) when too short or too long to have a direction.
+			// The square-root-free form's g is 1/r, never 0 (it is taken
+			// only for r > 0).
+			var C, g float32
+			if d2 > 0.5*r2 && d2 < 1.5*r2 {
+				C, g = float32((d2-r2)*0.5*ir), ir
+			} else {
+				if !(d2 > 1e-18) {
+					continue
+				}
+				d := float32(math.Sqrt(float64(d2)))
+				C, g = d-r, 1/d
+				if g == 0 {
+					continue
+				}
+			}
+			l := hairPtr(lamB, o)
+			dl := float32((-C - float32(aB**l)) * k)
+			*l += dl
+			s := float32(dl * g)
+			kc, kb := float32(hairAt(inv, o-2)*s), float32(hairAt(inv, o)*s)
+			pc[0], pc[1], pc[2] = cx-float32(kc*dx), cy-float32(kc*dy), cz-float32(kc*dz)
+			pb[0], pb[1], pb[2] = bx+float32(kb*dx), by+float32(kb*dy), bz+float32(kb*dz)
 		}
 	}
 }
+
+// hairFloats and hairVecs return the start of a slice for hairAt, hairPtr
+// and hairVec, which index it without a bounds check: the caller has
+// checked every index it passes against the slice (links, pull).
+func hairFloats(s []float32) unsafe.Pointer  { return unsafe.Pointer(unsafe.SliceData(s)) }
+func hairVecs(s []mgl32.Vec3) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// hairZero reports whether the float32 at index i is ±0, testing its bits
+// as an integer: the loops are bound by the processor's floating-point
+// adders, which its floating-point compares share, while integer tests run
+// on ports of their own.
+func hairZero(p unsafe.Pointer, i uintptr) bool { return *(*uint32)(unsafe.Add(p, 4*i))<<1 == 0 }
+
+// isZero reports whether *x is ±0 from its bits, as hairZero does.
+func isZero(x *float32) bool { return *(*uint32)(unsafe.Pointer(x))<<1 == 0 }
+
+func hairAt(p unsafe.Pointer, i uintptr) float32      { return *(*float32)(unsafe.Add(p, 4*i)) }
+func hairPtr(p unsafe.Pointer, i uintptr) *float32    { return (*float32)(unsafe.Add(p, 4*i)) }
+func hairVec(p unsafe.Pointer, i uintptr) *[3]float32 { return (*[3]float32)(unsafe.Add(p, 12*i)) }
 
 // pull moves the particles of strands lo..hi-1 toward their style targets
 // (placed by prepare) and out of the head sphere. The World's head contacts
@@ -613,12 +670,13 @@ func (h *Hair) pull(lo, hi int) {
 		}
 		o := i * per
 		st := pos[o : o+per]
-		ws := inv[o : o+per]
-		ts := target[o : o+per]
+		ws := inv[o : o+per][:len(st)]
+		ts := target[o : o+per][:len(st)]
 		rx, ry, rz := st[0][0], st[0][1], st[0][2]
 		seg := h.restSeg[i]
+		js := h.js[:len(st)] // float32(j), a load instead of a conversion
 		for j := j0; j < len(st); j++ {
-			if ws[j] == 0 {
+			if isZero(&ws[j]) {
 				continue
 			}
 			p := &st[j]
@@ -626,7 +684,7 @@ func (h *Hair) pull(lo, hi int) {
 			// The leash: no particle farther from its root than the
 			// strand's length up to it, however far the head moved.
 			lx, ly, lz := px-rx, py-ry, pz-rz
-			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(float32(j)*seg); l2 > m*m {
+			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(js[j]*seg); l2 > m*m {
 				k := m / float32(math.Sqrt(float64(l2)))
 				px, py, pz = rx+float32(lx*k), ry+float32(ly*k), rz+float32(lz*k)
 			}
@@ -673,7 +731,7 @@ func (h *Hair) followLeader(lo, hi int) {
 	for j := 1; j < per; j++ {
 		for i := lo; i < hi; i++ {
 			o := i*per + j
-			if inv[o] == 0 {
+			if isZero(&inv[o]) {
 				continue
 			}
 			seg := restSeg[i]
@@ -686,7 +744,7 @@ func (h *Hair) followLeader(lo, hi int) {
 			}
 			k := seg / sqrt32(l2)
 			nx, ny, nz := ax+float32(dx*k), ay+float32(dy*k), az+float32(dz*k)
-			if damp != 0 && inv[o-1] != 0 {
+			if damp != 0 && !isZero(&inv[o-1]) {
 				q := &prev[o-1]
 				q[0] += float32(damp * (nx - pb[0]))
 				q[1] += float32(damp * (ny - pb[1]))
@@ -781,7 +839,7 @@ func (h *Hair) headContact(lo, hi int) {
 		o0 += 8 * groups
 	}
 	for o := o0; o < hi*per; o++ {
-		if inv[o] == 0 {
+		if isZero(&inv[o]) {
 			continue
 		}
 		p := &pos[o]

@@ -62,9 +62,9 @@ func TestFiniteKernelMatchesDefinition(t *testing.T) {
 }
 
 // The guard resets exactly the particle that went non-finite, wherever it
-// sits (in a group of eight or the tail, in pos or prev), with the kernel
-// and with the Go loop, and leaves a World of finite but huge coordinates
-// alone.
+// sits (in a group of eight or the tail, any coordinate, in pos or prev),
+// with the kernel and with the Go loop, and leaves a World of finite but
+// huge coordinates alone.
 func TestGuardFindsEveryNonFinite(t *testing.T) {
 	const n = 37 // four groups of eight and a tail of five
 	for _, kernels := range []bool{true, false} {
@@ -73,7 +73,8 @@ func TestGuardFindsEveryNonFinite(t *testing.T) {
 		}
 		for _, x := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
 			for i := 0; i < n; i++ {
-				for _, inPrev := range []bool{false, true} {
+				for k := range 6 {
+					inPrev, c := k >= 3, k%3
 					w, err := NewWorld(DefaultConfig())
 					if err != nil {
 						t.Fatal(err)
@@ -86,13 +87,13 @@ func TestGuardFindsEveryNonFinite(t *testing.T) {
 					}
 					w.run.tally = make([]workerTally, 1)
 					if inPrev {
-						w.prev[i][1] = x
+						w.prev[i][c] = x
 					} else {
-						w.pos[i][2] = x
+						w.pos[i][c] = x
 					}
 					w.guardRange(0, 0, n)
 					if got := w.run.tally[0].resets; got != 1 {
-						t.Fatalf("kernels %v, %v at particle %d (prev %v): %d resets, want 1", kernels, x, i, inPrev, got)
+						t.Fatalf("kernels %v, %v at particle %d coordinate %d (prev %v): %d resets, want 1", kernels, x, i, c, inPrev, got)
 					}
 					for j := 0; j < n; j++ {
 						if !finiteVec(w.pos[j]) || !finiteVec(w.prev[j]) {

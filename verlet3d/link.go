@@ -92,14 +92,18 @@ type linkStore struct {
 	prepared    bool
 	preparedGen uint64
 	preparedH2  float32
-	// groups and groupOK, where the link kernel runs (linkvec.go): group
-	// g covers hot[8g:8g+8], and the kernel solves it when groupOK[g].
-	// groupOK is empty when the kernel is off. Kept by prepare.
+	// groups and groupOK (linkvec.go): group g covers hot[8g:8g+8], and
+	// the link kernel, or without kernels solveLinkGroupsGo, solves it
+	// when groupOK[g]. Kept by prepare.
 	groups    []linkGroup
 	groupOK   []bool
 	groupIdle []bool  // no link of the group is solved (idle or broken)
 	groupNear []bool  // the kernel loads the group's particles exactly (linkGroupArgs.exact; markNear)
 	wroteBy   []int32 // markNear's scratch: by particle, 1 + the last group that wrote it
+	// goGroups: the kernels are off, and groupOK marks the groups of plain
+	// XPBD links, which solveLinkGroupsGo solves (they may share particles).
+	goGroups bool
+	groupGo  []uint8 // without kernels: what solveLinkGroupsGo may assume of the group (goSep, goSameW)
 	// active is how many links are neither idle nor broken, as prepare
 	// last counted (every change that makes a link active unsets
 	// prepared). With none, World.solve runs no pass at all: a World of

@@ -74,12 +74,6 @@ func TestLinkKernelMatchesScalar(t *testing.T) {
 
 func testLinkKernelMatchesScalar(t *testing.T, size int, minOK, minNear, maxNear float64) {
 	vec, scalar := kernelGridWorld(t, size), kernelGridWorld(t, size)
-	scalar.run.noKernels = true
-	scalar.links.prepared = false
-	scalar.links.prepare(scalar.invMass, scalar.massGen, 3600, scalar.kernels())
-	if len(scalar.links.groupOK) != 0 {
-		t.Fatal("noKernels left the groups on")
-	}
 	ok, near := 0, 0
 	for g, k := range vec.links.groupOK {
 		if k {
@@ -95,24 +89,105 @@ func testLinkKernelMatchesScalar(t *testing.T, size int, minOK, minNear, maxNear
 	if f := float64(near) / float64(ok); f < minNear || f > maxNear || near == 0 {
 		t.Fatalf("%d of %d kernel groups are loaded exactly, want a share in [%v, %v] and at least one", near, ok, minNear, maxNear)
 	}
-	n := len(vec.links.hot)
+	compareLinkPasses(t, vec, scalar, "the kernel")
+}
+
+// compareLinkPasses runs passes over whole ranges and ranges cut
+// mid-group, first passes and later ones, through solveRange on w and
+// through solveLinks alone on ref (built alike), and fails at the first
+// position or multiplier whose bits differ.
+func compareLinkPasses(t *testing.T, w, ref *World, what string) {
+	t.Helper()
+	n := len(w.links.hot)
 	for _, r := range []struct {
 		lo, hi int
 		first  bool
 	}{{0, n, true}, {0, n, false}, {3, n - 5, false}, {13, 77, true}, {8, 16, false}, {n - 9, n, false}} {
-		for _, w := range []*World{vec, scalar} {
-			w.links.solveRange(r.lo, r.hi, w.pos, w.invMass, 3600, r.first)
-		}
-		for i := range vec.pos {
-			if !samebits(vec.pos[i], scalar.pos[i]) {
-				t.Fatalf("range %v: particle %d at %v with the kernel, %v without", r, i, vec.pos[i], scalar.pos[i])
+		w.links.solveRange(r.lo, r.hi, w.pos, w.invMass, 3600, r.first)
+		ls := &ref.links
+		solveLinks(ls.hot[r.lo:r.hi], ls.lambda[r.lo:r.hi], ref.pos, ref.invMass, 3600, r.first)
+		for i := range w.pos {
+			if !samebits(w.pos[i], ref.pos[i]) {
+				t.Fatalf("range %v: particle %d at %v with %s, %v with solveLinks", r, i, w.pos[i], what, ref.pos[i])
 			}
 		}
-		for i := range vec.links.lambda {
-			if math.Float32bits(vec.links.lambda[i]) != math.Float32bits(scalar.links.lambda[i]) {
-				t.Fatalf("range %v: multiplier %d is %v with the kernel, %v without", r, i, vec.links.lambda[i], scalar.links.lambda[i])
+		for i := range w.links.lambda {
+			if math.Float32bits(w.links.lambda[i]) != math.Float32bits(ls.lambda[i]) {
+				t.Fatalf("range %v: multiplier %d is %v with %s, %v with solveLinks", r, i, w.links.lambda[i], what, ls.lambda[i])
 			}
 		}
+	}
+}
+
+// Without kernels, solveRange hands runs of plain groups to the Go loop
+// solveLinkGroupsGo (in two sweeps where a group's links share no
+// particle, one link after another where they do; with one product for
+// links whose ends have one mass), which gives the same bits as
+// solveLinks: the same cases as TestLinkKernelMatchesScalar, with links
+// between two pinned particles (left to solveLinks), particles of two
+// masses, and a link of zero length put in a group of the two-sweep kind
+// too (which then goes link by link). The regions of the 48 x 48 grid give
+// two-sweep groups, the level-ordered run of the 19 x 19 one both kinds.
+func TestLinkGroupsGoMatchesScalar(t *testing.T) {
+	shared := 0
+	for _, n := range []int{48, 19} {
+		t.Run(fmt.Sprintf("%dx%d", n, n), func(t *testing.T) {
+			w, ref := kernelGridWorld(t, n), kernelGridWorld(t, n)
+			for _, x := range []*World{w, ref} {
+				// Links between two pinned particles (inverse denominator
+				// 0, for solveLinks) and between particles of different
+				// masses.
+				x.Pin(1)
+				x.Pin(Particle(n))
+				for p := 3 * n; p < 5*n; p += 3 {
+					if err := x.SetMass(Particle(p), 2); err != nil {
+						t.Fatal(err)
+					}
+				}
+				x.run.noKernels = true
+				x.links.prepared = false
+				x.links.prepare(x.invMass, x.massGen, 3600, x.kernels())
+			}
+			ls := &w.links
+			if !ls.goGroups {
+				t.Fatal("without kernels the groups are not the Go loop's")
+			}
+			plain, sep, sameW, smallDen, zero := 0, 0, 0, 0, -1
+			for g, ok := range ls.groupOK {
+				for _, c := range ls.hot[g*linkGroupSize : (g+1)*linkGroupSize] {
+					if c.flags == 0 && c.invDen < minGoInvDen {
+						smallDen++
+						if ok {
+							t.Fatalf("group %d has a link of inverse denominator %v and goes to the Go loop", g, c.invDen)
+						}
+					}
+				}
+				if ok {
+					plain++
+					if f := ls.groupGo[g]; f&goSep != 0 {
+						sep++
+						if f&goSameW != 0 {
+							sameW++
+							if zero < 0 && g > 2 {
+								zero = g
+							}
+						}
+					}
+				}
+			}
+			shared += plain - sep
+			if plain < len(ls.groupOK)/5 || sep == 0 || sameW == 0 || sameW == sep || smallDen == 0 {
+				t.Fatalf("%d of %d groups go to the Go loop, %d of them in two sweeps (%d of one mass), %d links of small inverse denominator to solveLinks: want more of each", plain, len(ls.groupOK), sep, sameW, smallDen)
+			}
+			c := ls.hot[zero*linkGroupSize+3]
+			for _, x := range []*World{w, ref} {
+				x.pos[c.b] = x.pos[c.a]
+			}
+			compareLinkPasses(t, w, ref, "the Go groups")
+		})
+	}
+	if shared == 0 {
+		t.Fatal("no group whose links share a particle went to the Go loop")
 	}
 }
 
@@ -146,4 +221,37 @@ func TestLinkGroupsAreDisjoint(t *testing.T) {
 			seen[c.a], seen[c.b] = true, true
 		}
 	}
+}
+
+// BenchmarkLinkPassScalar and BenchmarkLinkPassGroups time one first pass
+// over the links of a 64 x 64 cloth (the table's cloth64, top row pinned)
+// without kernels, link by link (solveLinks) and through the Go groups
+// (solveRange: solveLinkGroupsGo), in ns a link.
+func BenchmarkLinkPassScalar(b *testing.B) { benchLinkPass(b, false) }
+func BenchmarkLinkPassGroups(b *testing.B) { benchLinkPass(b, true) }
+
+func benchLinkPass(b *testing.B, groups bool) {
+	w := gridWorld(64)
+	for i := range w.pos {
+		f := float32(i)
+		w.pos[i] = w.pos[i].Add(mgl32.Vec3{float32(0.03 * sin32(f)), float32(0.02 * sin32(float32(1.7*f))), float32(0.025 * sin32(float32(2.3*f)))})
+	}
+	for c := 0; c < 64; c++ {
+		w.Pin(Particle(c))
+	}
+	for l := Link(0); int(l) < w.NumLinks(); l++ {
+		w.SetLinkCompliance(l, 1e-5)
+	}
+	ls := &w.links
+	ls.color(len(w.pos))
+	w.run.noKernels = true
+	ls.prepare(w.invMass, w.massGen, 3600, w.kernels())
+	for b.Loop() {
+		if groups {
+			ls.solveRange(0, len(ls.hot), w.pos, w.invMass, 3600, true)
+		} else {
+			solveLinks(ls.hot, ls.lambda, w.pos, w.invMass, 3600, true)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ls.hot)), "ns/link")
 }

@@ -225,15 +225,27 @@ func (w *World) integrateParticles(lo, hi int, k, h2, maxStep, maxStep2 float32,
 	prev, acc, state := w.prev[lo:hi][:n], w.acc[lo:hi][:n], w.state[lo:hi][:n]
 	frac := w.run.sub.Frac
 	clamps := 0
+	// The acceleration term of a particle whose acceleration is +0, +0,
+	// +0 (most particles when nothing but gravity acts, and gravity is
+	// not in acc), computed once: the same operations on the same values.
+	// The loop tells such a particle from the bits of its acceleration, as
+	// integers, and so leaves out three additions and three loads of the
+	// floating-point units, which bind it.
+	var zero [3]float32
+	gx0, gy0, gz0 := float32((zero[0]+g[0])*h2), float32((zero[1]+g[1])*h2), float32((zero[2]+g[2])*h2)
 	for i := range pos {
 		if state[i] != stateFree {
 			w.integrateFixed(lo+i, frac)
 			continue
 		}
 		x, p, a := &pos[i], &prev[i], &acc[i]
-		vx := float32((x[0]-p[0])*k) + float32((a[0]+g[0])*h2)
-		vy := float32((x[1]-p[1])*k) + float32((a[1]+g[1])*h2)
-		vz := float32((x[2]-p[2])*k) + float32((a[2]+g[2])*h2)
+		tx, ty, tz := gx0, gy0, gz0
+		if ab := (*[3]uint32)(unsafe.Pointer(a)); ab[0]|ab[1]|ab[2] != 0 {
+			tx, ty, tz = float32((a[0]+g[0])*h2), float32((a[1]+g[1])*h2), float32((a[2]+g[2])*h2)
+		}
+		vx := float32((x[0]-p[0])*k) + tx
+		vy := float32((x[1]-p[1])*k) + ty
+		vz := float32((x[2]-p[2])*k) + tz
 		if l2 := float32(vx*vx) + float32(vy*vy) + float32(vz*vz); l2 > maxStep2 {
 			s := maxStep / float32(math.Sqrt(float64(l2)))
 			vx, vy, vz = float32(vx*s), float32(vy*s), float32(vz*s)
@@ -355,9 +367,9 @@ func (w *World) substep(s, left int) Substep {
 // whose position or previous position is not finite is put back where it
 // last was finite (its previous position, its step start, or where it was
 // added), at rest. The common case, every coordinate finite, is one quick
-// pass over each (allFinite) before the particle by particle check.
+// pass over both (bothFinite) before the particle by particle check.
 func (w *World) guardRange(id, lo, hi int) {
-	if w.allFinite(w.pos[lo:hi]) && w.allFinite(w.prev[lo:hi]) {
+	if w.bothFinite(w.pos[lo:hi], w.prev[lo:hi]) {
 		return
 	}
 	resets := 0
@@ -449,28 +461,45 @@ func (w *World) Release(p Particle) {
 	}
 }
 
-// allFinite reports whether every coordinate in v is finite; it may also
-// report false for finite coordinates whose sum overflows, which
-// guardRange's particle by particle check then clears. The AVX2 kernel
-// takes groups of eight. The Go loop is bound by its chains of additions,
-// which the kernel runs side by side, several times faster.
-func (w *World) allFinite(v []mgl32.Vec3) bool {
+// bothFinite reports whether every coordinate in pos and prev (of one
+// length) is finite; it may also report false for finite positions whose
+// sum overflows, which guardRange's particle by particle check then
+// clears. The AVX2 kernel takes groups of eight of each. The Go loop sums
+// the positions' coordinates in two chains of floating-point additions
+// and tests the previous positions' bits as integers, as the kernel does
+// (a float is finite when its bits without the sign are below
+// 0x7F800000), side by side: the floating-point adders and the integer
+// ports work at once (2.7 against 3.4 us a substep for cloth64's
+// particles, the two chains over each).
+func (w *World) bothFinite(pos, prev []mgl32.Vec3) bool {
+	prev = prev[:len(pos)]
 	i := 0
-	if w.kernels() && len(v) >= 8 {
-		i = len(v) &^ 7
-		if !finiteGroups(&v[0], i/8) {
+	if w.kernels() && len(pos) >= 8 {
+		i = len(pos) &^ 7
+		if !finiteGroups(&pos[0], i/8) || !finiteGroups(&prev[0], i/8) {
 			return false
 		}
 	}
-	// Two sums, each a chain of additions, side by side.
+	// For prev, 8-byte words of two coordinates: 0x00800000 added to each
+	// half's bits without the sign sets the half's top bit exactly when
+	// it is not finite (no half carries into the other). Read through
+	// unsafe pointers within prev (unaligned loads of a type without
+	// pointers).
+	const mask, one, top = 0x7FFFFFFF_7FFFFFFF, 0x00800000_00800000, 0x80000000_80000000
 	var s0, s1 float32
-	for ; i+2 <= len(v); i += 2 {
-		p, q := &v[i], &v[i+1]
+	var bits uint64
+	for ; i+2 <= len(pos); i += 2 {
+		p, q := &pos[i], &pos[i+1]
 		s0 += p[0] + p[1] + p[2]
 		s1 += q[0] + q[1] + q[2]
+		r := unsafe.Pointer(&prev[i]) // prev[i] and prev[i+1]: three words
+		w0, w1, w2 := *(*uint64)(r), *(*uint64)(unsafe.Add(r, 8)), *(*uint64)(unsafe.Add(r, 16))
+		bits |= (w0&mask + one) | (w1&mask + one) | (w2&mask + one)
 	}
-	if i < len(v) {
-		s0 += v[i][0] + v[i][1] + v[i][2]
+	if i < len(pos) {
+		s0 += pos[i][0] + pos[i][1] + pos[i][2]
+		c := (*[3]uint32)(unsafe.Pointer(&prev[i]))
+		bits |= uint64(c[0]&0x7FFFFFFF+0x00800000) | uint64(c[1]&0x7FFFFFFF+0x00800000) | uint64(c[2]&0x7FFFFFFF+0x00800000)
 	}
-	return finite(s0 + s1)
+	return finite(s0+s1) && bits&top == 0
 }
