@@ -70,28 +70,28 @@ func ExampleSystem_Sleeping() {
 	// thrown crate asleep: false - others: true true
 }
 
-// Crates as poses (PoseEngine), the game case: a stack of three dropped
-// a little apart lands, stands and falls asleep.
-func ExampleSystem_poseEngine() {
+// A jelly cube (Compliance > 0) needs ParticleEngine, whose cubes are
+// particles of the World joined by links (Corners gives them to a game);
+// here one lands and rests beside a rigid crate of the same engine.
+func ExampleSystem_particleEngine() {
 	w, _ := verlet3d.NewWorld(verlet3d.DefaultConfig())
 	set := bodies.DefaultSettings()
-	set.Engine = bodies.PoseEngine
+	set.Engine = bodies.ParticleEngine
 	sys, _ := bodies.NewSystem(w, set)
 	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
 	sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6})
-	for i := 0; i < 3; i++ {
-		sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 10, Position: mgl32.Vec3{0, 0.3 + float32(0.55*float32(i)), 0}})
+	jelly, err := sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 2, Compliance: 2e-3, Position: mgl32.Vec3{0, 1, 0}})
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	for i := 0; i < 300; i++ { // 5 s
+	crate, _ := sys.AddCube(bodies.CubeSettings{Size: 0.5, Mass: 2, Position: mgl32.Vec3{1, 1, 0}})
+	for i := 0; i < 180; i++ { // 3 s
 		w.Step()
 	}
-	for c := 0; c < sys.NumCubes(); c++ {
-		fmt.Printf("crate %d at %.3f m, asleep %v\n", c, sys.Position(bodies.Cube(c))[1], sys.Sleeping(bodies.Cube(c)))
-	}
-	fmt.Println("World asleep:", w.Sleeping())
+	fmt.Printf("jelly at %.3f m, crate at %.3f m\n", sys.Position(jelly)[1], sys.Position(crate)[1])
+	fmt.Println("jelly corner particles:", len(sys.Corners(jelly)))
 	// Output:
-	// crate 0 at 0.250 m, asleep true
-	// crate 1 at 0.750 m, asleep true
-	// crate 2 at 1.250 m, asleep true
-	// World asleep: true
+	// jelly at 0.250 m, crate at 0.250 m
+	// jelly corner particles: 8
 }
