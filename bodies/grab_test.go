@@ -9,23 +9,10 @@ import (
 )
 
 func TestPickGrabDragRelease(t *testing.T) {
-	for _, engine := range []bodies.Engine{bodies.ParticleEngine, bodies.PoseEngine} {
+	for _, engine := range engines {
 		t.Run(engine.String(), func(t *testing.T) {
-			w, err := verlet3d.NewWorld(verlet3d.DefaultConfig())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Close()
-			set := bodies.DefaultSettings()
-			set.Engine = engine
-			sys, err := bodies.NewSystem(w, set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
-			if err := sys.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.6}); err != nil {
-				t.Fatal(err)
-			}
+			w, sys := newWorldEngine(t, verlet3d.DefaultConfig(), engine)
+			floor(t, sys, mgl32.Vec3{0, 1, 0}, 0.6)
 			addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{-1, 0.2, 0}})
 			crate := addCube(t, sys, bodies.CubeSettings{Size: 0.4, Mass: 2, Position: mgl32.Vec3{0, 0.2, 0}})
 			poseRun(w, 0.5)
