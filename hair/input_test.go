@@ -22,6 +22,8 @@ func TestBadInput(t *testing.T) {
 		{"zero strands", nil, func(s *hair.Settings) { s.Strands = 0 }, "Strands = 0"},
 		{"negative strands", nil, func(s *hair.Settings) { s.Strands = -3 }, "Strands = -3"},
 		{"zero segments", nil, func(s *hair.Settings) { s.Segments = 0 }, "Segments = 0"},
+		{"zero iterations", nil, func(s *hair.Settings) { s.Iterations = 0 }, "Iterations = 0"},
+		{"65 iterations", nil, func(s *hair.Settings) { s.Iterations = 65 }, "Iterations = 65"},
 		{"zero length", nil, func(s *hair.Settings) { s.Length = 0 }, "Length = 0"},
 		{"negative length", nil, func(s *hair.Settings) { s.Length = -0.2 }, "Length = -0.2"},
 		{"NaN length", nil, func(s *hair.Settings) { s.Length = nan }, "Length = NaN"},

@@ -47,6 +47,16 @@ type Settings struct {
 	// Default 0.012.
 	Volume float32
 
+	// Iterations is the number of solver passes over every strand in each
+	// substep of the World, 1..64, whatever the World's own
+	// Config.Iterations: hair sharing a World with cloth (a cape it lies
+	// on) keeps its own count, as Jolt gives each soft body its own. The
+	// passes are spread over the World's iterations, the last on its last
+	// one. Strands are solved root to tip and a follow-the-leader sweep
+	// ends every substep, so few passes do: style keeping and XPBD bending
+	// do not depend on the count. Default 3.
+	Iterations int
+
 	// Mass of one strand in kg, > 0, spread over its particles (the root
 	// is pinned). Only matters against other bodies in the World. Default
 	// 0.002.
@@ -151,11 +161,15 @@ func WorldConfig() verlet3d.Config {
 // maxSegments is the most Segments a strand may have.
 const maxSegments = 256
 
+// maxIterations is the most Iterations a hair may have.
+const maxIterations = 64
+
 // DefaultSettings returns a shoulder-length side-parted style.
 func DefaultSettings() Settings {
 	return Settings{
 		Strands:          1200,
 		Segments:         12,
+		Iterations:       3,
 		Length:           0.22,
 		LengthVariation:  0.2,
 		CapAngle:         1.6,
@@ -199,6 +213,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Segments < 1 || s.Segments > maxSegments {
 		return fmt.Errorf("hair: Settings.Segments = %d, want 1..%d", s.Segments, maxSegments)
+	}
+	if s.Iterations < 1 || s.Iterations > maxIterations {
+		return fmt.Errorf("hair: Settings.Iterations = %d, want 1..%d solver passes per substep", s.Iterations, maxIterations)
 	}
 	if n := int64(s.Strands) * int64(s.Segments+1); n > 1<<22 {
 		return fmt.Errorf("hair: Settings.Strands x (Segments+1) = %d x %d = %d particles, want at most %d", s.Strands, s.Segments+1, n, 1<<22)

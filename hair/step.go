@@ -286,7 +286,7 @@ func (h *Hair) drag(lo, hi int) {
 // once with the whole substep's solve when the hair is alone (see the top
 // of this file), otherwise in the first pass's call.
 func (h *Hair) prepareSubstep(w *verlet3d.World, s verlet3d.Substep) {
-	n := s.Iterations
+	n := h.set.Iterations
 	if n != h.styleN {
 		// A stiffness k per substep spread over n passes: each pass
 		// removes 1-(1-k)^(1/n), so the result does not depend on n.
@@ -423,16 +423,27 @@ func sameBits(a, b []float32) bool {
 		string(unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b)))
 }
 
-// solvePass is one pass over every strand.
+// solvePass runs the hair's passes that fall in the World's solver
+// iteration s.Iteration: Settings.Iterations passes spread evenly over the
+// World's s.Iterations, floor((i+1)·n/N) - floor(i·n/N) of them in
+// iteration i, so that the last always runs in the World's last iteration
+// (and none, one or several in the others).
 func (h *Hair) solvePass(w *verlet3d.World, s verlet3d.Substep) {
 	if h.fused {
 		return
 	}
-	h.last = s.LastIteration()
+	n, all := h.iters, max(s.Iterations, 1)
+	from, to := s.Iteration*n/all, (s.Iteration+1)*n/all
+	if to <= from {
+		return
+	}
 	h.bind(w)
-	h.run(h.passFn)
-	if h.pending {
-		h.prepared()
+	for p := from; p < to; p++ {
+		h.last = p == n-1
+		h.run(h.passFn)
+		if h.pending {
+			h.prepared()
+		}
 	}
 }
 
