@@ -61,8 +61,10 @@ vet: check
 # portable loops arm64 runs), with the kernels turned off at run time
 # (GODEBUG=cpu.avx2=off), at GOAMD64=v3 (the compiler may fuse
 # multiply-adds) and for arm64 under qemu-user (it fuses them too). Every
-# form must give the same goldens, testdata/golden_*.txt.
-PORTABLE := Golden|Kernel|MatchesScalar|MatchesGoLoop|MatchesDefinition|Disjoint
+# form must give the same goldens, testdata/golden_*.txt, and the kernel
+# tests' testdata/kernel_*.txt (recorded with the kernels: the portable
+# loops must give the kernels' bits).
+PORTABLE := Golden|Kernel|MatchesScalar|MatchesGoLoop|MatchesDefinition|Disjoint|Flags
 test: check
 	DRAPE_GL=1 $(XVFB) $(GO) test -count=1 -timeout 15m ./...
 	@$(MAKE) --no-print-directory test-ports
@@ -83,11 +85,13 @@ soak: deps
 	  grep -E '^(=== RUN|--- |\s+soak_test|ok|FAIL|PASS)'; exit $${PIPESTATUS[0]}
 
 # golden refreshes the determinism goldens (testdata/golden_*.txt: a hash
-# of every position after N steps, the same on 1, 2 and 4 workers) after an
-# intended change of the solver or its defaults; commit the diff with it.
+# of every position after N steps, the same on 1, 2 and 4 workers) and the
+# kernel tests' (testdata/kernel_*.txt: a hash of what each computes, run
+# here with the kernels, on a processor with AVX2) after an intended change
+# of the solver or its defaults; commit the diff with it.
 golden:
-	for p in cloth hair bodies; do $(GO) test ./$$p -count=1 -run Golden -update || exit 1; done
-	git diff --stat -- '*/testdata/golden_*.txt'
+	for p in verlet3d cloth hair bodies; do $(GO) test ./$$p -count=1 -run '$(PORTABLE)' -update || exit 1; done
+	git diff --stat -- '*/testdata/golden_*.txt' '*/testdata/kernel_*.txt'
 
 # fuzz runs each fuzz target for FUZZTIME (default 5m), one at a time; a
 # failing input lands in the package's testdata/fuzz/ and becomes a test.

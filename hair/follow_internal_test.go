@@ -1,12 +1,13 @@
 package hair
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/golden"
 	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -25,16 +26,17 @@ func TestFollowArgsLayout(t *testing.T) {
 	})
 }
 
-// The follow-the-leader kernel (where the processor has one) gives the
-// same bits as followLeader's loop, on positions and previous positions,
-// with and without damping, on blocks of eight strands and on the hair's
-// last block (which the loop takes): particles stretched, folded, within
-// their segment's range (left alone; a whole block of them too), pinned
-// (left alone, and not damped as a parent), at infinity and NaN.
+// The follow-the-leader pass this build runs (the kernel, or
+// followLeader's loop) gives the positions and previous positions of
+// testdata/kernel_follow.txt (recorded with the kernel), with and without
+// damping, on blocks of eight strands and on the hair's last block (which
+// the loop takes): particles stretched, folded, within their segment's
+// range (left alone; a whole block of them too), pinned (left alone, and
+// not damped as a parent), at infinity and NaN; most particles it moves
+// end within range. Where the processor has the kernel, it also gives
+// followLeader's loop's bits.
 func TestFollowKernelMatchesScalar(t *testing.T) {
-	if !simd.AVX2() {
-		t.Skip("no AVX2")
-	}
+	hash := golden.NewHash()
 	for _, c := range []struct {
 		strands, segments int
 		last              bool
@@ -43,8 +45,8 @@ func TestFollowKernelMatchesScalar(t *testing.T) {
 			_, kh := pullHair(t, c.strands, c.segments, c.last)
 			_, sh := pullHair(t, c.strands, c.segments, c.last)
 			sh.noKernels = true
-			if !kh.linksKernel(0, 8) {
-				t.Fatalf("%+v: the kernel is off", c)
+			if kh.linksKernel(0, 8) != simd.AVX2() {
+				t.Fatalf("%+v: the kernel is on %v with kernels %v", c, kh.linksKernel(0, 8), simd.AVX2())
 			}
 			base := int(kh.base)
 			moved := 0
@@ -82,6 +84,19 @@ func TestFollowKernelMatchesScalar(t *testing.T) {
 			if o, k, s := particleDiff(kh, sh); o >= 0 {
 				t.Fatalf("%+v damp %v: particle %d at %v (or its previous position) with the kernel, %v without", c, damp, o, k, s)
 			}
+			hashParticles(hash, kh)
+			off := 0
+			for o := range c.strands * kh.per {
+				if o%kh.per > 0 {
+					if d := vecmath.Len(kh.pos[base+o].Sub(kh.pos[base+o-1])); d > float32(1.0001*kh.restSeg[o/kh.per]) {
+						off++
+					}
+				}
+			}
+			if off >= moved/2 {
+				t.Fatalf("%+v damp %v: %d particles still past their segment after the pass, of %d off their range before", c, damp, off, moved)
+			}
 		}
 	}
+	golden.Kernel(t, "follow", hash)
 }

@@ -1,12 +1,13 @@
 package hair
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/golden"
 	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -27,16 +28,17 @@ func TestContactArgsLayout(t *testing.T) {
 	})
 }
 
-// The head contact kernel (where the processor has one) gives the same
-// bits as headContact's loop, on positions and previous positions, with
-// and without friction, over whole and partial strand ranges: particles
-// inside the head (put out), touching it (friction only), clear of it,
-// pinned inside it (left alone), at the head's center (skipped), at
-// infinity and NaN, with the head turned and moved since the last substep.
+// The head contact this build runs (the kernel, or headContact's loop)
+// gives the positions and previous positions of
+// testdata/kernel_contact.txt (recorded with the kernel), with and without
+// friction, over whole and partial strand ranges: particles inside the
+// head (put out: none is left inside), touching it (friction only), clear
+// of it, pinned inside it (left alone), at the head's center (skipped), at
+// infinity and NaN, with the head turned and moved since the last
+// substep. Where the processor has the kernel, it also gives
+// headContact's loop's bits.
 func TestHeadContactKernelMatchesScalar(t *testing.T) {
-	if !simd.AVX2() {
-		t.Skip("no AVX2")
-	}
+	hash := golden.NewHash()
 	for _, c := range []struct {
 		strands, segments int
 		last              bool
@@ -45,7 +47,7 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 			_, kh := pullHair(t, c.strands, c.segments, c.last)
 			_, sh := pullHair(t, c.strands, c.segments, c.last)
 			sh.noKernels = true
-			if kh.kernelGroups(c.strands*kh.per) == 0 {
+			if simd.AVX2() && kh.kernelGroups(c.strands*kh.per) == 0 {
 				t.Fatalf("%+v: the kernel is off", c)
 			}
 			base := int(kh.base)
@@ -88,9 +90,21 @@ func TestHeadContactKernelMatchesScalar(t *testing.T) {
 				if o, k, s := particleDiff(kh, sh); o >= 0 {
 					t.Fatalf("%+v mu %v range %v: particle %d at %v (or its previous position) with the kernel, %v without", c, mu, r, o, k, s)
 				}
+				hashParticles(hash, kh)
+			}
+			left := 0
+			ctr, rad := kh.cur.c, kh.head.Radius+kh.set.Radius
+			for o := range c.strands * kh.per {
+				if d := vecmath.Len(kh.pos[base+o].Sub(ctr)); d < float32(0.999*rad) && kh.inv[base+o] != 0 && d > 1e-6 {
+					left++
+				}
+			}
+			if left > 0 {
+				t.Fatalf("%+v mu %v: %d free particles left inside the head", c, mu, left)
 			}
 		}
 	}
+	golden.Kernel(t, "contact", hash)
 }
 
 // The offsets style_amd64.s reads styleArgs at (headConsts as above).
@@ -102,13 +116,13 @@ func TestStyleArgsLayout(t *testing.T) {
 	})
 }
 
-// The style target kernel (where the processor has one) places the same
-// bits as prepare's loop, over whole and partial strand ranges, for a
-// turned head off the origin.
+// The style targets this build places (the kernel, or prepare's loop)
+// have the bits of testdata/kernel_style.txt (recorded with the kernel),
+// over whole and partial strand ranges, for a turned head off the origin;
+// every target in a range is placed. Where the processor has the kernel,
+// it also places prepare's loop's bits.
 func TestStyleKernelMatchesScalar(t *testing.T) {
-	if !simd.AVX2() {
-		t.Skip("no AVX2")
-	}
+	hash := golden.NewHash()
 	for _, c := range []struct{ strands, segments int }{{40, 16}, {37, 12}, {5, 10}} {
 		_, kh := pullHair(t, c.strands, c.segments, false)
 		_, sh := pullHair(t, c.strands, c.segments, false)
@@ -138,6 +152,8 @@ func TestStyleKernelMatchesScalar(t *testing.T) {
 			if want := (r[1] - r[0]) * kh.per; placed < want {
 				t.Fatalf("%+v range %v: %d targets placed, want %d or more", c, r, placed, want)
 			}
+			hashVec3s(hash, kh.target[:c.strands*kh.per])
 		}
 	}
+	golden.Kernel(t, "style", hash)
 }

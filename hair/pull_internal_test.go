@@ -1,12 +1,13 @@
 package hair
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/golden"
 	"github.com/drape3d/drape/internal/simd"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/drape3d/drape/verlet3d"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -95,14 +96,14 @@ func pullHair(t *testing.T, strands, segments int, last bool) (*verlet3d.World, 
 
 func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }
 
-// The pull kernel (where the processor has one) gives the same bits as
-// pull's loop, with and without style, over whole and partial strand
-// ranges, for strand lengths with and without a remainder past the
-// kernel's groups, with the hair last in its World or not.
+// The pull this build runs (the kernel, or pull's loop) gives the
+// positions of testdata/kernel_pull.txt (recorded with the kernel), with
+// and without style, over whole and partial strand ranges, for strand
+// lengths with and without a remainder past the kernel's groups, with the
+// hair last in its World or not, moving most particles. Where the
+// processor has the kernel, it also gives pull's loop's bits.
 func TestPullKernelMatchesScalar(t *testing.T) {
-	if !simd.AVX2() {
-		t.Skip("no AVX2")
-	}
+	hash := golden.NewHash()
 	for _, c := range []struct {
 		strands, segments int
 		last              bool
@@ -110,15 +111,16 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 		_, kh := pullHair(t, c.strands, c.segments, c.last)
 		_, sh := pullHair(t, c.strands, c.segments, c.last)
 		sh.noKernels = true
-		if c.segments >= 8 && kh.pullKernelGroups() == 0 {
+		if simd.AVX2() && c.segments >= 8 && kh.pullKernelGroups() == 0 {
 			t.Fatalf("%+v: the kernel is off", c)
 		}
+		base := int(kh.base)
+		before := append([]mgl32.Vec3(nil), kh.pos[base:base+c.strands*kh.per]...)
 		for _, style := range []float32{kh.set.StyleStiffness, 0} {
 			kh.set.StyleStiffness, sh.set.StyleStiffness = style, style
 			for _, r := range [][2]int{{0, c.strands}, {3, c.strands - 2}, {c.strands - 1, c.strands}} {
 				kh.pull(r[0], r[1])
 				sh.pull(r[0], r[1])
-				base := int(kh.base)
 				for o := 0; o < c.strands*kh.per; o++ {
 					a, b := kh.pos[base+o], sh.pos[base+o]
 					for k := range a {
@@ -127,9 +129,20 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 						}
 					}
 				}
+				hashVec3s(hash, kh.pos[base:base+c.strands*kh.per])
 			}
 		}
+		moved := 0
+		for o, p := range before {
+			if p != kh.pos[base+o] {
+				moved++
+			}
+		}
+		if moved < len(before)/2 {
+			t.Fatalf("%+v: pull moved %d of %d particles", c, moved, len(before))
+		}
 	}
+	golden.Kernel(t, "pull", hash)
 }
 
 // The offsets links_amd64.s reads linkArgs at.
@@ -154,14 +167,15 @@ func TestLinkArgsLayout(t *testing.T) {
 	})
 }
 
-// The links kernel gives the same bits as links' loop: positions and both
-// multipliers, over several passes, with stretch compliance and without,
-// with particles pinned mid-strand, segments stretched and squashed past
-// the square-root-free range, and a segment of zero length.
+// The links pass this build runs (the kernel, or links' loop) gives the
+// positions and both multipliers of testdata/kernel_links.txt (recorded
+// with the kernel), over several passes, with stretch compliance and
+// without, with particles pinned mid-strand, segments stretched and
+// squashed past the square-root-free range, and a segment of zero length,
+// moving most particles. Where the processor has the kernel, it also
+// gives links' loop's bits.
 func TestLinksKernelMatchesScalar(t *testing.T) {
-	if !simd.AVX2() {
-		t.Skip("no AVX2")
-	}
+	hash := golden.NewHash()
 	for _, c := range []struct {
 		strands, segments int
 		stretch           float32
@@ -183,16 +197,17 @@ func TestLinksKernelMatchesScalar(t *testing.T) {
 			h.kAS, h.kAB = -1, -1
 			h.prepare(0, c.strands)
 		}
-		if !kh.linksKernel(0, 8) {
-			t.Fatalf("%+v: the kernel is off", c)
+		if kh.linksKernel(0, 8) != simd.AVX2() {
+			t.Fatalf("%+v: the kernel is on %v with kernels %v", c, kh.linksKernel(0, 8), simd.AVX2())
 		}
+		base := int(kh.base)
+		before := append([]mgl32.Vec3(nil), kh.pos[base:base+c.strands*kh.per]...)
 		for pass := 0; pass < 3; pass++ {
 			for b := 0; b < c.strands; b += block {
 				e := min(b+block, c.strands)
 				kh.links(b, e)
 				sh.links(b, e)
 			}
-			base := int(kh.base)
 			for o := 0; o < c.strands*kh.per; o++ {
 				a, b := kh.pos[base+o], sh.pos[base+o]
 				for k := range a {
@@ -204,6 +219,20 @@ func TestLinksKernelMatchesScalar(t *testing.T) {
 					t.Fatalf("%+v pass %d: multipliers of %d are %v, %v with the kernel, %v, %v without", c, pass, o, kh.lamS[o], kh.lamB[o], sh.lamS[o], sh.lamB[o])
 				}
 			}
+			n := c.strands * kh.per
+			hashVec3s(hash, kh.pos[base:base+n])
+			hashFloat32s(hash, kh.lamS[:n]...)
+			hashFloat32s(hash, kh.lamB[:n]...)
+		}
+		moved := 0
+		for o, p := range before {
+			if p != kh.pos[base+o] {
+				moved++
+			}
+		}
+		if moved < len(before)/2 {
+			t.Fatalf("%+v: the passes moved %d of %d particles", c, moved, len(before))
 		}
 	}
+	golden.Kernel(t, "links", hash)
 }

@@ -1,24 +1,23 @@
 package verlet3d
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"math/rand"
 	"testing"
 
+	"github.com/drape3d/drape/internal/golden"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The block-bounds kernel (where the processor has one) gives the Go
-// loop's boxes, radii and groups, with and without the previous
-// positions, for whole blocks (one of them pinned, one in a group no
-// collider acts on) and the partial block at the end, and the collision
-// broad phase then finds the same contacts and clampOutside the same
-// positions.
+// The block bounds this build builds (the kernel, or blockBox's Go loop)
+// give the boxes, radii and groups of testdata/kernel_bounds.txt (recorded
+// with the kernel), with and without the previous positions, for whole
+// blocks (one of them pinned, one in a group no collider acts on) and the
+// partial block at the end, and the collision broad phase then finds its
+// contacts and clampOutside its positions. Where the processor has the
+// kernel, it also gives the Go loop's boxes, contacts and positions.
 func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no AVX2")
-	}
 	build := func() *World {
 		w, err := NewWorld(DefaultConfig())
 		if err != nil {
@@ -58,6 +57,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 	}
 	vec, scalar := build(), build()
 	scalar.run.noKernels = true
+	h := golden.NewHash()
 	for _, withPrev := range []bool{true, false} {
 		for _, w := range []*World{vec, scalar} {
 			var prev []mgl32.Vec3
@@ -76,6 +76,9 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 			if vec.run.blocks[b] != scalar.run.blocks[b] {
 				t.Fatalf("prev %v, block %d: %+v with the kernel, %+v without", withPrev, b, vec.run.blocks[b], scalar.run.blocks[b])
 			}
+			k := &vec.run.blocks[b]
+			hashVec3s(h, []mgl32.Vec3{k.lo, k.hi})
+			h.Ints(int(k.groups))
 		}
 	}
 	vec.collide(true)
@@ -87,6 +90,14 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 		if vec.contacts[i] != scalar.contacts[i] {
 			t.Fatalf("contact %d: %+v with the kernel, %+v without", i, vec.contacts[i], scalar.contacts[i])
 		}
+		c := &vec.contacts[i]
+		moving := 0
+		if c.moving {
+			moving = 1
+		}
+		h.Ints(int(c.p), int(c.collider), moving)
+		hashFloat32s(h, c.mu, c.e, c.vn, c.r, c.pushed)
+		hashVec3s(h, []mgl32.Vec3{c.surface, c.normal})
 	}
 	// The final guard projects the same particles out of the ball.
 	moved := 0
@@ -109,18 +120,22 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 			t.Fatalf("particle %d clamped to %v with the kernel, %v without", i, vec.pos[i], scalar.pos[i])
 		}
 	}
+	h.Ints(len(vec.contacts), moved)
+	hashVec3s(h, vec.pos)
+	golden.Kernel(t, "bounds", h)
 }
 
-// The broad-phase kernel keeps exactly the particles the Go loops of
-// collideParticles and clampRange keep. Coordinates, radii, the margin
-// and the boxes lie on a grid of quarter meters, so a particle's box
-// often touches the collider's exactly (equal floats, where a strict
+// The broad-phase test this build runs keeps the particles of
+// testdata/kernel_near.txt (recorded with the kernel): where the processor
+// has it, the kernel (pathsNear) keeps exactly the particles the Go loops
+// of collideParticles and clampRange keep (their tests, written out here);
+// without it, those tests keep the kernel's. Coordinates, radii, the
+// margin and the boxes lie on a grid of quarter meters, so a particle's
+// box often touches the collider's exactly (equal floats, where a strict
 // test differs from a loose one), and some boxes are unbounded on a side
 // (a floor's).
 func TestPathsNearMatchesScalar(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no AVX2")
-	}
+	h := golden.NewHash()
 	r := rand.New(rand.NewSource(11))
 	grid := func(n int) float32 { return float32(float32(r.Intn(2*n+1)-n) / 4) }
 	pos := make([]mgl32.Vec3, blockSize)
@@ -156,9 +171,7 @@ func TestPathsNearMatchesScalar(t *testing.T) {
 		if clamp {
 			q, margin = pos, 0
 		}
-		var a nearArgs
-		a.set(lo, hi, margin, mask)
-		got := pathsNear(&pos[0], &q[0], &radius[0], &invMass[0], &group[0], &a)
+		var goMask uint64
 		for i := range pos {
 			p, o := pos[i], q[i]
 			var want bool
@@ -175,16 +188,27 @@ func TestPathsNearMatchesScalar(t *testing.T) {
 					min2(p[1], o[1])-rr > hi[1] || max2(p[1], o[1])+rr < lo[1] ||
 					min2(p[2], o[2])-rr > hi[2] || max2(p[2], o[2])+rr < lo[2])
 			}
-			if got>>uint(i)&1 == 1 != want {
-				t.Fatalf("trial %d (clamp %v), particle %d at %v from %v, radius %v, invMass %v, group %b, box %v-%v margin %v mask %b: kernel keeps it %v, Go %v",
-					trial, clamp, i, p, o, radius[i], invMass[i], group[i], lo, hi, margin, mask, !want, want)
-			}
 			if want {
+				goMask |= 1 << uint(i)
 				kept++
 			}
 		}
+		got := goMask
+		if haveKernels() {
+			var a nearArgs
+			a.set(lo, hi, margin, mask)
+			got = pathsNear(&pos[0], &q[0], &radius[0], &invMass[0], &group[0], &a)
+			for i := range pos {
+				if want := goMask>>uint(i)&1 == 1; got>>uint(i)&1 == 1 != want {
+					t.Fatalf("trial %d (clamp %v), particle %d at %v from %v, radius %v, invMass %v, group %b, box %v-%v margin %v mask %b: kernel keeps it %v, Go %v",
+						trial, clamp, i, pos[i], q[i], radius[i], invMass[i], group[i], lo, hi, margin, mask, !want, want)
+				}
+			}
+		}
+		h.Ints(int(got))
 	}
 	if kept < 5000 {
 		t.Fatalf("only %d particles kept over all trials: the test hardly tests", kept)
 	}
+	golden.Kernel(t, "near", h)
 }

@@ -6,18 +6,34 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/drape3d/drape/internal/golden"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The finiteness kernel (where the processor has one) answers as the
-// definition does, coordinate by coordinate, for every group count up to
-// 6 with one infinity, NaN, huge finite value or negative zero placed at
-// each coordinate in turn; the huge values, whose sum overflows, are
-// where a sum would say no.
+// The finiteness test this build runs (bothFinite: the kernel, or the Go
+// loop's sums and bit tests) answers as the definition does, for every
+// group count up to 6 with one infinity, NaN, huge finite value or
+// negative zero placed at each coordinate in turn, in the positions and in
+// the previous positions; the huge values, whose sum overflows, are where
+// a sum would say no. The Go loop may say no when every coordinate is huge
+// (guardRange then checks particle by particle), never yes for a
+// non-finite one; the Go loop is checked on every build. Where the
+// processor has the kernel, finiteGroups and bothFinite answer exactly as
+// the definition does on every case. The answers the
+// guard acts on are hashed into testdata/kernel_finite.txt.
 func TestFiniteKernelMatchesDefinition(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no AVX2")
+	w, err := NewWorld(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer w.Close()
+	goLoop, err := NewWorld(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goLoop.Close()
+	goLoop.run.noKernels = true
+	h := golden.NewHash()
 	r := rand.New(rand.NewSource(5))
 	inf := float32(math.Inf(1))
 	nan := float32(math.NaN())
@@ -28,26 +44,55 @@ func TestFiniteKernelMatchesDefinition(t *testing.T) {
 			v[i] = mgl32.Vec3{float32(r.Float32()*200) - 100, float32(r.Float32()*200) - 100, float32(r.Float32()*200) - 100}
 		}
 		v[8*groups] = mgl32.Vec3{nan, nan, nan}
-		check := func(what string) {
+		clean := make([]mgl32.Vec3, 8*groups)
+		for i := range clean {
+			clean[i] = mgl32.Vec3{float32(i), 1, -2}
+		}
+		check := func(what string, huge bool) {
 			t.Helper()
 			want := true
 			for _, p := range v[:8*groups] {
 				want = want && finiteVec(p)
 			}
-			var p *mgl32.Vec3
-			if len(v) > 0 {
-				p = &v[0]
+			if haveKernels() {
+				var p *mgl32.Vec3
+				if len(v) > 0 {
+					p = &v[0]
+				}
+				if got := finiteGroups(p, groups); got != want {
+					t.Fatalf("%d groups, %s: kernel says %v, want %v", groups, what, got, want)
+				}
 			}
-			if got := finiteGroups(p, groups); got != want {
-				t.Fatalf("%d groups, %s: kernel says %v, want %v", groups, what, got, want)
+			// As positions (the Go loop's sums) and as previous
+			// positions (its bit tests).
+			for inPrev := range 2 {
+				pos, prev := v[:8*groups], clean
+				if inPrev == 1 {
+					pos, prev = clean, v[:8*groups]
+				}
+				for _, x := range []*World{w, goLoop} {
+					got := x.bothFinite(pos, prev)
+					if got && !want || !got && want && (x.kernels() || !huge || inPrev == 1) {
+						t.Fatalf("%d groups, %s (in prev %v), kernels %v: bothFinite says %v, want %v", groups, what, inPrev == 1, x.kernels(), got, want)
+					}
+					if x == w {
+						// What guardRange acts on: whether a particle is
+						// not finite.
+						acts := 0
+						if !(got || want) {
+							acts = 1
+						}
+						h.Ints(groups, inPrev, acts)
+					}
+				}
 			}
 		}
-		check("all finite")
+		check("all finite", false)
 		for k := 0; k < 24*groups; k++ {
 			for _, x := range specials {
 				old := v[k/3][k%3]
 				v[k/3][k%3] = x
-				check(fmt.Sprintf("%v at coordinate %d", x, k))
+				check(fmt.Sprintf("%v at coordinate %d", x, k), false)
 				v[k/3][k%3] = old
 			}
 		}
@@ -56,9 +101,10 @@ func TestFiniteKernelMatchesDefinition(t *testing.T) {
 			for i := range v[:8*groups] {
 				v[i] = mgl32.Vec3{math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32}
 			}
-			check("all huge")
+			check("all huge", true)
 		}
 	}
+	golden.Kernel(t, "finite", h)
 }
 
 // The guard resets exactly the particle that went non-finite, wherever it

@@ -1,10 +1,11 @@
 package verlet3d
 
 import (
-	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 	"unsafe"
 
+	"github.com/drape3d/drape/internal/golden"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -67,13 +68,14 @@ func integrateWorld(t *testing.T, withForces bool) *World {
 	return w
 }
 
-// The integration kernel (where the processor has one) gives the same
-// bits and the same clamp count as the Go loop, with gravity in acc or
-// not, over whole and partial particle ranges.
+// The integration this build runs (the kernel, or the Go loop) gives the
+// positions, previous positions and clamp counts of
+// testdata/kernel_integrate.txt (recorded with the kernel), with gravity
+// in acc or not, over whole and partial particle ranges, and clamps some
+// particles. Where the processor has the kernel, it also gives the Go
+// loop's bits and clamp count.
 func TestIntegrateKernelMatchesScalar(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no AVX2")
-	}
+	h := golden.NewHash()
 	for _, forces := range []bool{false, true} {
 		vec, scalar := integrateWorld(t, forces), integrateWorld(t, forces)
 		scalar.run.noKernels = true
@@ -91,9 +93,13 @@ func TestIntegrateKernelMatchesScalar(t *testing.T) {
 						forces, r, i, vec.pos[i], vec.prev[i], scalar.pos[i], scalar.prev[i])
 				}
 			}
+			hashVec3s(h, vec.pos)
+			hashVec3s(h, vec.prev[:len(vec.pos)])
+			h.Ints(vec.run.tally[0].clamps)
 		}
 		if vec.run.tally[0].clamps != scalar.run.tally[0].clamps || vec.run.tally[0].clamps == 0 {
 			t.Fatalf("forces %v: %d speed clamps with the kernel, %d without (want equal, and some)", forces, vec.run.tally[0].clamps, scalar.run.tally[0].clamps)
 		}
 	}
+	golden.Kernel(t, "integrate", h)
 }

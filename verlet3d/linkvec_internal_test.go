@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/drape3d/drape/internal/golden"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -51,52 +52,69 @@ func kernelGridWorld(t *testing.T, n int) *World {
 	return w
 }
 
-// The link kernel (where the processor has one) gives the same bits as
-// solveLinks: over whole ranges and ranges cut mid-group, on a first pass
+// The link pass this build runs (solveRange: the kernel, or the Go
+// groups of solveLinkGroupsGo) gives solveLinks' bits and those of
+// testdata/kernel_link.txt (recorded with the kernel), positions and
+// multipliers: over whole ranges and ranges cut mid-group, on a first pass
 // and a later one, with pinned particles, flagged links (idle ones too)
-// and a link of zero length among its groups; with its 16-byte rows in
-// the regions of a 48 x 48 grid and its exact loads in the level-ordered
-// run of a 19 x 19 one (the 48 x 48 grid has a few near groups too, in
-// the links between its regions).
+// and a link of zero length among its groups; in the regions of a 48 x 48
+// grid and the level-ordered run of a 19 x 19 one. Where the processor
+// has the kernel, most groups go to it, with its 16-byte rows in the 48 x
+// 48 grid's regions and its exact loads in the 19 x 19 run (the 48 x 48
+// grid has a few near groups too, in the links between its regions).
 func TestLinkKernelMatchesScalar(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no link kernel on this processor")
-	}
+	h := golden.NewHash()
 	for _, c := range []struct {
 		n                       int
 		minOK, minNear, maxNear float64 // the share of groups in the kernel, and of those loaded exactly
 	}{{48, 0.75, 0, 0.25}, {19, 0.2, 0.5, 1}} {
 		t.Run(fmt.Sprintf("%dx%d", c.n, c.n), func(t *testing.T) {
-			testLinkKernelMatchesScalar(t, c.n, c.minOK, c.minNear, c.maxNear)
+			testLinkKernelMatchesScalar(t, h, c.n, c.minOK, c.minNear, c.maxNear)
 		})
 	}
+	golden.Kernel(t, "link", h)
 }
 
-func testLinkKernelMatchesScalar(t *testing.T, size int, minOK, minNear, maxNear float64) {
+func testLinkKernelMatchesScalar(t *testing.T, h *golden.Hash, size int, minOK, minNear, maxNear float64) {
 	vec, scalar := kernelGridWorld(t, size), kernelGridWorld(t, size)
-	ok, near := 0, 0
-	for g, k := range vec.links.groupOK {
-		if k {
-			ok++
-			if vec.links.groupNear[g] {
-				near++
+	if haveKernels() {
+		ok, near := 0, 0
+		for g, k := range vec.links.groupOK {
+			if k {
+				ok++
+				if vec.links.groupNear[g] {
+					near++
+				}
 			}
 		}
+		if float64(ok) < minOK*float64(len(vec.links.groupOK)) {
+			t.Fatalf("only %d of %d groups go to the kernel", ok, len(vec.links.groupOK))
+		}
+		if f := float64(near) / float64(ok); f < minNear || f > maxNear || near == 0 {
+			t.Fatalf("%d of %d kernel groups are loaded exactly, want a share in [%v, %v] and at least one", near, ok, minNear, maxNear)
+		}
+	} else if !vec.links.goGroups {
+		t.Fatal("without kernels the groups are not the Go loop's")
 	}
-	if float64(ok) < minOK*float64(len(vec.links.groupOK)) {
-		t.Fatalf("only %d of %d groups go to the kernel", ok, len(vec.links.groupOK))
+	before := append([]mgl32.Vec3(nil), vec.pos...)
+	compareLinkPasses(t, vec, scalar, "the kernel", h)
+	moved := 0
+	for i := range before {
+		if !samebits(before[i], vec.pos[i]) {
+			moved++
+		}
 	}
-	if f := float64(near) / float64(ok); f < minNear || f > maxNear || near == 0 {
-		t.Fatalf("%d of %d kernel groups are loaded exactly, want a share in [%v, %v] and at least one", near, ok, minNear, maxNear)
+	if moved < len(before)/2 {
+		t.Fatalf("the passes moved %d of %d particles, want half or more", moved, len(before))
 	}
-	compareLinkPasses(t, vec, scalar, "the kernel")
 }
 
 // compareLinkPasses runs passes over whole ranges and ranges cut
 // mid-group, first passes and later ones, through solveRange on w and
 // through solveLinks alone on ref (built alike), and fails at the first
-// position or multiplier whose bits differ.
-func compareLinkPasses(t *testing.T, w, ref *World, what string) {
+// position or multiplier whose bits differ. With h, it adds w's positions
+// and multipliers after each pass.
+func compareLinkPasses(t *testing.T, w, ref *World, what string, h *golden.Hash) {
 	t.Helper()
 	n := len(w.links.hot)
 	for _, r := range []struct {
@@ -115,6 +133,10 @@ func compareLinkPasses(t *testing.T, w, ref *World, what string) {
 			if math.Float32bits(w.links.lambda[i]) != math.Float32bits(ls.lambda[i]) {
 				t.Fatalf("range %v: multiplier %d is %v with %s, %v with solveLinks", r, i, w.links.lambda[i], what, ls.lambda[i])
 			}
+		}
+		if h != nil {
+			hashVec3s(h, w.pos)
+			hashFloat32s(h, w.links.lambda...)
 		}
 	}
 }
@@ -183,7 +205,7 @@ func TestLinkGroupsGoMatchesScalar(t *testing.T) {
 			for _, x := range []*World{w, ref} {
 				x.pos[c.b] = x.pos[c.a]
 			}
-			compareLinkPasses(t, w, ref, "the Go groups")
+			compareLinkPasses(t, w, ref, "the Go groups", nil)
 		})
 	}
 	if shared == 0 {
@@ -200,26 +222,54 @@ func samebits(a, b mgl32.Vec3) bool {
 	return true
 }
 
-// A group of eight links never includes the last particle (the kernel
-// reads 16 bytes per particle), nor links that share a particle.
+// The groups solveRange hands on hold no flagged link. Where the
+// processor has the link kernel, a group of eight it takes never includes
+// the last particle (the kernel reads 16 bytes per particle), nor links
+// that share a particle. Without it, the Go loop takes groups whose links
+// share particles too (one link after another), but a group it solves in
+// two sweeps (goSep) shares none, one marked goSameW has ends of one
+// inverse mass, and none holds a link of small inverse denominator.
 func TestLinkGroupsAreDisjoint(t *testing.T) {
-	if !haveKernels() {
-		t.Skip("no link kernel on this processor")
-	}
 	w := kernelWorld(t)
 	ls := &w.links
+	if ls.goGroups == haveKernels() {
+		t.Fatalf("the groups are the Go loop's %v with kernels %v", ls.goGroups, haveKernels())
+	}
 	last := int32(len(w.pos) - 1)
+	taken, sep := 0, 0
 	for g, ok := range ls.groupOK {
 		if !ok {
 			continue
 		}
+		taken++
 		seen := map[int32]bool{}
+		shares, sameW := false, true
 		for _, c := range ls.hot[g*linkGroupSize : (g+1)*linkGroupSize] {
-			if seen[c.a] || seen[c.b] || c.a == last || c.b == last || c.flags != 0 {
-				t.Fatalf("group %d: link %d-%d (flags %d) shares a particle, touches the last one or is flagged", g, c.a, c.b, c.flags)
+			if c.flags != 0 {
+				t.Fatalf("group %d: link %d-%d is flagged (%d)", g, c.a, c.b, c.flags)
+			}
+			shares = shares || seen[c.a] || seen[c.b]
+			sameW = sameW && math.Float32bits(w.invMass[c.a]) == math.Float32bits(w.invMass[c.b])
+			if haveKernels() && (shares || c.a == last || c.b == last) {
+				t.Fatalf("group %d: link %d-%d shares a particle or touches the last one", g, c.a, c.b)
+			}
+			if !haveKernels() && c.invDen < minGoInvDen {
+				t.Fatalf("group %d: link %d-%d of inverse denominator %v goes to the Go loop", g, c.a, c.b, c.invDen)
 			}
 			seen[c.a], seen[c.b] = true, true
 		}
+		if !haveKernels() {
+			f := ls.groupGo[g]
+			if f&goSep != 0 == shares || f&goSameW != 0 != sameW {
+				t.Fatalf("group %d: Go flags %b, but its links share a particle %v, have ends of one mass %v", g, f, shares, sameW)
+			}
+			if f&goSep != 0 {
+				sep++
+			}
+		}
+	}
+	if taken < len(ls.groupOK)/2 || !haveKernels() && sep == 0 {
+		t.Fatalf("%d of %d groups solved as groups (%d in two sweeps): want half or more", taken, len(ls.groupOK), sep)
 	}
 }
 
@@ -254,4 +304,26 @@ func benchLinkPass(b *testing.B, groups bool) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ls.hot)), "ns/link")
+}
+
+// hashVec3s adds vs to h as golden.Hash.Vec3s does, with every NaN as the
+// one quiet NaN 0x7FC00000: a NaN an operation makes (Inf - Inf) has the
+// sign bit set on amd64 and clear on arm64, so the kernel goldens hold
+// that a coordinate is NaN, not which NaN. (Where there is a kernel, the
+// test compares it with the Go loop bit for bit, NaNs included.)
+func hashVec3s(h *golden.Hash, vs []mgl32.Vec3) {
+	for _, v := range vs {
+		hashFloat32s(h, v[0], v[1], v[2])
+	}
+}
+
+// hashFloat32s adds xs to h as golden.Hash.Float32s does, every NaN as
+// 0x7FC00000 (see hashVec3s).
+func hashFloat32s(h *golden.Hash, xs ...float32) {
+	for _, x := range xs {
+		if x != x {
+			x = math.Float32frombits(0x7FC00000)
+		}
+		h.Float32s(x)
+	}
 }
