@@ -198,6 +198,7 @@ type Cape struct {
 	ref    verlet3d.Pose       // Reference at the last SetPose
 	anch   []verlet3d.Pose     // anchors at the last SetPose
 	body   []verlet3d.Capsule  // body at the last SetPose
+	out    Side                // the grid's side that faces away from the body
 	tele   bool                // jump at the next SetPose
 	jumps  int
 	bad    int   // poses SetPose held
@@ -312,7 +313,10 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cape{grid: g, s: s, w: w}
+	c := &Cape{grid: g, s: s, w: w, out: SideBack}
+	if ga, gd := g.Axes(); vecmath.Dot(vecmath.Cross(gd, ga), back) > 0 {
+		c.out = SideFront
+	}
 	c.s.Anchors = append([]verlet3d.Pose(nil), s.Anchors...)
 	c.anch = append([]verlet3d.Pose(nil), s.Anchors...)
 	c.s.Body = append([]verlet3d.Capsule(nil), s.Body...)
@@ -405,6 +409,12 @@ func (c *Cape) Grid() *Grid { return c.grid }
 // Settings returns the settings the cape was built with (CarryLinear and
 // CarryAngular as last set).
 func (c *Cape) Settings() CapeSettings { return c.s }
+
+// Outside returns the side of the cape's Grid that faces away from the
+// body, as built (SideFront with the anchors ordered from the left
+// shoulder to the right): pass it to SurfaceCollision.SetSide to keep
+// long hair, or anything worn over the cape, on its outside.
+func (c *Cape) Outside() Side { return c.out }
 
 // Particles returns every particle of the cape, row by row (row 0 is the
 // pinned top edge). The slice is shared: do not change it.

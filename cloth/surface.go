@@ -59,6 +59,39 @@ type SurfaceCollision struct {
 	from, prevFrom []int32
 	hooks          surfaceHooks
 	numBuckets     uint32
+	// side is the fixed side points belong on (+1 front, -1 back) or 0:
+	// the side each came from (SetSide). reach is how far behind a
+	// triangle a point is still found with a fixed side, m.
+	side, reach float32
+	inv         []float32 // the World's inverse masses, during find
+}
+
+// Side is the side of a cloth's surface a SurfaceCollision keeps points
+// on.
+type Side int
+
+const (
+	// SideCameFrom keeps each point on the side of each triangle it came
+	// from: a corner resting on a tablecloth stays on top, one under it
+	// stays under. The default.
+	SideCameFrom Side = iota
+	// SideFront keeps every point on the cloth's front side, the side
+	// Grid.Normals point to.
+	SideFront
+	// SideBack keeps every point on the cloth's back side.
+	SideBack
+)
+
+func (s Side) String() string {
+	switch s {
+	case SideCameFrom:
+		return "SideCameFrom"
+	case SideFront:
+		return "SideFront"
+	case SideBack:
+		return "SideBack"
+	}
+	return fmt.Sprintf("Side(%d)", int(s))
 }
 
 // surfaceContact is point p held on one side (+1 or -1 along the
@@ -129,6 +162,46 @@ func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32)
 	return sc, nil
 }
 
+// SetSide chooses the side of the surface the points belong on. With
+// SideFront or SideBack every point belongs on that side of every
+// triangle, wherever it came from, and one found up to reach meters behind
+// a triangle (over it, or past its edge by less than reach) is taken
+// through to its side: hair lying on a cape stays on the outside (see
+// Cape.Outside) even where it was grown under the cape's collar. A point
+// so taken out moves no faster than a point the solver left inside the
+// thickness (5 cm/s), so it comes through without a jump. SideCameFrom
+// (the default) keeps each on the side it came from, and reach is unused.
+// It returns an error naming the value for an unknown side or a reach that
+// is not a finite number in [0, 1] m.
+func (sc *SurfaceCollision) SetSide(side Side, reach float32) error {
+	var sign float32
+	switch side {
+	case SideCameFrom:
+	case SideFront:
+		sign = 1
+	case SideBack:
+		sign = -1
+	default:
+		return fmt.Errorf("cloth: SurfaceCollision.SetSide: side = %v, want SideCameFrom, SideFront or SideBack", side)
+	}
+	if !finite(reach) || reach < 0 || reach > 1 {
+		return fmt.Errorf("cloth: SurfaceCollision.SetSide: reach = %v, want meters in [0, 1]", reach)
+	}
+	sc.side, sc.reach = sign, reach
+	return nil
+}
+
+// Side returns the side points are kept on (SetSide).
+func (sc *SurfaceCollision) Side() Side {
+	switch {
+	case sc.side > 0:
+		return SideFront
+	case sc.side < 0:
+		return SideBack
+	}
+	return SideCameFrom
+}
+
 // Remove takes the surface collision out of the World.
 func (sc *SurfaceCollision) Remove() { sc.g.w.RemoveConstraintSet(sc.hooks) }
 
@@ -185,7 +258,12 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		return
 	}
 	pos, prev := w.Positions(), w.PrevPositions()
+	sc.inv = w.InvMasses()
+	// Triangles' bounds grow by the distance a point is found at.
 	th := sc.thickness
+	if sc.side != 0 {
+		th = max(th, sc.reach)
+	}
 	if cap(sc.lo) < nt {
 		sc.lo, sc.hi = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
 	}
@@ -364,6 +442,9 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	}
 	d0 := vecmath.Dot(prev[p].Sub(a0), n0) / l0
 	side = known
+	if sc.side != 0 {
+		side = sc.side
+	}
 	if side == 0 {
 		side = 1
 		if d0 < 0 {
@@ -390,6 +471,21 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	impact = vecmath.Dot(x.Sub(prev[p]), n)*side < -surfaceImpactSpeed*h*vecmath.Len(n)
 	q := vecmath.ClosestOnTriangle(x, a, b, c)
 	if vecmath.LenSqr(x.Sub(q)) < th*th {
+		return side, floor, impact, true
+	}
+	// Behind the triangle, within reach, with a fixed side: a point that
+	// began the substep behind it is moved out to the thickness with its
+	// previous position, as a teleport (no speed), so the push that
+	// follows holds it there. The head's carry, or the cloth pushed out
+	// by the body, puts hair behind a cape by millimeters a substep, and
+	// pushed out at the recovery speed it never came back.
+	if r := sc.reach; sc.side != 0 && vecmath.Dot(x.Sub(a), n)*side < 0 && vecmath.LenSqr(x.Sub(q)) < r*r {
+		if d0*side < 0 && sc.inv[p] > 0 {
+			nl := vecmath.Scale(n, side/vecmath.Len(n))
+			move := vecmath.Scale(nl, th-vecmath.Dot(x.Sub(a), nl))
+			pos[p], prev[p] = x.Add(move), prev[p].Add(move)
+			floor = 0
+		}
 		return side, floor, impact, true
 	}
 	// Crossed: now on the other side, and near enough that the paths of

@@ -1,0 +1,128 @@
+package cloth_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/internal/vecmath"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// With a fixed side a point belongs on that side of the cloth wherever it
+// came from. On the trampoline (front up) a corner starting 3 cm under
+// the cloth at rest is taken up through it within the first step with
+// SideFront and reach 5 cm, and rests on top Thickness above the
+// surface, at rest (taken through as a teleport, not flung); one 8 cm
+// under, beyond reach, falls away; with SideCameFrom or SideBack the one
+// 3 cm under stays under.
+func TestSurfaceCollisionFixedSide(t *testing.T) {
+	const th = 0.01
+	for _, c := range []struct {
+		name  string
+		side  cloth.Side
+		y     float32 // start height; the cloth lies at 1 m
+		above bool
+	}{
+		{"front, 3 cm under", cloth.SideFront, 0.97, true},
+		{"front, 8 cm under (beyond reach)", cloth.SideFront, 0.92, false},
+		{"came from, 3 cm under", cloth.SideCameFrom, 0.97, false},
+		{"back, 3 cm under", cloth.SideBack, 0.97, false},
+		{"back, 1 cm over", cloth.SideBack, 1.01, false},
+	} {
+		w, g, p := trampoline(t, c.y, mgl32.Vec3{})
+		sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.SetSide(c.side, 0.05); err != nil {
+			t.Fatal(err)
+		}
+		if sc.Side() != c.side {
+			t.Fatalf("%s: Side() = %v after SetSide(%v)", c.name, sc.Side(), c.side)
+		}
+		w.Step()
+		if c.above {
+			if h := heightOver(w, g, p); h < th-1e-3 {
+				t.Errorf("%s: %.4f m over the cloth after one step, want taken through to at least %v", c.name, h, th)
+			}
+			if v := vecmath.Len(w.Velocity(p)); v > 0.5 {
+				t.Errorf("%s: taken through at %.2f m/s, want at rest (under 0.5)", c.name, v)
+			}
+		}
+		for range 119 {
+			w.Step()
+		}
+		h := heightOver(w, g, p)
+		switch {
+		case c.above && math.Abs(float64(h-th)) > 2e-3:
+			t.Errorf("%s: %.4f m over the cloth after 2 s, want resting %v over it (±2 mm)", c.name, h, th)
+		case !c.above && h > -th+1e-3:
+			t.Errorf("%s: %.4f m over the cloth after 2 s, want under it by at least %v", c.name, h, th)
+		}
+	}
+}
+
+// SetSide refuses an unknown side and a reach that is not a finite number
+// of meters in [0, 1], naming the value, and keeps the side it had.
+func TestSurfaceCollisionSetSideBadInput(t *testing.T) {
+	_, g, p := trampoline(t, 1.1, mgl32.Vec3{})
+	sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		side  cloth.Side
+		reach float32
+		want  string
+	}{
+		{cloth.Side(7), 0.05, "side = Side(7)"},
+		{cloth.SideFront, -0.01, "reach = -0.01"},
+		{cloth.SideFront, float32(math.NaN()), "reach = NaN"},
+		{cloth.SideBack, 2, "reach = 2"},
+	} {
+		if err := sc.SetSide(c.side, c.reach); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("SetSide(%v, %v) = %v, want an error containing %q", c.side, c.reach, err, c.want)
+		}
+		if sc.Side() != cloth.SideCameFrom {
+			t.Errorf("SetSide(%v, %v) failed but changed the side to %v", c.side, c.reach, sc.Side())
+		}
+	}
+}
+
+// Cape.Outside is the grid side facing away from the body: the front
+// with the anchors from the left shoulder to the right (the grid's
+// normals point back, away from the torso), the back with them reversed
+// (the normals point at the torso). The test walker faces +Z and lists
+// its anchors from x = -0.18 (its right shoulder) to +0.18.
+func TestCapeOutside(t *testing.T) {
+	for _, reversed := range []bool{false, true} {
+		w := newWorld(t, capeConfig)
+		k := newWalker(t, w)
+		c := newCape(t, w, k, func(s *cloth.CapeSettings) {
+			if reversed {
+				a := s.Anchors
+				s.Anchors = []verlet3d.Pose{a[2], a[1], a[0]}
+			}
+		})
+		want := cloth.SideBack // right to left
+		if reversed {
+			want = cloth.SideFront
+		}
+		if got := c.Outside(); got != want {
+			t.Errorf("reversed %v: Outside() = %v, want %v", reversed, got, want)
+		}
+		// The mean normal against the back (-Z for this walker).
+		var dot float32
+		ns := c.Grid().Normals(nil)
+		for _, n := range ns {
+			dot += n.Dot(mgl32.Vec3{0, 0, -1})
+		}
+		dot /= float32(len(ns))
+		if out := dot > 0; out != (want == cloth.SideFront) {
+			t.Errorf("reversed %v: the normals point %.2f along the back, but Outside() = %v", reversed, dot, c.Outside())
+		}
+	}
+}
