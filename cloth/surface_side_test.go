@@ -118,11 +118,52 @@ func TestCapeOutside(t *testing.T) {
 		var dot float32
 		ns := c.Grid().Normals(nil)
 		for _, n := range ns {
-			dot += n.Dot(mgl32.Vec3{0, 0, -1})
+			dot += vecmath.Dot(n, mgl32.Vec3{0, 0, -1})
 		}
 		dot /= float32(len(ns))
 		if out := dot > 0; out != (want == cloth.SideFront) {
 			t.Errorf("reversed %v: the normals point %.2f along the back, but Outside() = %v", reversed, dot, c.Outside())
 		}
+	}
+}
+
+// With one-way contacts a heavy corner (2 kg) resting on the trampoline
+// is held on top as with two-way ones, Thickness over the cloth, but the
+// cloth does not sag under it: the cell's
+// corners stay where the cloth alone hangs (within 0.1 mm), where two-way
+// contacts sag them by millimeters.
+func TestSurfaceCollisionOneWay(t *testing.T) {
+	sag := map[bool]float32{}
+	for _, oneWay := range []bool{false, true} {
+		w, g, p := trampoline(t, 1.05, mgl32.Vec3{})
+		w.SetMass(p, 2)
+		sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.SetOneWay(oneWay)
+		if sc.OneWay() != oneWay {
+			t.Fatalf("OneWay() = %v after SetOneWay(%v)", sc.OneWay(), oneWay)
+		}
+		for range 120 {
+			w.Step()
+		}
+		h := heightOver(w, g, p)
+		if h <= 0 || oneWay && (h < 0.009 || h > 0.012) {
+			t.Errorf("one-way %v: the corner %.4f m over the cloth, want on top (one-way: resting 0.01 over it)", oneWay, h)
+		}
+		sag[oneWay] = 1 - w.Position(g.Particle(10, 10))[1]
+	}
+	// The cloth alone, for its own sag under gravity.
+	w, g, _ := trampoline(t, 5, mgl32.Vec3{})
+	for range 120 {
+		w.Step()
+	}
+	alone := 1 - w.Position(g.Particle(10, 10))[1]
+	if d := sag[true] - alone; d > 1e-4 || d < -1e-4 {
+		t.Errorf("one-way: the cloth sags %.5f m under the corner, %.5f alone: want the same (±0.1 mm)", sag[true], alone)
+	}
+	if d := sag[false] - alone; d < 1e-3 {
+		t.Errorf("two-way: the cloth sags %.5f m under a 2 kg corner, %.5f alone: want more by 1 mm at least", sag[false], alone)
 	}
 }
