@@ -39,7 +39,7 @@ func underCape(s *showcase.Scene, radius float32) (n int, deepest float32) {
 	ps := g.Positions(nil)
 	idx := g.Indices()
 	type tri struct {
-		a, e1, e2, n mgl32.Vec3
+		a, e1, e2, n       mgl32.Vec3
 		d00, d01, d11, inv float32
 	}
 	var tris []tri
