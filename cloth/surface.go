@@ -61,10 +61,12 @@ type SurfaceCollision struct {
 	numBuckets     uint32
 	// side is the fixed side points belong on (+1 front, -1 back) or 0:
 	// the side each came from (SetSide). reach is how far behind a
-	// triangle a point is still found with a fixed side, m.
-	side, reach float32
-	inv         []float32 // the World's inverse masses, during find
-	oneWay      bool      // SetOneWay
+	// triangle a point is found every substep (SetSide), once the next
+	// substep's bringOut (BringOut) is used, m.
+	side, reach, bringOut float32
+	inv                   []float32 // the World's inverse masses, during find
+	oneWay                bool      // SetOneWay
+	behind                float32   // how far behind a triangle find looks this substep, m
 }
 
 // Side is the side of a cloth's surface a SurfaceCollision keeps points
@@ -165,15 +167,17 @@ func NewSurfaceCollision(g *Grid, points []verlet3d.Particle, thickness float32)
 
 // SetSide chooses the side of the surface the points belong on. With
 // SideFront or SideBack every point belongs on that side of every
-// triangle, wherever it came from, and one found up to reach meters behind
-// a triangle (over it, or past its edge by less than reach) is taken
-// through to its side: hair lying on a cape stays on the outside (see
-// Cape.Outside) even where it was grown under the cape's collar. A point
-// so taken out moves no faster than a point the solver left inside the
-// thickness (5 cm/s), so it comes through without a jump. SideCameFrom
-// (the default) keeps each on the side it came from, and reach is unused.
-// It returns an error naming the value for an unknown side or a reach that
-// is not a finite number in [0, 1] m.
+// triangle, wherever it came from: one that began a substep behind a
+// triangle by up to reach meters (over it, or past its edge by less than
+// that) is moved out to its side with its previous position, as a
+// teleport (no speed). Hair lying on a cape stays on the outside (see
+// Cape.Outside) though the head's carry and its style pull it under the
+// cape, and a tip that slips around the cape's edge over a shoulder comes
+// back out. The reach, at least Thickness, widens what every substep
+// searches behind the cloth, and costs in proportion. SideCameFrom (the
+// default) keeps each on the side it came from, and reach is unused. It
+// returns an error naming the value for an unknown side or a reach that
+// is not a finite number in [0, 1] m, and leaves the side as it was.
 func (sc *SurfaceCollision) SetSide(side Side, reach float32) error {
 	var sign float32
 	switch side {
@@ -192,12 +196,28 @@ func (sc *SurfaceCollision) SetSide(side Side, reach float32) error {
 	return nil
 }
 
+// BringOut takes points up to reach meters behind the cloth out to their
+// side at the next substep, with a fixed side (SetSide): for points placed
+// behind it when they were built, such as strands grown under a cape's
+// collar, deeper than SetSide's reach. It returns an error naming the
+// value for a reach that is not a finite number in [0, 1] m.
+func (sc *SurfaceCollision) BringOut(reach float32) error {
+	if !finite(reach) || reach < 0 || reach > 1 {
+		return fmt.Errorf("cloth: SurfaceCollision.BringOut: reach = %v, want meters in [0, 1]", reach)
+	}
+	sc.bringOut = reach
+	return nil
+}
+
 // SetOneWay makes the contacts move only the points (true): the cloth is
 // not pushed back. For points tied to something far heavier than
 // themselves, such as hair strands rooted in a head: a strand is light,
 // but pressed on a cape it passes on the pull of its root and its style,
 // and a head of hair pushed a walker's cape 20% out of shape at times
 // (8% without it). The default, false, moves both by their masses.
+// One-way contacts are found and pushed once a substep, after the
+// solver passes and the collider contacts (which move the cloth last),
+// not in every pass.
 func (sc *SurfaceCollision) SetOneWay(on bool) { sc.oneWay = on }
 
 // OneWay reports whether the contacts move only the points (SetOneWay).
@@ -231,9 +251,36 @@ func (sc *SurfaceCollision) NumContacts() int { return len(sc.contacts) }
 // unexported so a game never sees solver plumbing.
 type surfaceHooks struct{ sc *SurfaceCollision }
 
-func (k surfaceHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.sc.find(w, s.H) }
-func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep)   { k.sc.push(w) }
-func (k surfaceHooks) Finish(w *verlet3d.World, _ verlet3d.Substep)  { k.sc.settle(w) }
+// Prepare finds the substep's contacts. One-way contacts are found and
+// pushed once a step, in its last substep (what a frame shows): they move
+// only the points, which do not hold the cloth up, and with a fixed side
+// a point that went behind the cloth in the substeps between is taken out
+// all the same.
+func (k surfaceHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
+	if !k.sc.oneWay {
+		k.sc.find(w, s.H)
+	}
+}
+
+func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep) {
+	if !k.sc.oneWay {
+		k.sc.push(w)
+	}
+}
+
+// Finish settles the substep's contacts. One-way contacts are found and
+// pushed here, once, after the solver passes and the collider contacts
+// have moved the points and the cloth: they move only the points, so
+// pushing them in every pass would repeat the work on a cloth still
+// moving, and found before the passes they miss a point the passes carry
+// through the cloth (a strand's style pulling it under a cape).
+func (k surfaceHooks) Finish(w *verlet3d.World, s verlet3d.Substep) {
+	if k.sc.oneWay {
+		k.sc.find(w, s.H)
+		k.sc.push(w)
+	}
+	k.sc.settle(w)
+}
 
 // cellKey is the integer cell of coordinate x.
 func (sc *SurfaceCollision) cellKey(x float32) int32 {
@@ -273,8 +320,12 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 	sc.inv = w.InvMasses()
 	// Triangles' bounds grow by the distance a point is found at.
 	th := sc.thickness
+	// This substep's reach behind the cloth, with a fixed side: the
+	// triangles' bounds grow that far behind them too.
+	sc.behind = 0
 	if sc.side != 0 {
-		th = max(th, sc.reach)
+		sc.behind = max(th, sc.reach, sc.bringOut)
+		sc.bringOut = 0
 	}
 	if cap(sc.lo) < nt {
 		sc.lo, sc.hi = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
@@ -303,6 +354,9 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		return // the World's guard resets it
 	}
 	var size float32
+	// The whole cloth's bounds: a point outside them meets no triangle.
+	all0 := mgl32.Vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
+	all1 := mgl32.Vec3{float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
 	for t := 0; t < nt; t++ {
 		i, j, k := sc.local[3*t], sc.local[3*t+1], sc.local[3*t+2]
 		l, h := vlo[i], vhi[i]
@@ -329,6 +383,18 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 		}
 		l = mgl32.Vec3{l[0] - th, l[1] - th, l[2] - th}
 		h = mgl32.Vec3{h[0] + th, h[1] + th, h[2] + th}
+		if sc.behind > th {
+			// And as far behind the triangle (its normal now) as the
+			// reach.
+			a, b, c := pos[g.verts[i]], pos[g.verts[j]], pos[g.verts[k]]
+			n := vecmath.Cross(b.Sub(a), c.Sub(a))
+			if ln := vecmath.Len(n); ln > 0 {
+				back := vecmath.Scale(n, -sc.side*(sc.behind-th)/ln)
+				for a := 0; a < 3; a++ {
+					l[a], h[a] = min(l[a], l[a]+back[a]), max(h[a], h[a]+back[a])
+				}
+			}
+		}
 		if d := h[0] - l[0]; d > size {
 			size = d
 		}
@@ -339,6 +405,9 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 			size = d
 		}
 		lo[t], hi[t] = l, h
+		for a := 0; a < 3; a++ {
+			all0[a], all1[a] = min(all0[a], l[a]), max(all1[a], h[a])
+		}
 	}
 	if !(size > 0) || size > 1e6 {
 		return // a non-finite or absurd cloth: the World's guard resets it
@@ -391,6 +460,9 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 			l[a], h[a] = min(x[a], x0[a]), max(x[a], x0[a])
 		}
 		sc.from[i] = int32(len(sc.contacts))
+		if l[0] > all1[0] || h[0] < all0[0] || l[1] > all1[1] || h[1] < all0[1] || l[2] > all1[2] || h[2] < all0[2] {
+			continue
+		}
 		last := sc.prev[sc.prevFrom[i]:sc.prevFrom[i+1]]
 		x0c, x1c := sc.cellKey(l[0]-size), sc.cellKey(h[0])
 		y0c, y1c := sc.cellKey(l[1]-size), sc.cellKey(h[1])
@@ -446,6 +518,16 @@ func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, 
 // substep, else the side it started this one on.
 func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, recover, h float32) (side, floor float32, impact, ok bool) {
 	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
+	if sc.side != 0 {
+		// A fixed side: a point on its side beyond the thickness is not
+		// touching, nor can it have crossed; most are, so this test comes
+		// first.
+		a := pos[ia]
+		n := vecmath.Cross(pos[ib].Sub(a), pos[ic].Sub(a))
+		if vecmath.Dot(pos[p].Sub(a), n)*sc.side >= sc.thickness*vecmath.Len(n) {
+			return 0, 0, false, false
+		}
+	}
 	a0, b0, c0 := prev[ia], prev[ib], prev[ic]
 	n0 := vecmath.Cross(b0.Sub(a0), c0.Sub(a0))
 	l0 := vecmath.Len(n0)
@@ -482,22 +564,22 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	// still an impact).
 	impact = vecmath.Dot(x.Sub(prev[p]), n)*side < -surfaceImpactSpeed*h*vecmath.Len(n)
 	q := vecmath.ClosestOnTriangle(x, a, b, c)
-	if vecmath.LenSqr(x.Sub(q)) < th*th {
-		return side, floor, impact, true
-	}
-	// Behind the triangle, within reach, with a fixed side: a point that
-	// began the substep behind it is moved out to the thickness with its
-	// previous position, as a teleport (no speed), so the push that
-	// follows holds it there. The head's carry, or the cloth pushed out
-	// by the body, puts hair behind a cape by millimeters a substep, and
-	// pushed out at the recovery speed it never came back.
-	if r := sc.reach; sc.side != 0 && vecmath.Dot(x.Sub(a), n)*side < 0 && vecmath.LenSqr(x.Sub(q)) < r*r {
+	// Behind the triangle, with a fixed side: a point that began the
+	// substep behind it is moved out to the thickness with its previous
+	// position, as a teleport (no speed), so the push that follows holds
+	// it there. The head's carry, or the cloth pushed out by the body,
+	// puts hair behind a cape by millimeters a substep, and pushed out at
+	// the recovery speed it never came back.
+	if r := sc.behind; sc.side != 0 && vecmath.Dot(x.Sub(a), n)*side < 0 && vecmath.LenSqr(x.Sub(q)) < r*r {
 		if d0*side < 0 && sc.inv[p] > 0 {
 			nl := vecmath.Scale(n, side/vecmath.Len(n))
 			move := vecmath.Scale(nl, th-vecmath.Dot(x.Sub(a), nl))
 			pos[p], prev[p] = x.Add(move), prev[p].Add(move)
 			floor = 0
 		}
+		return side, floor, impact, true
+	}
+	if vecmath.LenSqr(x.Sub(q)) < th*th {
 		return side, floor, impact, true
 	}
 	// Crossed: now on the other side, and near enough that the paths of

@@ -14,30 +14,35 @@ import (
 // With a fixed side a point belongs on that side of the cloth wherever it
 // came from. On the trampoline (front up) a corner starting 3 cm under
 // the cloth at rest is taken up through it within the first step with
-// SideFront and reach 5 cm, and rests on top Thickness above the
+// SideFront and BringOut(0.05), and rests on top Thickness above the
 // surface, at rest (taken through as a teleport, not flung); one 8 cm
-// under, beyond reach, falls away; with SideCameFrom or SideBack the one
-// 3 cm under stays under.
+// under, beyond reach, falls away, as does the one 3 cm under without
+// BringOut; with SideCameFrom or SideBack the one 3 cm under stays under.
 func TestSurfaceCollisionFixedSide(t *testing.T) {
 	const th = 0.01
 	for _, c := range []struct {
 		name  string
 		side  cloth.Side
+		reach float32 // BringOut
 		y     float32 // start height; the cloth lies at 1 m
 		above bool
 	}{
-		{"front, 3 cm under", cloth.SideFront, 0.97, true},
-		{"front, 8 cm under (beyond reach)", cloth.SideFront, 0.92, false},
-		{"came from, 3 cm under", cloth.SideCameFrom, 0.97, false},
-		{"back, 3 cm under", cloth.SideBack, 0.97, false},
-		{"back, 1 cm over", cloth.SideBack, 1.01, false},
+		{"front, 3 cm under", cloth.SideFront, 0.05, 0.97, true},
+		{"front, 8 cm under (beyond reach)", cloth.SideFront, 0.05, 0.92, false},
+		{"front, 3 cm under, no BringOut", cloth.SideFront, 0, 0.97, false},
+		{"came from, 3 cm under", cloth.SideCameFrom, 0.05, 0.97, false},
+		{"back, 3 cm under", cloth.SideBack, 0.05, 0.97, false},
+		{"back, 1 cm over", cloth.SideBack, 0, 1.01, false},
 	} {
 		w, g, p := trampoline(t, c.y, mgl32.Vec3{})
 		sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, th)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sc.SetSide(c.side, 0.05); err != nil {
+		if err := sc.SetSide(c.side, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.BringOut(c.reach); err != nil {
 			t.Fatal(err)
 		}
 		if sc.Side() != c.side {
@@ -65,30 +70,35 @@ func TestSurfaceCollisionFixedSide(t *testing.T) {
 	}
 }
 
-// SetSide refuses an unknown side and a reach that is not a finite number
-// of meters in [0, 1], naming the value, and keeps the side it had.
+// SetSide refuses an unknown side, and SetSide and BringOut a reach that
+// is not a finite number of meters in [0, 1], naming the value; the side
+// stays.
 func TestSurfaceCollisionSetSideBadInput(t *testing.T) {
 	_, g, p := trampoline(t, 1.1, mgl32.Vec3{})
 	sc, err := cloth.NewSurfaceCollision(g, []verlet3d.Particle{p}, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := sc.SetSide(cloth.Side(7), 0); err == nil || !strings.Contains(err.Error(), "side = Side(7)") {
+		t.Errorf("SetSide(Side(7), 0) = %v, want an error naming Side(7)", err)
+	}
 	for _, c := range []struct {
-		side  cloth.Side
 		reach float32
 		want  string
 	}{
-		{cloth.Side(7), 0.05, "side = Side(7)"},
-		{cloth.SideFront, -0.01, "reach = -0.01"},
-		{cloth.SideFront, float32(math.NaN()), "reach = NaN"},
-		{cloth.SideBack, 2, "reach = 2"},
+		{-0.01, "reach = -0.01"},
+		{float32(math.NaN()), "reach = NaN"},
+		{2, "reach = 2"},
 	} {
-		if err := sc.SetSide(c.side, c.reach); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("SetSide(%v, %v) = %v, want an error containing %q", c.side, c.reach, err, c.want)
+		if err := sc.SetSide(cloth.SideFront, c.reach); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("SetSide(SideFront, %v) = %v, want an error containing %q", c.reach, err, c.want)
 		}
-		if sc.Side() != cloth.SideCameFrom {
-			t.Errorf("SetSide(%v, %v) failed but changed the side to %v", c.side, c.reach, sc.Side())
+		if err := sc.BringOut(c.reach); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("BringOut(%v) = %v, want an error containing %q", c.reach, err, c.want)
 		}
+	}
+	if sc.Side() != cloth.SideCameFrom {
+		t.Errorf("failed SetSide calls changed the side to %v", sc.Side())
 	}
 }
 

@@ -162,3 +162,8 @@ func clothFloorScene(b *testing.B, workers int) scene {
 func BenchmarkTableclothDraping(b *testing.B) {
 	benchFrames(b, func() scene { return restingScene(b, 1) }, 30, 300)
 }
+
+// BenchmarkShowcase times a frame of the showcase table row after 30
+// frames; BenchmarkWalker one of walker_1world.
+func BenchmarkShowcase(b *testing.B) { benchScene(b, showcaseScene(b, 1, showcaseAfter)) }
+func BenchmarkWalker(b *testing.B)   { benchScene(b, showcaseScene(b, 1, walkerOneWorld)) }

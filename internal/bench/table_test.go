@@ -31,9 +31,18 @@ var only = flag.String("only", "", "with -table, time only the scenes whose name
 // 1/60 s frame of it.
 type scene struct {
 	w           *verlet3d.World
+	also        *verlet3d.World // a second World the frame steps too (nil: none)
 	frame       func()
 	constraints int            // per solver pass
 	cubes       *bodies.System // the cubes scene's System
+}
+
+// close closes the scene's Worlds.
+func (sc scene) close() {
+	sc.w.Close()
+	if sc.also != nil {
+		sc.also.Close()
+	}
 }
 
 type spec struct {
@@ -62,6 +71,10 @@ func tableSpecs() []spec {
 		{"crates_cloth_rest", 120, 900, cratesClothScene},
 		{"cape", 240, 60, capeScene},
 		{"resting", 120, 3000, restingScene},
+		{"showcase_before", 120, 60, func(t testing.TB, w int) scene { return showcaseScene(t, w, showcaseBefore) }},
+		{"showcase", 120, 60, func(t testing.TB, w int) scene { return showcaseScene(t, w, showcaseAfter) }},
+		{"walker_1world", 120, 60, func(t testing.TB, w int) scene { return showcaseScene(t, w, walkerOneWorld) }},
+		{"walker_2worlds", 120, 60, walkerTwoWorlds},
 	}
 }
 
@@ -117,13 +130,16 @@ func TestTable(t *testing.T) {
 				ms, allocs := timeFrames(sc.frame, sp.frames)
 				cfg := sc.w.Config()
 				r.particles, r.cons, r.s, r.it = sc.w.NumParticles(), sc.constraints, cfg.Substeps, cfg.Iterations
+				if sc.also != nil {
+					r.particles += sc.also.NumParticles()
+				}
 				if workers == 1 {
 					r.runs1 = append(r.runs1, ms)
 					r.allocs = max(r.allocs, allocs)
 				} else {
 					r.runs2 = append(r.runs2, ms)
 				}
-				sc.w.Close()
+				sc.close()
 			}
 			// Once more on 1 worker with the kernels off (the portable
 			// loops -tags purego and arm64 run), for the portable column.
@@ -134,7 +150,7 @@ func TestTable(t *testing.T) {
 			}
 			ms, _ := timeFrames(sc.frame, sp.frames)
 			r.runsP = append(r.runsP, ms)
-			sc.w.Close()
+			sc.close()
 			simd.SetKernels(true)
 		}
 		sort.Float64s(r.runsP)

@@ -33,6 +33,8 @@ type Options struct {
 	// cloth.SurfaceCollision of every hair particle against the cape's
 	// triangles. Without it strands pass through the cape.
 	HairOnCape bool
+	// Standoff overrides the cape's standoff when > 0 (probe).
+	Standoff float32
 	// Lift is the strands' rise off the scalp (hair.Settings.Lift).
 	Lift float32
 	// Flags adds the two flags.
@@ -98,9 +100,13 @@ type Scene struct {
 const HairThickness = 0.012
 
 // HairReach is how far under the cape a hair particle is still found and
-// taken out to its outside, in meters: the gap the cape's standoff leaves
-// between its collar and the neck, where strands grown straight down fall.
-const HairReach = 0.08
+// taken out to its outside every substep, in meters: tips that slip around
+// the cape's top corners over the shoulders come out from up to 5 cm.
+const HairReach = 0.05
+
+// HairBringOut is how far under the cape strands grown under its collar
+// are taken out from at the first substep, in meters.
+const HairBringOut = 0.08
 
 // Build builds the showcase in w, stepped by drv (a scene.Driver of w):
 // the floor, the flags, the curtains, the walker and its cape and hair.
@@ -208,6 +214,9 @@ func (s *Scene) addWalker(o Options) error {
 	}
 	cs.CarryLinear, cs.CarryAngular = 0.3, 0.3
 	cs.MaxLag = 1.5
+	if o.Standoff > 0 {
+		cs.Standoff = o.Standoff
+	}
 	if s.Cape, err = scene.NewCape(s.World, cs); err != nil {
 		return err
 	}
@@ -218,27 +227,13 @@ func (s *Scene) addWalker(o Options) error {
 	if o.Strands == 0 {
 		return nil
 	}
-	head, err := m.Node(mannequin.NodeHead)
-	if err != nil {
+	if s.Hair, s.Head, err = GrowHair(s.World, s.Driver, m, o); err != nil {
 		return err
 	}
-	const headR = 0.11
-	hd := hair.DefaultHead()
-	hd.Radius = headR
-	hs := hair.DefaultSettings()
-	hs.Strands = o.Strands
-	hs.Length = o.HairLength
-	hs.Segments = max(4, int(o.HairLength/0.03+0.5))
-	hs.Iterations = o.HairIterations
-	hs.Lift = o.Lift
-	if s.Hair, err = hair.New(s.World, hd, hs); err != nil {
-		return err
-	}
-	if s.Head, err = scene.FollowHead(s.Hair, head, mgl32.Vec3{0, 0.12, 0.01}, mgl32.QuatIdent()); err != nil {
-		return err
-	}
-	s.Head.Attach(s.Driver)
 	if o.HairOnCape {
+		if err := s.drapeOverCape(); err != nil {
+			return err
+		}
 		first, n := s.Hair.Particles()
 		pts := make([]verlet3d.Particle, n)
 		for i := range pts {
@@ -252,8 +247,86 @@ func (s *Scene) addWalker(o Options) error {
 		if err := s.HairOnCape.SetSide(s.Cape.Physics().Outside(), HairReach); err != nil {
 			return err
 		}
+		if err := s.HairOnCape.BringOut(HairBringOut); err != nil {
+			return err
+		}
 		s.HairOnCape.SetOneWay(true)
 	}
+	return nil
+}
+
+// GrowHair grows o.Strands strands of o.HairLength on the mannequin's
+// head in w, its head following the head bone through drv: the showcase's
+// hair, in the walker's World or in one of its own.
+func GrowHair(w *verlet3d.World, drv *scene.Driver, m *mannequin.Mannequin, o Options) (*hair.Hair, *scene.HeadFollower, error) {
+	head, err := m.Node(mannequin.NodeHead)
+	if err != nil {
+		return nil, nil, err
+	}
+	const headR = 0.11
+	hd := hair.DefaultHead()
+	hd.Radius = headR
+	hs := hair.DefaultSettings()
+	hs.Strands = o.Strands
+	hs.Length = o.HairLength
+	hs.Segments = max(4, int(o.HairLength/0.03+0.5))
+	hs.Iterations = o.HairIterations
+	hs.Lift = o.Lift
+	h, err := hair.New(w, hd, hs)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := scene.FollowHead(h, head, mgl32.Vec3{0, 0.12, 0.01}, mgl32.QuatIdent())
+	if err != nil {
+		return nil, nil, err
+	}
+	f.Attach(drv)
+	return h, f, nil
+}
+
+// drapeOverCape bends the hair's rest shape over the cape as it hangs at
+// build, so that the style keeps strands on the cape's outside instead of
+// pulling them under it: the strands are walked (hair.Drape) over a sheet
+// of spheres along the cape, every other particle's, and a box that fills
+// the gap between the cape's collar and the neck, where strands grown
+// straight down would fall.
+func (s *Scene) drapeOverCape() error {
+	g := s.Cape.Grid
+	sp := g.Settings().Spacing
+	var cs []verlet3d.Collider
+	for r := 0; r < g.Rows(); r += 2 {
+		for c := 0; c < g.Cols(); c += 2 {
+			ball, err := verlet3d.NewSphere(s.World.Position(g.Particle(r, c)), 1.2*sp+HairThickness)
+			if err != nil {
+				return err
+			}
+			cs = append(cs, ball)
+		}
+	}
+	// The collar box: between the neck's back and the cape's top row,
+	// from the top row down a quarter of the cape, in the walker's frame.
+	neck, err := s.Mannequin.Node(mannequin.NodeNeck)
+	if err != nil {
+		return err
+	}
+	n, _, _ := scene.NodePose(neck)
+	_, rot, _ := scene.NodePose(s.Mannequin.Root)
+	var top mgl32.Vec3
+	for c := 0; c < g.Cols(); c++ {
+		top = top.Add(s.World.Position(g.Particle(0, c)))
+	}
+	top = top.Mul(1 / float32(g.Cols()))
+	back := top.Sub(n)
+	back[1] = 0
+	depth := back.Len()
+	width := s.World.Position(g.Particle(0, g.Cols()-1)).Sub(s.World.Position(g.Particle(0, 0))).Len()
+	h := 0.25 * float32(g.Rows()-1) * sp
+	center := mgl32.Vec3{(n[0] + top[0]) / 2, top[1] - h/2, (n[2] + top[2]) / 2}
+	box, err := verlet3d.NewBox(center, mgl32.Vec3{width / 2, h / 2, depth / 2}, rot)
+	if err != nil {
+		return err
+	}
+	s.Hair.Drape(append(cs, box)...)
 	return nil
 }
 
@@ -261,13 +334,7 @@ func (s *Scene) addWalker(o Options) error {
 // behind the flags, gusting, on every piece of cloth and on the hair.
 func (s *Scene) SetWind(v float32) error {
 	s.wind = max(0, min(25, v))
-	air := verlet3d.Wind{
-		Steady:          mgl32.Vec3{1, 0, 0.35}.Normalize().Mul(s.wind),
-		Gust:            0.6,
-		GustPeriod:      3,
-		Turbulence:      0.25 * s.wind,
-		TurbulenceScale: 0.8,
-	}
+	air := Air(s.wind)
 	for _, c := range s.Cloths {
 		if err := c.Wind.SetAir(air); err != nil {
 			return err
@@ -280,6 +347,18 @@ func (s *Scene) SetWind(v float32) error {
 		return s.Hair.SetWind(air)
 	}
 	return nil
+}
+
+// Air is the showcase's gusting wind of mean speed v m/s, from the left
+// and a little from behind the flags.
+func Air(v float32) verlet3d.Wind {
+	return verlet3d.Wind{
+		Steady:          mgl32.Vec3{1, 0, 0.35}.Normalize().Mul(v),
+		Gust:            0.6,
+		GustPeriod:      3,
+		Turbulence:      0.25 * v,
+		TurbulenceScale: 0.8,
+	}
 }
 
 // WindSpeed is the steady wind speed, m/s.
