@@ -117,7 +117,7 @@ func (h *Hair) moveRigidly(a, b Head) {
 	for i := int(first); i < int(first)+n; i++ {
 		p := fb.apply(fa.toLocal(pos[i]))
 		q := fb.apply(fa.toLocal(prev[i]))
-		h.w.SetPosition(verlet3d.Particle(i), p) // also moves the step start
+		h.w.SetPositionLocal(verlet3d.Particle(i), p) // also moves the step start
 		prev[i] = q
 	}
 	h.head.Center = b.Center

@@ -154,6 +154,31 @@ func (w *World) recenter() {
 	w.moveFrame(d)
 }
 
+// Recenter moves the World's frame (see Origin) to at, in world
+// coordinates snapped to whole meters, when no particle lies within
+// RecenterDistance of the frame's origin, and reports whether it did. A
+// component calls it before it builds far from the origin (a cape put on a
+// character 5 km out), so what it builds is computed near the frame's
+// origin, in full float32 precision, rather than moved there on the next
+// step. World positions do not change: a move is never undone.
+func (w *World) Recenter(at mgl32.Vec3) bool {
+	if !vecInRange(at, MaxCoordinate) || w.anyNear() {
+		return false
+	}
+	l := w.ToLocal64([3]float64{float64(at[0]), float64(at[1]), float64(at[2])})
+	d := mgl32.Vec3{float32(math.Round(float64(l[0]))), float32(math.Round(float64(l[1]))), float32(math.Round(float64(l[2])))}
+	if max(abs32(d[0]), abs32(d[1]), abs32(d[2])) <= RecenterDistance {
+		return false
+	}
+	for k := range 3 {
+		w.origin[k] += float64(d[k])
+	}
+	w.moveFrame(d)
+	return true
+}
+
+func abs32(x float32) float32 { return max(x, -x) }
+
 // anyNear reports whether a particle lies within RecenterDistance of the
 // frame's origin along every axis.
 func (w *World) anyNear() bool {

@@ -352,7 +352,7 @@ func TestFreeFallFarFromOrigin(t *testing.T) {
 			w.Step()
 		}
 		x := w.Position(p)
-		return float64(at[1]) - float64(x[1]), max(abs32(x[0]-at[0]), abs32(x[2]-at[2]))
+		return float64(at[1]) - float64(x[1]), max(absf(x[0]-at[0]), absf(x[2]-at[2]))
 	}
 	for _, c := range configs {
 		home, _ := drop(c.edit, mgl32.Vec3{})
@@ -370,7 +370,7 @@ func TestFreeFallFarFromOrigin(t *testing.T) {
 	}
 }
 
-func abs32(x float32) float32 { return max(x, -x) }
+func absf(x float32) float32 { return max(x, -x) }
 
 // A World far from the origin moves its frame to its particles on its
 // first step, and never while they stay within RecenterDistance of it:

@@ -215,15 +215,23 @@ const (
 // AddParticle adds a particle at pos with mass in kg; mass 0 makes it
 // pinned. Other masses must be in [MinMass, MaxMass].
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
-	w.Wake()
 	if !vecInRange(pos, MaxCoordinate) {
 		return -1, fmt.Errorf("verlet3d: particle position = %v, want finite meters within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
+	}
+	return w.AddParticleLocal(w.ToLocal(pos), mass)
+}
+
+// AddParticleLocal is AddParticle with pos in the World's frame (see
+// Origin), for a component that computes its particles there.
+func (w *World) AddParticleLocal(pos mgl32.Vec3, mass float32) (Particle, error) {
+	w.Wake()
+	if !vecInRange(pos, MaxCoordinate) {
+		return -1, fmt.Errorf("verlet3d: particle position = %v in the World's frame, want finite meters within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
 	}
 	if !validMass(mass) {
 		return -1, fmt.Errorf("verlet3d: particle mass = %v, want 0 (pinned) or kg in [%g, %g]", mass, MinMass, MaxMass)
 	}
 	p := Particle(len(w.pos))
-	pos = w.ToLocal(pos)
 	w.pos = append(w.pos, pos)
 	w.prev = append(w.prev, pos)
 	w.acc = append(w.acc, mgl32.Vec3{})
@@ -431,7 +439,22 @@ func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
 	if !finiteVec(pos) {
 		panic(fmt.Sprintf("verlet3d: SetPosition(%d, %v): position is not finite", p, pos))
 	}
-	pos = w.ToLocal(clampVec(pos, MaxCoordinate))
+	w.setPosition(p, w.ToLocal(clampVec(pos, MaxCoordinate)))
+}
+
+// SetPositionLocal is SetPosition with pos in the World's frame (see
+// Origin), for a component that computes positions there.
+func (w *World) SetPositionLocal(p Particle, pos mgl32.Vec3) {
+	w.Wake()
+	w.check(p)
+	if !finiteVec(pos) {
+		panic(fmt.Sprintf("verlet3d: SetPositionLocal(%d, %v): position is not finite", p, pos))
+	}
+	w.setPosition(p, clampVec(pos, MaxCoordinate))
+}
+
+// setPosition is SetPosition in the frame.
+func (w *World) setPosition(p Particle, pos mgl32.Vec3) {
 	d := pos.Sub(w.pos[p])
 	w.pos[p] = pos
 	w.prev[p] = w.prev[p].Add(d)
