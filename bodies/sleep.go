@@ -399,6 +399,7 @@ func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	s := k.s
 	for i := range s.colliders {
 		s.colliders[i].shiftOrigin(offset)
+		s.colliders[i].frame(s.w)
 	}
 	for i := range s.cubes {
 		cb := &s.cubes[i]

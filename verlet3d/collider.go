@@ -106,19 +106,6 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 		s.Mask = math.MaxUint32
 	}
 	e := colliderEntry{c: c, s: s}
-	switch c.(type) {
-	case *Plane:
-		e.own = new(Plane)
-	case *Sphere:
-		e.own = new(Sphere)
-	case *Capsule:
-		e.own = new(Capsule)
-	case *Box:
-		e.own = new(Box)
-	case OriginShifter:
-	default:
-		e.own = &worldCollider{c: c, w: w}
-	}
 	l := w.frameCollider(&e)
 	lo, hi := l.Bounds()
 	e.seen(l, lo, hi)
@@ -126,33 +113,58 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 	return nil
 }
 
-// frameCollider returns e's collider in the World's frame, converting a
-// built-in shape's world coordinates into e.own (see colliderEntry.l).
-func (w *World) frameCollider(e *colliderEntry) Collider {
+// frameCollider returns e's collider in the World's frame (see
+// colliderEntry.l).
+func (w *World) frameCollider(e *colliderEntry) Collider { return w.FrameCollider(e.c, &e.own) }
+
+// FrameCollider returns collider c as the World sees it, in its frame (see
+// Origin), for a component that tests its own things against a game's
+// colliders: c itself while the frame's origin is the world's or c is an
+// OriginShifter; for a Plane, Sphere, Capsule or Box a copy converted from
+// c's world coordinates into *own; for another collider a view of it that
+// converts the points. *own is storage the caller keeps with c, allocated
+// on first use (nil to start), and the result is valid until the next
+// call with it: call it again each step, as c may have moved.
+func (w *World) FrameCollider(c Collider, own *Collider) Collider {
 	if w.origin == ([3]float64{}) {
-		return e.c
+		return c
 	}
-	switch c := e.c.(type) {
+	if _, ok := c.(OriginShifter); ok {
+		return c
+	}
+	if *own == nil {
+		switch c.(type) {
+		case *Plane:
+			*own = new(Plane)
+		case *Sphere:
+			*own = new(Sphere)
+		case *Capsule:
+			*own = new(Capsule)
+		case *Box:
+			*own = new(Box)
+		default:
+			*own = &worldCollider{c: c, w: w}
+		}
+	}
+	switch c := c.(type) {
 	case *Plane:
-		l := e.own.(*Plane)
+		l := (*own).(*Plane)
 		*l = w.localPlane(c)
 		return l
 	case *Sphere:
-		l := e.own.(*Sphere)
+		l := (*own).(*Sphere)
 		*l = Sphere{Center: w.ToLocal(c.Center), Radius: c.Radius}
 		return l
 	case *Capsule:
-		l := e.own.(*Capsule)
+		l := (*own).(*Capsule)
 		*l = Capsule{A: w.ToLocal(c.A), B: w.ToLocal(c.B), Radius: c.Radius}
 		return l
 	case *Box:
-		l := e.own.(*Box)
+		l := (*own).(*Box)
 		*l = Box{Center: w.ToLocal(c.Center), HalfExtents: c.HalfExtents, Rotation: c.Rotation}
 		return l
-	case OriginShifter:
-		return e.c
 	}
-	return e.own
+	return *own
 }
 
 // localPlane returns plane p in the World's frame, its point moved to the

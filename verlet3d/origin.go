@@ -179,12 +179,33 @@ func (w *World) Recenter(at mgl32.Vec3) bool {
 
 func abs32(x float32) float32 { return max(x, -x) }
 
-// anyNear reports whether a particle lies within RecenterDistance of the
-// frame's origin along every axis.
+// OriginKeeper is implemented by force fields and constraint sets that
+// simulate things of their own, not particles (the bodies package's
+// PoseEngine cubes): the World does not move its frame (see Origin) while
+// one of them reports something near the frame's origin.
+type OriginKeeper interface {
+	// NearOrigin reports whether something it simulates lies within r
+	// meters of the World frame's origin along every axis.
+	NearOrigin(r float32) bool
+}
+
+// anyNear reports whether a particle, or something an OriginKeeper
+// simulates, lies within RecenterDistance of the frame's origin along
+// every axis.
 func (w *World) anyNear() bool {
 	const r = RecenterDistance
 	for _, x := range w.pos {
 		if x[0] >= -r && x[0] <= r && x[1] >= -r && x[1] <= r && x[2] >= -r && x[2] <= r {
+			return true
+		}
+	}
+	for _, f := range w.fields {
+		if k, ok := f.(OriginKeeper); ok && k.NearOrigin(r) {
+			return true
+		}
+	}
+	for _, s := range w.sets {
+		if k, ok := s.(OriginKeeper); ok && k.NearOrigin(r) {
 			return true
 		}
 	}

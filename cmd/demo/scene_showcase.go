@@ -106,7 +106,7 @@ func buildShowcase(d *Demo, w *verlet3d.World, o *showcaseOptions) error {
 	}
 
 	// The walker: the cape scene's mannequin, its cape and hair on its head.
-	rig, err := mannequinRig(d, "walk")
+	rig, err := mannequinRig(d, "walk", math32.Vector3{})
 	if err != nil {
 		return err
 	}
