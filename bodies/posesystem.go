@@ -23,11 +23,11 @@ func (k poseHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	k.s.pose.prepare(k.s, w, s)
 }
-func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.pose.solve(k.s, w, s) }
-func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.finish(k.s, w, s) }
+func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.solve(k.s, w, s) }
+func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep) { k.s.pose.finish(k.s, w, s) }
 
-// ShiftOrigin moves what the engine keeps in world space with
-// verlet3d.World.ShiftOrigin (see poseEngine.shiftOrigin).
+// ShiftOrigin moves what the engine keeps in the World's frame when the
+// World moves it (verlet3d.World.Origin; see poseEngine.shiftOrigin).
 func (k poseHooks) ShiftOrigin(offset mgl32.Vec3) {
 	for i := range k.s.pose.cols {
 		k.s.pose.cols[i].shiftOrigin(offset)

@@ -207,8 +207,8 @@ type colliderRef struct {
 	// the World's view of it in its frame (verlet3d.World.FrameCollider,
 	// refreshed by frame) with own its storage.
 	user, c, own verlet3d.Collider
-	mu float32 // the cubes' friction against it
-	e  float32 // its restitution
+	mu           float32 // the cubes' friction against it
+	e            float32 // its restitution
 
 	// Its motion (observe): where it was at the last step's start (its
 	// bounds; a Plane's point and normal), and its velocity over that
@@ -223,9 +223,9 @@ type colliderRef struct {
 // frame refreshes r.c, the collider in w's frame.
 func (r *colliderRef) frame(w *verlet3d.World) { r.c = w.FrameCollider(r.user, &r.own) }
 
-// shiftOrigin moves where collider r was seen by -offset, as
-// verlet3d.World.ShiftOrigin moves the collider: a shifted collider has not
-// moved (an unbounded side stays infinite).
+// shiftOrigin moves where collider r was seen by -offset when the World
+// moves its frame (verlet3d.World.Origin): the collider has not moved (an
+// unbounded side stays infinite).
 func (r *colliderRef) shiftOrigin(offset mgl32.Vec3) {
 	r.lo, r.hi, r.pp = r.lo.Sub(offset), r.hi.Sub(offset), r.pp.Sub(offset)
 }
@@ -312,8 +312,8 @@ func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	k.s.prepare(w, s.H, s.First())
 }
-func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.solve(w, s) }
-func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.finish(w, s) }
+func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)  { k.s.solve(w, s) }
+func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep) { k.s.finish(w, s) }
 
 // World returns the World the System's cubes live in.
 func (s *System) World() *verlet3d.World { return s.w }

@@ -157,7 +157,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	h.target = make([]mgl32.Vec3, n)
 	h.kAS, h.kAB = -1, -1
 	h.bindPasses()
-	sph, err := verlet3d.NewSphere(head.Center, head.Radius)
+	sph, err := verlet3d.NewSphere(w.ToWorld(head.Center), head.Radius)
 	if err != nil {
 		return nil, fmt.Errorf("hair: head collider: %w", err)
 	}
@@ -318,7 +318,7 @@ func (h *Hair) Reset() {
 	h.start, h.now = h.end, h.end
 	f := h.end.frame()
 	h.cur, h.prevCur = f, f
-	h.head.Center = h.end.Center
+	h.head.Center = h.w.ToWorld(h.end.Center) // a collider of the World: world coordinates
 	pos, prev := h.w.Positions(), h.w.PrevPositions()
 	for i, r := range h.rest {
 		p := int(h.base) + i

@@ -120,7 +120,7 @@ func (h *Hair) moveRigidly(a, b Head) {
 		h.w.SetPositionLocal(verlet3d.Particle(i), p) // also moves the step start
 		prev[i] = q
 	}
-	h.head.Center = b.Center
+	h.head.Center = h.w.ToWorld(b.Center)
 }
 
 // run calls f over all strands, split between the World's workers in
@@ -169,7 +169,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.now = pose
 	h.prevCur = h.cur
 	h.cur = pose.frame()
-	h.head.Center = pose.Center
+	h.head.Center = h.w.ToWorld(pose.Center)
 	h.setHeadConsts()
 	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
 	if h.carrying {
@@ -876,8 +876,9 @@ func (h *Hair) headContact(lo, hi int) {
 	}
 }
 
-// ShiftOrigin moves the head's poses with verlet3d.World.ShiftOrigin (the
-// head collider, a verlet3d.Sphere, is moved by the World).
+// ShiftOrigin moves the head's poses, kept in the World's frame, when the
+// World moves the frame (verlet3d.World.Origin). The head collider, a
+// verlet3d.Sphere, holds world coordinates and stays.
 func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	h := k.h
 	for _, p := range []*Head{&h.start, &h.end, &h.now} {
