@@ -24,8 +24,9 @@ type OriginShifter interface {
 // RecenterDistance in meters is how far the middle of a World's
 // particles may stray from the origin of its frame before the World moves
 // the frame to them (see World.Origin). Within it a float32 position is
-// good to 2 µm and a substep's fall from rest under gravity at
-// DefaultConfig (27 µm) is more than 30 float32 steps.
+// good to half a micrometer, and a substep's fall from rest under gravity
+// at DefaultConfig (27 µm) is about 30 float32 steps or more: it rounds
+// by under 2% at worst.
 const RecenterDistance = 8
 
 // recenterSamples is about how many particles, evenly spread over the
