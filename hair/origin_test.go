@@ -146,11 +146,11 @@ func TestHairFarFromOrigin(t *testing.T) {
 	home := walk(mgl32.Vec3{})
 	far := walk(mgl32.Vec3{5000, 0, -3000})
 	t.Logf("home: root %.2g m off the scalp, deepest %.2g m in the head, stretch %.2f%%; 5 km out: %.2g m, %.2g m, %.2f%%",
-		home.root, home.deepest, 100*home.stretch, far.root, far.deepest, 100*far.stretch)
+		home.root, home.deepest, float64(100*home.stretch), far.root, far.deepest, float64(100*far.stretch))
 	if far.root > 1e-5 || far.deepest > 1e-4 {
 		t.Errorf("5 km out: roots %.2g m off the scalp, a vertex %.2g m inside the head", far.root, far.deepest)
 	}
 	if math.Abs(far.stretch-home.stretch) > 0.1*home.stretch {
-		t.Errorf("5 km out the strands stretch %.2f%%, at home %.2f%%, want within 10%%", 100*far.stretch, 100*home.stretch)
+		t.Errorf("5 km out the strands stretch %.2f%%, at home %.2f%%, want within 10%%", float64(100*far.stretch), float64(100*home.stretch))
 	}
 }
