@@ -248,8 +248,8 @@ func (h *Hair) drag(lo, hi int) {
 		o := i * per
 		var va, dv mgl32.Vec3
 		if !still {
-			va = h.wind.Velocity(pos[o], t)
-			dv = vecmath.Scale(h.wind.Velocity(pos[o+segs], t).Sub(va), inv)
+			va = h.wind.Velocity(h.w.ToWorld(pos[o]), t) // the air is the world's
+			dv = vecmath.Scale(h.wind.Velocity(h.w.ToWorld(pos[o+segs]), t).Sub(va), inv)
 		}
 		// The previous segment's half for this particle.
 		var hx, hy, hz float32
