@@ -73,6 +73,7 @@ func (s *System) Grab(c Cube, at mgl32.Vec3) error {
 	}
 	b := s.poseBody(c)
 	s.pose.wakeCube(int(c))
+	at = s.w.ToLocal(at) // the World's frame (verlet3d.World.Origin)
 	b.held = true
 	b.grip = unrotate(b.q, at.Sub(b.x))
 	b.target = at
@@ -95,7 +96,7 @@ func (s *System) DragTo(c Cube, target mgl32.Vec3) {
 		return
 	}
 	if b := s.poseBody(c); b.held {
-		b.target = target
+		b.target = s.w.ToLocal(target)
 		s.w.Wake()
 	}
 }

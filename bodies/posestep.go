@@ -326,25 +326,27 @@ func (e *poseEngine) syncColliders(sys *System, w *verlet3d.World) {
 	for i := 0; i < n; i++ {
 		c := w.Collider(i)
 		j := i
-		for j < len(e.cols) && e.cols[j].c != c {
+		for j < len(e.cols) && e.cols[j].user != c {
 			j++
 		}
 		switch {
 		case j == len(e.cols):
-			e.cols = append(e.cols, colliderRef{c: c})
+			e.cols = append(e.cols, colliderRef{})
 			copy(e.cols[i+1:], e.cols[i:])
-			e.cols[i] = colliderRef{c: c}
-			lo, hi := c.Bounds()
+			e.cols[i] = colliderRef{user: c}
+			e.cols[i].frame(w)
+			lo, hi := e.cols[i].c.Bounds()
 			e.wakeNear(lo, hi, dt)
 		case j != i:
 			e.cols[i], e.cols[j] = e.cols[j], e.cols[i]
 		}
 		cs := w.ColliderSettings(i)
 		r := &e.cols[i]
+		r.frame(w)
 		r.mu, r.e = cs.Friction, cs.Restitution
 		r.acts = cs.Mask == 0 || cs.Mask&ParticleGroup != 0
 		for k := range sys.colliders {
-			r.acts = r.acts || sys.colliders[k].c == c
+			r.acts = r.acts || sys.colliders[k].user == c
 		}
 	}
 	for i := n; i < len(e.cols); i++ {

@@ -12,17 +12,42 @@ import (
 // poseHooks registers a PoseEngine System with its World.
 type poseHooks struct{ s *System }
 
-func (k poseHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.pose.prepare(k.s, w, s) }
-func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.pose.solve(k.s, w, s) }
-func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.finish(k.s, w, s) }
+func (k poseHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
+	if s.First() {
+		for i := range k.s.colliders {
+			k.s.colliders[i].frame(w)
+		}
+		for i := range k.s.pose.cols {
+			k.s.pose.cols[i].frame(w)
+		}
+	}
+	k.s.pose.prepare(k.s, w, s)
+}
+func (k poseHooks) Solve(w *verlet3d.World, s verlet3d.Substep)  { k.s.pose.solve(k.s, w, s) }
+func (k poseHooks) Finish(w *verlet3d.World, s verlet3d.Substep) { k.s.pose.finish(k.s, w, s) }
 
-// ShiftOrigin moves what the engine keeps in world space with
-// verlet3d.World.ShiftOrigin (see poseEngine.shiftOrigin).
+// ShiftOrigin moves what the engine keeps in the World's frame when the
+// World moves it (verlet3d.World.Origin; see poseEngine.shiftOrigin).
 func (k poseHooks) ShiftOrigin(offset mgl32.Vec3) {
 	for i := range k.s.pose.cols {
 		k.s.pose.cols[i].shiftOrigin(offset)
 	}
 	k.s.pose.shiftOrigin(offset)
+	for i := range k.s.pose.cols {
+		k.s.pose.cols[i].frame(k.s.w)
+	}
+}
+
+// NearOrigin keeps the World's frame (verlet3d.World.Origin) where it is
+// while a cube is within r of its origin along every axis.
+func (k poseHooks) NearOrigin(r float32) bool {
+	for i := range k.s.pose.bodies {
+		x := k.s.pose.bodies[i].x
+		if x[0] >= -r && x[0] <= r && x[1] >= -r && x[1] <= r && x[2] >= -r && x[2] <= r {
+			return true
+		}
+	}
+	return false
 }
 
 // BlocksSleep keeps the World awake while a cube is.
@@ -88,7 +113,7 @@ func (s *System) addPoseCube(cs CubeSettings) (Cube, error) {
 	}
 	e := s.pose
 	e.bodies = append(e.bodies, poseBody{
-		x: cs.Position, xs: cs.Position, q: q, qs: q,
+		x: s.w.ToLocal(cs.Position), xs: s.w.ToLocal(cs.Position), q: q, qs: q,
 		v: cs.Velocity, w: cs.AngularVelocity,
 		invM: 1 / cs.Mass, invI: 1 / inert, mass: cs.Mass, inert: inert, half: half,
 		group: -1,
@@ -137,7 +162,7 @@ func (s *System) impulsePose(c Cube, at, impulse mgl32.Vec3) error {
 		return fmt.Errorf("bodies: ApplyImpulse(%d, at = %v, impulse = %v): want finite vectors", c, at, impulse)
 	}
 	// In float64: a 1e30 arm times a 1e30 impulse is finite there.
-	r := at.Sub(b.x)
+	r := s.w.ToLocal(at).Sub(b.x)
 	var v, w mgl32.Vec3
 	for i := 0; i < 3; i++ {
 		j, k := (i+1)%3, (i+2)%3

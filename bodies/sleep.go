@@ -392,13 +392,14 @@ func (s *System) wakeByParticle(ib int32, p int32, n mgl32.Vec3, pos, prev []mgl
 	}
 }
 
-// ShiftOrigin moves what the System keeps in world space with
-// verlet3d.World.ShiftOrigin: the cubes' frames, bounds and published
+// ShiftOrigin moves what the System keeps in the World's frame when the
+// World moves it (verlet3d.World.Origin): the cubes' frames, bounds and published
 // transforms, and where asleep cubes sleep, so they stay asleep.
 func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	s := k.s
 	for i := range s.colliders {
 		s.colliders[i].shiftOrigin(offset)
+		s.colliders[i].frame(s.w)
 	}
 	for i := range s.cubes {
 		cb := &s.cubes[i]

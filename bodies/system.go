@@ -203,9 +203,12 @@ type System struct {
 const ParticleGroup uint32 = 1 << 31
 
 type colliderRef struct {
-	c  verlet3d.Collider
-	mu float32 // the cubes' friction against it
-	e  float32 // its restitution
+	// user is the collider as the game added it (world coordinates), c
+	// the World's view of it in its frame (verlet3d.World.FrameCollider,
+	// refreshed by frame) with own its storage.
+	user, c, own verlet3d.Collider
+	mu           float32 // the cubes' friction against it
+	e            float32 // its restitution
 
 	// Its motion (observe): where it was at the last step's start (its
 	// bounds; a Plane's point and normal), and its velocity over that
@@ -217,9 +220,12 @@ type colliderRef struct {
 	vel    mgl32.Vec3
 }
 
-// shiftOrigin moves where collider r was seen by -offset, as
-// verlet3d.World.ShiftOrigin moves the collider: a shifted collider has not
-// moved (an unbounded side stays infinite).
+// frame refreshes r.c, the collider in w's frame.
+func (r *colliderRef) frame(w *verlet3d.World) { r.c = w.FrameCollider(r.user, &r.own) }
+
+// shiftOrigin moves where collider r was seen by -offset when the World
+// moves its frame (verlet3d.World.Origin): the collider has not moved (an
+// unbounded side stays infinite).
 func (r *colliderRef) shiftOrigin(offset mgl32.Vec3) {
 	r.lo, r.hi, r.pp = r.lo.Sub(offset), r.hi.Sub(offset), r.pp.Sub(offset)
 }
@@ -298,9 +304,16 @@ func (s *System) Remove() {
 // that a game never sees solver plumbing.
 type hooks struct{ s *System }
 
-func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) { k.s.prepare(w, s.H, s.First()) }
-func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)   { k.s.solve(w, s) }
-func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep)  { k.s.finish(w, s) }
+func (k hooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
+	if s.First() {
+		for i := range k.s.colliders {
+			k.s.colliders[i].frame(w)
+		}
+	}
+	k.s.prepare(w, s.H, s.First())
+}
+func (k hooks) Solve(w *verlet3d.World, s verlet3d.Substep)  { k.s.solve(w, s) }
+func (k hooks) Finish(w *verlet3d.World, s verlet3d.Substep) { k.s.finish(w, s) }
 
 // World returns the World the System's cubes live in.
 func (s *System) World() *verlet3d.World { return s.w }
@@ -358,13 +371,14 @@ func (s *System) AddCollider(c verlet3d.Collider, cs verlet3d.ContactSettings) e
 	if err := s.w.AddCollider(c, cs); err != nil {
 		return err
 	}
+	s.colliders = append(s.colliders, colliderRef{user: c, mu: cs.Friction, e: cs.Restitution})
+	r := &s.colliders[len(s.colliders)-1]
+	r.frame(s.w)
 	if s.pose != nil {
-		s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
-		lo, hi := c.Bounds()
+		lo, hi := r.c.Bounds()
 		s.pose.wakeNear(lo, hi, s.w.Config().TimeStep)
 		return nil
 	}
-	s.colliders = append(s.colliders, colliderRef{c: c, mu: cs.Friction, e: cs.Restitution})
 	s.epoch++
 	return nil
 }
@@ -400,6 +414,10 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		cornerMass = float32(cs.Mass / 8)
 	}
 	w := s.w
+	// Built in the World's frame (verlet3d.World.Origin), moved to the
+	// cube first when nothing else is near it.
+	w.Recenter(cs.Position)
+	at := w.ToLocal(cs.Position)
 	cb := cube{center: -1, half: half, mass: cs.Mass, mc: cornerMass, rigid: cs.Compliance == 0}
 	if !cs.Hollow {
 		cb.m0 = cs.Mass * 2 / 3
@@ -410,7 +428,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 	n := 8
 	for i := 0; i < 8; i++ {
 		r := mgl32.Vec3{float32(cornerSign(i, 0) * half), float32(cornerSign(i, 1) * half), float32(cornerSign(i, 2) * half)}
-		p, err := w.AddParticle(cs.Position.Add(vecmath.QuatRotate(q, r)), cornerMass)
+		p, err := w.AddParticleLocal(at.Add(vecmath.QuatRotate(q, r)), cornerMass)
 		if err != nil {
 			return -1, fmt.Errorf("bodies: AddCube: %w", err)
 		}
@@ -419,7 +437,7 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		w.SetGroup(p, ParticleGroup)
 	}
 	if !cs.Hollow {
-		p, err := w.AddParticle(cs.Position, cs.Mass*2/3)
+		p, err := w.AddParticleLocal(at, cs.Mass*2/3)
 		if err != nil {
 			return -1, fmt.Errorf("bodies: AddCube: %w", err)
 		}
@@ -441,12 +459,12 @@ func (s *System) addCube(cs CubeSettings) (Cube, error) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		r := w.Position(parts[i]).Sub(cs.Position)
+		r := w.Positions()[parts[i]].Sub(at)
 		w.SetVelocity(parts[i], cs.Velocity.Add(vecmath.Cross(cs.AngularVelocity, r)))
 	}
 	cb.q = toQuatd(q)
-	cb.pos, cb.quat = cs.Position, cb.q.quat()
-	cb.c, cb.cPrev = cs.Position, cs.Position
+	cb.pos, cb.quat = at, cb.q.quat()
+	cb.c, cb.cPrev = at, at
 	s.cubes = append(s.cubes, cb)
 	if !cb.rigid {
 		s.nJelly++
@@ -483,18 +501,18 @@ func (s *System) check(c Cube) *cube {
 func (s *System) Transform(c Cube) (mgl32.Vec3, mgl32.Quat) {
 	if s.pose != nil {
 		b := s.poseBody(c)
-		return b.x, b.q
+		return s.w.ToWorld(b.x), b.q
 	}
 	cb := s.check(c)
-	return cb.pos, cb.quat
+	return s.w.ToWorld(cb.pos), cb.quat
 }
 
 // Position returns the center of c in meters.
 func (s *System) Position(c Cube) mgl32.Vec3 {
 	if s.pose != nil {
-		return s.poseBody(c).x
+		return s.w.ToWorld(s.poseBody(c).x)
 	}
-	return s.check(c).pos
+	return s.w.ToWorld(s.check(c).pos)
 }
 
 // Rotation returns the rotation of c from its own frame to the world.
@@ -506,7 +524,8 @@ func (s *System) Rotation(c Cube) mgl32.Quat {
 }
 
 // TransformIn recovers the transform of c from another set of positions
-// indexed by particle, such as World.Interpolated. It does not change the
+// indexed by particle in the World's frame, such as World.Interpolated,
+// and returns its center in world coordinates. It does not change the
 // System. (Interpolated gives the transform a renderer draws between
 // steps, on either engine.)
 //
@@ -518,7 +537,7 @@ func (s *System) TransformIn(c Cube, positions []mgl32.Vec3) (mgl32.Vec3, mgl32.
 	cb := s.check(c)
 	a, ctr := moment(positions, &cb.p)
 	q := rotationNear(a, toQuatd(cb.quat), 8)
-	return mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}, q.quat()
+	return s.w.ToWorld(mgl32.Vec3{float32(ctr[0]), float32(ctr[1]), float32(ctr[2])}), q.quat()
 }
 
 // Interpolated returns the transform of c a fraction World.Alpha of the
@@ -532,15 +551,15 @@ func (s *System) Interpolated(c Cube) (mgl32.Vec3, mgl32.Quat) {
 	if s.pose != nil {
 		b := s.poseBody(c)
 		if a == 0 {
-			return b.x, b.q
+			return s.w.ToWorld(b.x), b.q
 		}
-		return b.xs.Add(vecmath.Scale(b.x.Sub(b.xs), a)), vecmath.QuatSlerp(b.qs, b.q, a)
+		return s.w.ToWorld(b.xs.Add(vecmath.Scale(b.x.Sub(b.xs), a))), vecmath.QuatSlerp(b.qs, b.q, a)
 	}
 	cb := s.check(c)
 	if n := len(s.w.Positions()); len(s.interp) < n {
 		s.interp = append(s.interp, make([]mgl32.Vec3, n-len(s.interp))...)
 	}
-	cb.particles(func(p verlet3d.Particle) { s.interp[p] = s.w.InterpolatedPosition(p) })
+	cb.particles(func(p verlet3d.Particle) { s.interp[p] = s.w.ToLocal(s.w.InterpolatedPosition(p)) })
 	return s.TransformIn(c, s.interp)
 }
 

@@ -195,11 +195,14 @@ type Cape struct {
 	hang   []mgl32.Vec3        // bind-pose offset from the column's top particle, Reference's axes
 	lagMax []float32           // MaxLag radius per parts entry, m (0: none)
 	lagAt  []mgl32.Vec3        // this step's lag-limit centers
-	ref    verlet3d.Pose       // Reference at the last SetPose
-	anch   []verlet3d.Pose     // anchors at the last SetPose
-	body   []verlet3d.Capsule  // body at the last SetPose
-	out    Side                // the grid's side that faces away from the body
-	tele   bool                // jump at the next SetPose
+	// The last SetPose's, in the World's frame (verlet3d.World.Origin).
+	ref    verlet3d.Pose      // Reference at the last SetPose
+	anch   []verlet3d.Pose    // anchors at the last SetPose
+	body   []verlet3d.Capsule // body at the last SetPose
+	anchIn []verlet3d.Pose    // SetPose's anchors converted to the frame
+	bodyIn []verlet3d.Capsule // SetPose's body converted to the frame
+	out    Side               // the grid's side that faces away from the body
+	tele   bool               // jump at the next SetPose
 	jumps  int
 	bad    int   // poses SetPose held
 	badErr error // why it held the last one
@@ -235,6 +238,15 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	given := s
+	// Everything below is in the World's frame (verlet3d.World.Origin),
+	// moved to the character first when nothing else is near it.
+	w.Recenter(s.Reference.Position)
+	s.Anchors = append([]verlet3d.Pose(nil), s.Anchors...)
+	s.Body = append([]verlet3d.Capsule(nil), s.Body...)
+	localPoses(w, s.Anchors, s.Anchors)
+	localCapsules(w, s.Body, s.Body)
+	s.Reference.Position = w.ToLocal(s.Reference.Position)
 	s.Reference.Rotation = vecmath.Rotation(s.Reference.Rotation)
 	pts := make([]mgl32.Vec3, len(s.Anchors))
 	for i, a := range s.Anchors {
@@ -301,7 +313,7 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 
 	g, err := New(w, Settings{
 		Cols: cols, Rows: rows, Spacing: sp,
-		Origin: origin, Across: across, Down: down,
+		Origin: w.ToWorld(origin), Across: across, Down: down,
 		Mass:       s.Mass,
 		Radius:     s.Thickness,
 		Structural: Spring{Compliance: 0},
@@ -313,19 +325,26 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cape{grid: g, s: s, w: w, out: SideBack}
+	c := &Cape{grid: g, s: given, w: w, out: SideBack}
 	if ga, gd := g.Axes(); vecmath.Dot(vecmath.Cross(gd, ga), back) > 0 {
 		c.out = SideFront
 	}
-	c.s.Anchors = append([]verlet3d.Pose(nil), s.Anchors...)
+	c.s.Anchors = append([]verlet3d.Pose(nil), given.Anchors...)
+	for i := range c.s.Anchors {
+		c.s.Anchors[i].Rotation = s.Anchors[i].Rotation
+	}
+	c.s.Reference.Rotation = s.Reference.Rotation
 	c.anch = append([]verlet3d.Pose(nil), s.Anchors...)
-	c.s.Body = append([]verlet3d.Capsule(nil), s.Body...)
+	c.anchIn = make([]verlet3d.Pose, len(s.Anchors))
+	c.s.Body = append([]verlet3d.Capsule(nil), given.Body...)
 	c.body = append([]verlet3d.Capsule(nil), s.Body...)
+	c.bodyIn = make([]verlet3d.Capsule, len(s.Body))
+	pos := w.Positions()
 	// Pin the top edge: each particle to the two anchors of the segment of
 	// the anchor line it is nearest to.
 	for col := 0; col < cols; col++ {
 		p := g.Particle(0, col)
-		x := w.Position(p)
+		x := pos[p]
 		i, t := nearestOnLine(pts, x.Sub(vecmath.Scale(back, s.Standoff)))
 		pin := capePin{a: i, b: i, wb: t}
 		pin.offA = vecmath.QuatRotate(vecmath.QuatInverse(s.Anchors[i].Rotation), x.Sub(pts[i]))
@@ -337,17 +356,17 @@ func newCape(w *verlet3d.World, s CapeSettings) (*Cape, error) {
 		}
 		c.pins = append(c.pins, pin)
 		c.top = append(c.top, p)
-		w.SetTarget(p, x)
+		w.SetTargetLocal(p, x)
 	}
 	// Bind pose in the reference frame, for carrying, lag limits, resets.
 	inv := vecmath.QuatInverse(s.Reference.Rotation)
 	for r := 0; r < rows; r++ {
 		for col := 0; col < cols; col++ {
 			p := g.Particle(r, col)
-			x := w.Position(p)
+			x := pos[p]
 			c.parts = append(c.parts, p)
 			c.local = append(c.local, vecmath.QuatRotate(inv, x.Sub(s.Reference.Position)))
-			c.hang = append(c.hang, vecmath.QuatRotate(inv, x.Sub(w.Position(c.top[col]))))
+			c.hang = append(c.hang, vecmath.QuatRotate(inv, x.Sub(pos[c.top[col]])))
 			c.lagMax = append(c.lagMax, float32(s.MaxLag*float32(r)*sp))
 			if r > 0 {
 				c.free = append(c.free, p)
@@ -476,6 +495,12 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 		c.badErr = err
 		return false
 	}
+	// The pose in the World's frame (verlet3d.World.Origin).
+	reference.Position = c.w.ToLocal(reference.Position)
+	anchors = localPoses(c.w, c.anchIn, anchors)
+	if body != nil {
+		body = localCapsules(c.w, c.bodyIn, body)
+	}
 	rot := vecmath.Rotation(reference.Rotation)
 	move := reference.Position.Sub(c.ref.Position)
 	dq := vecmath.QuatMul(rot, vecmath.QuatInverse(c.ref.Rotation))
@@ -494,7 +519,7 @@ func (c *Cape) SetPose(reference verlet3d.Pose, anchors []verlet3d.Pose, body []
 	}
 	c.tele = false
 	for i := range c.pins {
-		c.w.SetTarget(c.top[i], c.pinTarget(&c.pins[i], anchors))
+		c.w.SetTargetLocal(c.top[i], c.pinTarget(&c.pins[i], anchors))
 	}
 	copy(c.anch, anchors)
 	if body != nil {
@@ -575,7 +600,7 @@ func (c *Cape) pinTarget(p *capePin, anchors []verlet3d.Pose) mgl32.Vec3 {
 func (c *Cape) PinError() float32 {
 	var worst float32
 	for i := range c.pins {
-		if d := vecmath.Len(c.w.Position(c.top[i]).Sub(c.pinTarget(&c.pins[i], c.anch))); d > worst {
+		if d := vecmath.Len(c.w.Positions()[c.top[i]].Sub(c.pinTarget(&c.pins[i], c.anch))); d > worst {
 			worst = d
 		}
 	}
@@ -623,7 +648,7 @@ func (c *Cape) updateLag() {
 	}
 	cols := len(c.top)
 	for i := range c.parts {
-		top := c.w.Target(c.top[i%cols])
+		top := c.w.TargetLocal(c.top[i%cols])
 		c.lagAt[i] = top.Add(vecmath.QuatRotate(c.ref.Rotation, c.hang[i]))
 	}
 }
@@ -632,11 +657,12 @@ func (c *Cape) updateLag() {
 // lag limit lies beyond it (0 when all are inside or MaxLag is 0).
 func (c *Cape) LagExcess() float32 {
 	var worst float32
+	pos := c.w.Positions()
 	for i, p := range c.parts {
 		if c.lagMax[i] == 0 {
 			continue
 		}
-		if over := vecmath.Len(c.w.Position(p).Sub(c.lagAt[i])) - c.lagMax[i]; over > worst {
+		if over := vecmath.Len(pos[p].Sub(c.lagAt[i])) - c.lagMax[i]; over > worst {
 			worst = over
 		}
 	}
@@ -692,9 +718,9 @@ func (c *Cape) Penetration() float32 {
 	return worst
 }
 
-// ShiftOrigin keeps the cape's last poses in step with
-// verlet3d.World.ShiftOrigin, so the next SetPose (in the new coordinates)
-// is not taken for a jump.
+// ShiftOrigin keeps the cape's last poses in the World's frame when the
+// World moves it (verlet3d.World.Origin), so the next SetPose is not taken
+// for a jump.
 func (k capeHooks) ShiftOrigin(offset mgl32.Vec3) {
 	c := k.c
 	c.ref.Position = c.ref.Position.Sub(offset)
@@ -708,4 +734,21 @@ func (k capeHooks) ShiftOrigin(offset mgl32.Vec3) {
 	for i := range c.lagAt {
 		c.lagAt[i] = c.lagAt[i].Sub(offset)
 	}
+}
+
+// localPoses writes poses converted to w's frame into dst and returns it.
+func localPoses(w *verlet3d.World, dst, poses []verlet3d.Pose) []verlet3d.Pose {
+	for i, p := range poses {
+		dst[i] = verlet3d.Pose{Position: w.ToLocal(p.Position), Rotation: p.Rotation}
+	}
+	return dst
+}
+
+// localCapsules writes capsules converted to w's frame into dst and
+// returns it.
+func localCapsules(w *verlet3d.World, dst, body []verlet3d.Capsule) []verlet3d.Capsule {
+	for i, b := range body {
+		dst[i] = verlet3d.Capsule{A: w.ToLocal(b.A), B: w.ToLocal(b.B), Radius: b.Radius}
+	}
+	return dst
 }

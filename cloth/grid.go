@@ -314,11 +314,15 @@ func newGrid(w *verlet3d.World, s Settings) (*Grid, error) {
 	g.uvs = make([]mgl32.Vec2, n)
 	g.vtris = make([][8]int32, n)
 	g.pinned = make([]bool, n)
+	// Built in the World's frame, moved to the cloth first when the World
+	// has nothing near its frame's origin (verlet3d.World.Recenter).
+	w.Recenter(s.Origin)
+	o := w.ToLocal(s.Origin)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			i := r*cols + c
-			pos := g.Rest(r, c)
-			p, err := w.AddParticle(pos, s.particleMass(r, c))
+			pos := g.restAt(o, r, c)
+			p, err := w.AddParticleLocal(pos, s.particleMass(r, c))
 			if err != nil {
 				return nil, fmt.Errorf("cloth: particle (%d, %d): %w", r, c, err)
 			}
@@ -572,8 +576,13 @@ func (g *Grid) Particle(row, col int) verlet3d.Particle { return g.verts[g.index
 // the character.
 func (g *Grid) Rest(row, col int) mgl32.Vec3 {
 	g.index(row, col)
+	return g.restAt(g.s.Origin, row, col)
+}
+
+// restAt is Rest with the grid's origin at o.
+func (g *Grid) restAt(o mgl32.Vec3, row, col int) mgl32.Vec3 {
 	sp := g.s.Spacing
-	return g.s.Origin.Add(vecmath.Scale(g.across, float32(float32(col)*sp))).Add(vecmath.Scale(g.down, float32(float32(row)*sp)))
+	return o.Add(vecmath.Scale(g.across, float32(float32(col)*sp))).Add(vecmath.Scale(g.down, float32(float32(row)*sp)))
 }
 
 // Axes returns the unit Across and Down directions the grid was built with.
@@ -837,8 +846,10 @@ func (g *Grid) Origin(vertex int) (row, col int) {
 }
 
 // Positions writes the position of each render vertex into dst, grown if
-// too short, and returns dst[:len(Vertices())]. It does not allocate when
-// dst is long enough.
+// too short, and returns dst[:len(Vertices())]. Like
+// verlet3d.World.Positions they are in the World's frame: a renderer
+// places its node at World.Origin. It does not allocate when dst is long
+// enough.
 func (g *Grid) Positions(dst []mgl32.Vec3) []mgl32.Vec3 {
 	dst = grow(dst, len(g.verts))
 	pos := g.w.Positions()
@@ -888,8 +899,15 @@ func (g *Grid) Normals(dst []mgl32.Vec3) []mgl32.Vec3 {
 }
 
 // Bounds returns the axis-aligned box around the grid's particles, in
-// meters.
+// world coordinates, m.
 func (g *Grid) Bounds() (lo, hi mgl32.Vec3) {
+	lo, hi = g.LocalBounds()
+	return g.w.ToWorld(lo), g.w.ToWorld(hi)
+}
+
+// LocalBounds is Bounds in the World's frame (verlet3d.World.Origin), the
+// frame of Positions.
+func (g *Grid) LocalBounds() (lo, hi mgl32.Vec3) {
 	pos := g.w.Positions()
 	// Through pointers, a component at a time (see Normals).
 	f := &pos[g.verts[0]]

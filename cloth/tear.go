@@ -163,15 +163,18 @@ func (g *Grid) splitVertex(v int32) {
 		if err != nil {
 			panic(fmt.Sprintf("cloth: splitting vertex %d: %v", v, err)) // position and mass come from a live particle
 		}
-		// Same velocity as the original: copy its previous position.
+		// Same place and velocity as the original: copy its position and
+		// previous position in the World's frame (AddParticle's world
+		// coordinates round far from the origin).
+		w.Positions()[p] = w.Positions()[orig]
 		w.PrevPositions()[p] = w.PrevPositions()[orig]
 		w.SetRadius(p, w.Radii()[orig])
 		if g.s.Group != 1 {
 			w.SetGroup(p, g.s.Group)
 		}
 		if w.Pinned(orig) {
-			if t := w.Target(orig); t != w.Position(orig) {
-				w.SetTarget(p, t)
+			if t := w.TargetLocal(orig); t != w.Positions()[orig] {
+				w.SetTargetLocal(p, t)
 			} else {
 				w.Pin(p)
 			}
@@ -296,6 +299,7 @@ func (g *Grid) Cut(a, b mgl32.Vec3, radius float32) (int, error) {
 	if !vecmath.Finite(a) || !vecmath.Finite(b) || !finite(radius) || radius < 0 {
 		return 0, fmt.Errorf("cloth: Cut(%v, %v, %v): want finite points and radius >= 0", a, b, radius)
 	}
+	a, b = g.w.ToLocal(a), g.w.ToLocal(b)
 	pos := g.w.Positions()
 	r2 := float32(radius * radius)
 	n := 0

@@ -441,7 +441,7 @@ func (wd *WindForce) sampleAir(pos []mgl32.Vec3, t float32) {
 	for i, r := range wd.nodeR {
 		for j, c := range wd.nodeC {
 			p := pos[g.verts[int(r)*cols+int(c)]]
-			wd.samples[i*nc+j] = wd.s.Air.Velocity(p, t)
+			wd.samples[i*nc+j] = wd.s.Air.Velocity(g.w.ToWorld(p), t) // the air is the world's
 		}
 	}
 	cellCols := cols - 1

@@ -45,8 +45,8 @@ func (h *Hair) dragKernelRun(lo int, c, invH, inv float32) {
 		segs := per - 1
 		for l := 0; l < 8; l++ {
 			r := o + l*per
-			va := h.wind.Velocity(h.pos[r], h.t)
-			dv := vecmath.Scale(h.wind.Velocity(h.pos[r+segs], h.t).Sub(va), inv)
+			va := h.wind.Velocity(h.w.ToWorld(h.pos[r]), h.t) // the air is the world's
+			dv := vecmath.Scale(h.wind.Velocity(h.w.ToWorld(h.pos[r+segs]), h.t).Sub(va), inv)
 			for k := 0; k < 3; k++ {
 				a.va[k][l], a.dv[k][l] = va[k], dv[k]
 			}

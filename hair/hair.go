@@ -107,6 +107,12 @@ func New(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 
 // newHair builds what New returns.
 func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
+	// The hair lives in the World's frame (verlet3d.World.Origin), moved
+	// to the head first when nothing else is near it.
+	if vecmath.Finite(head.Center) {
+		w.Recenter(head.Center)
+		head.Center = w.ToLocal(head.Center)
+	}
 	if err := head.Validate(); err != nil {
 		return nil, err
 	}
@@ -130,7 +136,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 		if i%h.per == 0 {
 			mass = 0 // roots are pinned and moved with the head
 		}
-		p, err := w.AddParticle(f.apply(r), mass)
+		p, err := w.AddParticleLocal(f.apply(r), mass)
 		if err != nil {
 			return nil, fmt.Errorf("hair: strand %d: %w", i/h.per, err)
 		}
@@ -151,7 +157,7 @@ func newHair(w *verlet3d.World, head Head, s Settings) (*Hair, error) {
 	h.target = make([]mgl32.Vec3, n)
 	h.kAS, h.kAB = -1, -1
 	h.bindPasses()
-	sph, err := verlet3d.NewSphere(head.Center, head.Radius)
+	sph, err := verlet3d.NewSphere(w.ToWorld(head.Center), head.Radius)
 	if err != nil {
 		return nil, fmt.Errorf("hair: head collider: %w", err)
 	}
@@ -251,7 +257,11 @@ func (h *Hair) RestLocal(i, j int) mgl32.Vec3 {
 func (h *Hair) HeadCollider() *verlet3d.Sphere { return h.head }
 
 // Head returns the head pose the hair is moving to (the last SetHead).
-func (h *Hair) Head() Head { return h.end }
+func (h *Hair) Head() Head {
+	hd := h.end
+	hd.Center = h.w.ToWorld(hd.Center)
+	return hd
+}
 
 // SetHead moves the head to center and rotation (head frame to world) over
 // the next step: the roots and the head collider follow it exactly at every
@@ -263,7 +273,7 @@ func (h *Hair) Head() Head { return h.end }
 // holds its last pose.
 func (h *Hair) SetHead(center mgl32.Vec3, rotation mgl32.Quat) error {
 	nh := h.end
-	nh.Center, nh.Rotation = center, rotation
+	nh.Center, nh.Rotation = h.local(center), rotation
 	if err := nh.Validate(); err != nil {
 		return errctx.Wrap("hair", "SetHead", err)
 	}
@@ -288,7 +298,7 @@ func (h *Hair) NumRecovered() int { return int(h.recovered.Load()) }
 // itself.
 func (h *Hair) Teleport(center mgl32.Vec3, rotation mgl32.Quat) error {
 	nh := h.end
-	nh.Center, nh.Rotation = center, rotation
+	nh.Center, nh.Rotation = h.local(center), rotation
 	if err := nh.Validate(); err != nil {
 		return errctx.Wrap("hair", "Teleport", err)
 	}
@@ -308,13 +318,13 @@ func (h *Hair) Reset() {
 	h.start, h.now = h.end, h.end
 	f := h.end.frame()
 	h.cur, h.prevCur = f, f
-	h.head.Center = h.end.Center
+	h.head.Center = h.w.ToWorld(h.end.Center) // a collider of the World: world coordinates
 	pos, prev := h.w.Positions(), h.w.PrevPositions()
 	for i, r := range h.rest {
 		p := int(h.base) + i
 		x := f.apply(r)
 		pos[p], prev[p] = x, x
-		h.w.SetHome(verlet3d.Particle(p), x)
+		h.w.SetHomeLocal(verlet3d.Particle(p), x)
 	}
 }
 
@@ -661,6 +671,16 @@ func (h *Hair) Drape(colliders ...verlet3d.Collider) {
 	for i, r := range h.rest {
 		x := f.apply(r)
 		pos[int(h.base)+i], prev[int(h.base)+i] = x, x
-		h.w.SetHome(h.base+verlet3d.Particle(i), x)
+		h.w.SetHomeLocal(h.base+verlet3d.Particle(i), x)
 	}
+}
+
+// local converts a head center given in world coordinates to the World's
+// frame (verlet3d.World.Origin); a non-finite one stays as it is, for
+// Validate to name.
+func (h *Hair) local(center mgl32.Vec3) mgl32.Vec3 {
+	if !vecmath.Finite(center) {
+		return center
+	}
+	return h.w.ToLocal(center)
 }

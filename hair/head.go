@@ -35,10 +35,11 @@ const MaxHeadDistance = 1e4
 func (h Head) Validate() error {
 	// Hair is centimeters of strand in float32: at 1e6 m positions are
 	// spaced 6 cm apart and the strands fall apart (found by FuzzHair).
-	// Within MaxHeadDistance they are spaced under 1 mm; farther, keep the
-	// World near its origin with World.ShiftOrigin.
+	// Within MaxHeadDistance they are spaced under 1 mm. Hair.New and
+	// SetHead check the head in the World's frame
+	// (verlet3d.World.Origin), which follows the hair.
 	if !vecmath.Finite(h.Center) || vecmath.Len(h.Center) > MaxHeadDistance {
-		return fmt.Errorf("hair: Head.Center = %v, want meters within %g of the origin (World.ShiftOrigin keeps a far-off head near it)", h.Center, float32(MaxHeadDistance))
+		return fmt.Errorf("hair: Head.Center = %v, want meters within %g of the origin of the World's frame (verlet3d.World.Origin)", h.Center, float32(MaxHeadDistance))
 	}
 	if !finite32(h.Radius) || h.Radius < 1e-3 || h.Radius > 100 {
 		return fmt.Errorf("hair: Head.Radius = %v, want meters in [1e-3, 100]", h.Radius)

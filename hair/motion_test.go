@@ -127,7 +127,10 @@ func drive(t *testing.T, h *hair.Hair, m motion) {
 		if n := w.Stats().NonFiniteResets; n != 0 {
 			t.Fatalf("t=%.2f s: %d non-finite resets", clock, n)
 		}
+		// Positions are in the World's frame (verlet3d.World.Origin),
+		// which follows a head that runs far: so is the head compared.
 		head := h.Head()
+		head.Center = w.ToLocal(head.Center)
 		pos := w.Positions()
 		settled := clock > math.Max(m.until, 0)+1
 		var worstStretch float64

@@ -117,10 +117,10 @@ func (h *Hair) moveRigidly(a, b Head) {
 	for i := int(first); i < int(first)+n; i++ {
 		p := fb.apply(fa.toLocal(pos[i]))
 		q := fb.apply(fa.toLocal(prev[i]))
-		h.w.SetPosition(verlet3d.Particle(i), p) // also moves the step start
+		h.w.SetPositionLocal(verlet3d.Particle(i), p) // also moves the step start
 		prev[i] = q
 	}
-	h.head.Center = b.Center
+	h.head.Center = h.w.ToWorld(b.Center)
 }
 
 // run calls f over all strands, split between the World's workers in
@@ -169,7 +169,7 @@ func (h *Hair) apply(w *verlet3d.World, s verlet3d.Substep) {
 	h.now = pose
 	h.prevCur = h.cur
 	h.cur = pose.frame()
-	h.head.Center = pose.Center
+	h.head.Center = h.w.ToWorld(pose.Center)
 	h.setHeadConsts()
 	h.carrying = (h.set.CarryLinear > 0 || h.set.CarryAngular > 0) && h.cur != h.prevCur
 	if h.carrying {
@@ -248,8 +248,8 @@ func (h *Hair) drag(lo, hi int) {
 		o := i * per
 		var va, dv mgl32.Vec3
 		if !still {
-			va = h.wind.Velocity(pos[o], t)
-			dv = vecmath.Scale(h.wind.Velocity(pos[o+segs], t).Sub(va), inv)
+			va = h.wind.Velocity(h.w.ToWorld(pos[o]), t) // the air is the world's
+			dv = vecmath.Scale(h.wind.Velocity(h.w.ToWorld(pos[o+segs]), t).Sub(va), inv)
 		}
 		// The previous segment's half for this particle.
 		var hx, hy, hz float32
@@ -900,8 +900,9 @@ func (h *Hair) headContact(lo, hi int) {
 	}
 }
 
-// ShiftOrigin moves the head's poses with verlet3d.World.ShiftOrigin (the
-// head collider, a verlet3d.Sphere, is moved by the World).
+// ShiftOrigin moves the head's poses, kept in the World's frame, when the
+// World moves the frame (verlet3d.World.Origin). The head collider, a
+// verlet3d.Sphere, holds world coordinates and stays.
 func (k hooks) ShiftOrigin(offset mgl32.Vec3) {
 	h := k.h
 	for _, p := range []*Head{&h.start, &h.end, &h.now} {

@@ -4,6 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/drape3d/drape/cloth"
+	"github.com/drape3d/drape/verlet3d"
+	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
@@ -63,7 +65,10 @@ func NewClothMesh(g *cloth.Grid, tex *texture.Texture2D) *ClothMesh {
 // Grid returns the cloth the mesh shows.
 func (m *ClothMesh) Grid() *cloth.Grid { return m.grid }
 
-// Sync copies the grid's particle positions into the vertex buffer,
+// Sync places the mesh's node at the World's frame (verlet3d.World.Origin,
+// which the vertices are relative to: add the mesh to the scene root or
+// to a node without a transform), copies the grid's particle positions
+// into the vertex buffer,
 // recomputes area-weighted normals (zeroed first), marks the cached bounds
 // stale so frustum culling and picking follow the cloth, and after a tear
 // re-uploads UVs and indices. It allocates only when a tear added vertices
@@ -75,6 +80,7 @@ func (m *ClothMesh) Sync() {
 		m.resize(n)
 		m.version = g.Version()
 	}
+	placeAtOrigin(&m.Node, g.World())
 	pos := vec3s(*m.pos.Buffer())
 	g.Positions(pos[:n])
 	g.Normals(vec3s(*m.nrm.Buffer())[:n])
@@ -85,7 +91,7 @@ func (m *ClothMesh) Sync() {
 	// and mark the cache stale: SetIndices is the one way to do that without
 	// allocating (OperateOnVertices allocates); it also re-uploads the
 	// indices, which is rare.
-	lo, hi := g.Bounds()
+	lo, hi := g.LocalBounds()
 	if !inside(lo, hi, m.padMin, m.padMax) {
 		size := hi.Sub(lo)
 		margin := 0.25*max(size[0], size[1], size[2]) + 0.05
@@ -96,8 +102,9 @@ func (m *ClothMesh) Sync() {
 	pos[n], pos[n+1] = m.padMin, m.padMax
 }
 
-// BoundsPadding returns the box, in meters, that the mesh's cached bounds
-// are computed from: the cloth plus a margin.
+// BoundsPadding returns the box, in meters in the World's frame (as the
+// vertices), that the mesh's cached bounds are computed from: the cloth
+// plus a margin.
 func (m *ClothMesh) BoundsPadding() (min, max mgl32.Vec3) { return m.padMin, m.padMax }
 
 func inside(lo, hi, boxMin, boxMax mgl32.Vec3) bool {
@@ -145,4 +152,15 @@ func vec3s(f math32.ArrayF32) []mgl32.Vec3 {
 		return nil
 	}
 	return unsafe.Slice((*mgl32.Vec3)(unsafe.Pointer(&f[0])), len(f)/3)
+}
+
+// placeAtOrigin puts node n at the origin of w's frame
+// (verlet3d.World.Origin): a mesh whose vertices are the World's positions
+// renders where the particles are, however far from the world's origin.
+func placeAtOrigin(n *core.Node, w *verlet3d.World) {
+	o := w.Origin()
+	p := math32.Vector3{X: float32(o[0]), Y: float32(o[1]), Z: float32(o[2])}
+	if n.Position() != p {
+		n.SetPositionVec(&p)
+	}
 }

@@ -173,6 +173,7 @@ func (g *denseGPU) sync() {
 		}
 	}
 	head := h.Head()
+	head.Center = h.World().ToLocal(head.Center) // the mesh's node is at the World's frame
 	q := head.Rotation
 	if q == (mgl32.Quat{}) {
 		q = mgl32.QuatIdent()

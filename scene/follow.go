@@ -441,20 +441,6 @@ func FindBone(sk *graphic.Skeleton, name string) (*core.Node, error) {
 	return nil, fmt.Errorf("scene: skeleton has no bone %q (have %s)", name, errctx.Names(names))
 }
 
-// ShiftOrigin moves the blend poses with verlet3d.World.ShiftOrigin (the
-// colliders themselves are moved by the World).
-func (k followHooks) ShiftOrigin(offset mgl32.Vec3) {
-	for i := range k.f.spheres {
-		s := &k.f.spheres[i]
-		s.from, s.to = s.from.Sub(offset), s.to.Sub(offset)
-	}
-	for i := range k.f.capsules {
-		c := &k.f.capsules[i]
-		c.fromA, c.fromB = c.fromA.Sub(offset), c.fromB.Sub(offset)
-		c.toA, c.toB = c.toA.Sub(offset), c.toB.Sub(offset)
-	}
-}
-
 // BlocksSleep keeps the World awake while a followed collider still has
 // to move to its node (see verlet3d.SleepBlocker): an asleep World does
 // not run the hook that moves them.

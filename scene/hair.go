@@ -37,8 +37,9 @@ func AddHairShader(r *renderer.Renderer) {
 // normal across the ribbon, and darker roots for the self-shadowed inside
 // of the hair volume.
 //
-// Its vertices are in world space: add it to the scene root or to a node
-// without a transform. Call Sync every frame after the World steps
+// Its vertices are in the World's frame (verlet3d.World.Origin) and Sync
+// places its node there: add it to the scene root or to a node without a
+// transform. Call Sync every frame after the World steps
 // (Driver.AfterStep(m.Sync)).
 type HairMesh struct {
 	*graphic.Mesh
@@ -172,6 +173,7 @@ func (m *HairMesh) ribbons(n int) [][4]mgl32.Vec3 {
 // World's workers; for NewDenseHairMesh, only the guides' segments and the
 // head's pose). It does not allocate.
 func (m *HairMesh) Sync() {
+	placeAtOrigin(&m.Node, m.h.World())
 	if m.gpu != nil {
 		m.gpu.sync()
 		return

@@ -72,9 +72,12 @@ func NewNetView(w *verlet3d.World, ps []verlet3d.Particle, links []verlet3d.Link
 	return v
 }
 
-// Sync copies the particle positions into the GPU buffers; call it after
-// every step (Driver.AfterStep).
+// Sync places the view's node at the World's frame (verlet3d.World.Origin,
+// which particle positions are relative to) and copies the particle
+// positions into the GPU buffers; call it after every step
+// (Driver.AfterStep).
 func (v *NetView) Sync() {
+	placeAtOrigin(v.Node, v.world)
 	pos := v.world.Positions()
 	pb := v.pbuf.Buffer()
 	lb := v.lbuf.Buffer()

@@ -59,6 +59,11 @@ type colliderEntry struct {
 	// workers read them).
 	blo, bhi mgl32.Vec3
 	near     nearArgs
+	// l is the collider as the World uses it this substep, in its frame
+	// (see World.Origin): c itself while the frame's origin is the
+	// world's, or for an OriginShifter; otherwise own, a built-in shape
+	// converted from c's world coordinates, or a worldCollider around c.
+	l, own Collider
 }
 
 // colliderFound is one worker's contacts in collide: the contacts of
@@ -101,24 +106,114 @@ func (w *World) AddCollider(c Collider, s ContactSettings) error {
 		s.Mask = math.MaxUint32
 	}
 	e := colliderEntry{c: c, s: s}
-	e.seen(c.Bounds())
+	l := w.frameCollider(&e)
+	lo, hi := l.Bounds()
+	e.seen(l, lo, hi)
 	w.colliders = append(w.colliders, e)
 	return nil
 }
 
-// seen records where e's collider is now: its bounds lo, hi (from
-// Bounds) and a plane's value.
-func (e *colliderEntry) seen(lo, hi mgl32.Vec3) {
+// frameCollider returns e's collider in the World's frame (see
+// colliderEntry.l).
+func (w *World) frameCollider(e *colliderEntry) Collider { return w.FrameCollider(e.c, &e.own) }
+
+// FrameCollider returns collider c as the World sees it, in its frame (see
+// Origin), for a component that tests its own things against a game's
+// colliders: c itself while the frame's origin is the world's or c is an
+// OriginShifter; for a Plane, Sphere, Capsule or Box a copy converted from
+// c's world coordinates into *own; for another collider a view of it that
+// converts the points. *own is storage the caller keeps with c, allocated
+// on first use (nil to start), and the result is valid until the next
+// call with it: call it again each step, as c may have moved.
+func (w *World) FrameCollider(c Collider, own *Collider) Collider {
+	if w.origin == ([3]float64{}) {
+		return c
+	}
+	if _, ok := c.(OriginShifter); ok {
+		return c
+	}
+	if *own == nil {
+		switch c.(type) {
+		case *Plane:
+			*own = new(Plane)
+		case *Sphere:
+			*own = new(Sphere)
+		case *Capsule:
+			*own = new(Capsule)
+		case *Box:
+			*own = new(Box)
+		default:
+			*own = &worldCollider{c: c, w: w}
+		}
+	}
+	switch c := c.(type) {
+	case *Plane:
+		l := (*own).(*Plane)
+		*l = w.localPlane(c)
+		return l
+	case *Sphere:
+		l := (*own).(*Sphere)
+		*l = Sphere{Center: w.ToLocal(c.Center), Radius: c.Radius}
+		return l
+	case *Capsule:
+		l := (*own).(*Capsule)
+		*l = Capsule{A: w.ToLocal(c.A), B: w.ToLocal(c.B), Radius: c.Radius}
+		return l
+	case *Box:
+		l := (*own).(*Box)
+		*l = Box{Center: w.ToLocal(c.Center), HalfExtents: c.HalfExtents, Rotation: c.Rotation}
+		return l
+	}
+	return *own
+}
+
+// localPlane returns plane p in the World's frame, its point moved to the
+// plane's point nearest the frame's origin (computed in float64), so that
+// distances to it keep their float32 precision near the origin.
+func (w *World) localPlane(p *Plane) Plane {
+	if w.origin == ([3]float64{}) {
+		return *p
+	}
+	o := &w.origin
+	x := [3]float64{float64(p.Point[0]) - o[0], float64(p.Point[1]) - o[1], float64(p.Point[2]) - o[2]}
+	n := [3]float64{float64(p.Normal[0]), float64(p.Normal[1]), float64(p.Normal[2])}
+	d := float64(x[0]*n[0]) + float64(x[1]*n[1]) + float64(x[2]*n[2])
+	if nn := float64(n[0]*n[0]) + float64(n[1]*n[1]) + float64(n[2]*n[2]); nn > 0 {
+		d /= nn
+	}
+	return Plane{Point: mgl32.Vec3{float32(n[0] * d), float32(n[1] * d), float32(n[2] * d)}, Normal: p.Normal}
+}
+
+// worldCollider is a Collider of the game's that keeps world coordinates,
+// seen from the World's frame.
+type worldCollider struct {
+	c Collider
+	w *World
+}
+
+func (c *worldCollider) Bounds() (lo, hi mgl32.Vec3) {
+	lo, hi = c.c.Bounds()
+	return c.w.ToLocal(lo), c.w.ToLocal(hi)
+}
+
+func (c *worldCollider) Closest(p mgl32.Vec3) (surface, normal mgl32.Vec3) {
+	surface, normal = c.c.Closest(c.w.ToWorld(p))
+	return c.w.ToLocal(surface), normal
+}
+
+// seen records where e's collider l (in the frame) is now: its bounds lo,
+// hi (from Bounds) and a plane's value.
+func (e *colliderEntry) seen(l Collider, lo, hi mgl32.Vec3) {
 	e.lo, e.hi = lo, hi
-	if p, ok := e.c.(*Plane); ok {
+	if p, ok := l.(*Plane); ok {
 		e.plane = *p
 	}
 }
 
-// moved reports whether e's collider, now with bounds lo, hi, is not where
-// seen last recorded it.
-func (e *colliderEntry) moved(lo, hi mgl32.Vec3) bool {
-	if p, ok := e.c.(*Plane); ok && *p != e.plane {
+// moved reports whether e's collider l (in the frame), now with bounds
+// lo, hi, is not where seen last recorded it.
+func (e *colliderEntry) moved(l Collider, lo, hi mgl32.Vec3) bool {
+	if p, ok := l.(*Plane); ok && *p != e.plane {
 		return true
 	}
 	return lo != e.lo || hi != e.hi
@@ -201,10 +296,11 @@ func (w *World) collide(first bool) {
 func (w *World) colliderBounds(first bool) {
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
-		lo, hi := e.c.Bounds()
+		e.l = w.frameCollider(e)
+		lo, hi := e.l.Bounds()
 		if first {
-			e.moving = e.moved(lo, hi)
-			e.seen(lo, hi)
+			e.moving = e.moved(e.l, lo, hi)
+			e.seen(e.l, lo, hi)
 		}
 		e.blo, e.bhi = lo, hi
 		if w.kernels() {
@@ -324,7 +420,7 @@ func (w *World) blockNear(i, hi int, e *colliderEntry, q []mgl32.Vec3, kernel bo
 func (w *World) pathContact(dst []contact, ci, i int) []contact {
 	e := &w.colliders[ci]
 	p, a := w.pos[i], w.prev[i]
-	s, n, ok := vecmath.PathContact(e.c, a, p, w.radius[i], w.cfg.ContactMargin)
+	s, n, ok := vecmath.PathContact(e.l, a, p, w.radius[i], w.cfg.ContactMargin)
 	if !ok {
 		return dst
 	}
@@ -616,7 +712,8 @@ func (w *World) clampOutside() {
 	w.buildBlocks(nil, 0)
 	for ci := range w.colliders {
 		e := &w.colliders[ci]
-		e.blo, e.bhi = e.c.Bounds()
+		e.l = w.frameCollider(e)
+		e.blo, e.bhi = e.l.Bounds()
 		if w.kernels() {
 			e.near.set(e.blo, e.bhi, 0, e.s.Mask) // no path, no margin
 		}
@@ -666,7 +763,7 @@ func (w *World) clampRange(_, lo, hi int) {
 // inside it.
 func (w *World) clampParticle(e *colliderEntry, i int) {
 	p := w.pos[i]
-	s, n := e.c.Closest(p)
+	s, n := e.l.Closest(p)
 	if d := vecmath.Dot(p.Sub(s), n) - w.radius[i]; d < 0 {
 		w.pos[i] = p.Sub(vecmath.Scale(n, d))
 	}
@@ -885,4 +982,10 @@ func clampAxis(l, h float32) (float32, bool) {
 		return h, true
 	}
 	return l, false
+}
+
+// movedNow is moved with l's own bounds.
+func (e *colliderEntry) movedNow(l Collider) bool {
+	lo, hi := l.Bounds()
+	return e.moved(l, lo, hi)
 }

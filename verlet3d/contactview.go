@@ -28,7 +28,7 @@ type Contact struct {
 // path crossed it (and is in one of the collider's Mask groups): as many
 // as Stats().Contacts counts, less those with a collider removed since, in
 // collider order, then in particle order. Positions are in meters, in the World's frame at that
-// substep (ShiftOrigin does not move them). Pass dst[:0] of a slice kept
+// substep (see World.Origin; a later move of the frame does not move them). Pass dst[:0] of a slice kept
 // between calls: with enough capacity Contacts does not allocate.
 func (w *World) Contacts(dst []Contact) []Contact {
 	for i := range w.contacts {

@@ -95,6 +95,7 @@ func (w *World) step(left int) {
 		w.sleep.asleep = false
 		w.sleep.still = 0
 	}
+	w.recenter()
 	if w.links.dirty {
 		w.links.color(len(w.pos))
 	}

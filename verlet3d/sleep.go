@@ -78,7 +78,7 @@ func (w *World) stayAsleep() bool {
 		return false
 	}
 	for i := range w.colliders {
-		if e := &w.colliders[i]; e.moved(e.c.Bounds()) {
+		if e := &w.colliders[i]; e.movedNow(w.frameCollider(e)) {
 			return false
 		}
 	}

@@ -398,6 +398,7 @@ func (w *World) Pick(origin, dir mgl32.Vec3, radius float32) (p Particle, ok boo
 		return -1, false
 	}
 	dir = vecmath.Scale(dir, 1/l)
+	origin = w.ToLocal(origin)
 	bestD, bestT := float32(radius*radius), float32(math.MaxFloat32)
 	p = -1
 	for i, x := range w.pos {

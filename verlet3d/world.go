@@ -73,6 +73,9 @@ type World struct {
 	// accGravity is set when acc holds gravity for this substep.
 	accGravity bool
 	sleep      sleepState
+	// origin is the world position of the frame's origin, m (see Origin):
+	// particles, targets and homes are kept relative to it.
+	origin [3]float64
 }
 
 // Stats counts events since the World was made.
@@ -212,9 +215,18 @@ const (
 // AddParticle adds a particle at pos with mass in kg; mass 0 makes it
 // pinned. Other masses must be in [MinMass, MaxMass].
 func (w *World) AddParticle(pos mgl32.Vec3, mass float32) (Particle, error) {
-	w.Wake()
 	if !vecInRange(pos, MaxCoordinate) {
 		return -1, fmt.Errorf("verlet3d: particle position = %v, want finite meters within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
+	}
+	return w.AddParticleLocal(w.ToLocal(pos), mass)
+}
+
+// AddParticleLocal is AddParticle with pos in the World's frame (see
+// Origin), for a component that computes its particles there.
+func (w *World) AddParticleLocal(pos mgl32.Vec3, mass float32) (Particle, error) {
+	w.Wake()
+	if !vecInRange(pos, MaxCoordinate) {
+		return -1, fmt.Errorf("verlet3d: particle position = %v in the World's frame, want finite meters within ±%g (MaxCoordinate)", pos, float32(MaxCoordinate))
 	}
 	if !validMass(mass) {
 		return -1, fmt.Errorf("verlet3d: particle mass = %v, want 0 (pinned) or kg in [%g, %g]", mass, MinMass, MaxMass)
@@ -253,7 +265,7 @@ func (w *World) check(p Particle) {
 func (w *World) Valid(p Particle) bool { return p >= 0 && int(p) < len(w.pos) }
 
 // Position returns the position of p in meters.
-func (w *World) Position(p Particle) mgl32.Vec3 { w.check(p); return w.pos[p] }
+func (w *World) Position(p Particle) mgl32.Vec3 { w.check(p); return w.ToWorld(w.pos[p]) }
 
 // Velocity returns the velocity of p over the last substep in m/s.
 func (w *World) Velocity(p Particle) mgl32.Vec3 {
@@ -264,11 +276,13 @@ func (w *World) Velocity(p Particle) mgl32.Vec3 {
 // SubstepLength returns h, the length of one substep in seconds.
 func (w *World) SubstepLength() float32 { return w.cfg.TimeStep / float32(w.cfg.Substeps) }
 
-// Positions returns the live position slice, indexed by Particle. Read it
+// Positions returns the live position slice, indexed by Particle, in the
+// World's frame (see Origin: add it for world coordinates). Read it
 // freely; write it only from a ConstraintSet or between steps.
 func (w *World) Positions() []mgl32.Vec3 { return w.pos }
 
-// PrevPositions returns the live slice of positions one substep ago.
+// PrevPositions returns the live slice of positions one substep ago, in
+// the World's frame.
 // Velocity is (Positions - PrevPositions) / SubstepLength.
 func (w *World) PrevPositions() []mgl32.Vec3 { return w.prev }
 
@@ -384,7 +398,21 @@ func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
 	if !finiteVec(target) {
 		panic(fmt.Sprintf("verlet3d: SetTarget(%d, %v): target is not finite", p, target))
 	}
-	target = clampVec(target, MaxCoordinate)
+	w.setTarget(p, w.ToLocal(clampVec(target, MaxCoordinate)))
+}
+
+// SetTargetLocal is SetTarget with target in the World's frame (see
+// Origin), for a component that computes its targets there.
+func (w *World) SetTargetLocal(p Particle, target mgl32.Vec3) {
+	w.check(p)
+	if !finiteVec(target) {
+		panic(fmt.Sprintf("verlet3d: SetTargetLocal(%d, %v): target is not finite", p, target))
+	}
+	w.setTarget(p, clampVec(target, MaxCoordinate))
+}
+
+// setTarget is SetTarget in the frame.
+func (w *World) setTarget(p Particle, target mgl32.Vec3) {
 	if w.state[p] != stateKinematic {
 		w.state[p] = stateKinematic
 		w.setInvMass(p, 0)
@@ -393,7 +421,10 @@ func (w *World) SetTarget(p Particle, target mgl32.Vec3) {
 }
 
 // Target returns the kinematic target of p (its position if it has none).
-func (w *World) Target(p Particle) mgl32.Vec3 {
+func (w *World) Target(p Particle) mgl32.Vec3 { return w.ToWorld(w.TargetLocal(p)) }
+
+// TargetLocal is Target in the World's frame (see Origin).
+func (w *World) TargetLocal(p Particle) mgl32.Vec3 {
 	w.check(p)
 	if w.state[p] == stateKinematic {
 		return w.target[p]
@@ -408,7 +439,22 @@ func (w *World) SetPosition(p Particle, pos mgl32.Vec3) {
 	if !finiteVec(pos) {
 		panic(fmt.Sprintf("verlet3d: SetPosition(%d, %v): position is not finite", p, pos))
 	}
-	pos = clampVec(pos, MaxCoordinate)
+	w.setPosition(p, w.ToLocal(clampVec(pos, MaxCoordinate)))
+}
+
+// SetPositionLocal is SetPosition with pos in the World's frame (see
+// Origin), for a component that computes positions there.
+func (w *World) SetPositionLocal(p Particle, pos mgl32.Vec3) {
+	w.Wake()
+	w.check(p)
+	if !finiteVec(pos) {
+		panic(fmt.Sprintf("verlet3d: SetPositionLocal(%d, %v): position is not finite", p, pos))
+	}
+	w.setPosition(p, clampVec(pos, MaxCoordinate))
+}
+
+// setPosition is SetPosition in the frame.
+func (w *World) setPosition(p Particle, pos mgl32.Vec3) {
 	d := pos.Sub(w.pos[p])
 	w.pos[p] = pos
 	w.prev[p] = w.prev[p].Add(d)
@@ -481,7 +527,10 @@ func (w *World) Reset() {
 // SetHome changes where Reset puts particle p (where it was added, until
 // then): a component whose rest shape moves keeps it current (hair on a
 // turning head). It panics on a bad handle.
-func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
+func (w *World) SetHome(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = w.ToLocal(pos) }
+
+// SetHomeLocal is SetHome with pos in the World's frame (see Origin).
+func (w *World) SetHomeLocal(p Particle, pos mgl32.Vec3) { w.check(p); w.home[p] = pos }
 
 // Accelerations returns the live slice of this substep's accelerations,
 // m/s², indexed by Particle, and marks them used as AddAcceleration does:
@@ -496,7 +545,8 @@ func (w *World) Accelerations() []mgl32.Vec3 {
 
 // Interpolated writes into dst (grown as needed) the positions at the
 // leftover fraction Alpha between the last two steps, for smooth rendering
-// when the frame rate and the step rate differ, and returns it.
+// when the frame rate and the step rate differ, and returns it. Like
+// Positions they are in the World's frame (see Origin).
 func (w *World) Interpolated(dst []mgl32.Vec3) []mgl32.Vec3 {
 	if cap(dst) < len(w.pos) {
 		dst = make([]mgl32.Vec3, len(w.pos))
@@ -516,7 +566,7 @@ func (w *World) Interpolated(dst []mgl32.Vec3) []mgl32.Vec3 {
 func (w *World) InterpolatedPosition(p Particle) mgl32.Vec3 {
 	w.check(p)
 	s := w.stepStart[p]
-	return s.Add(vecmath.Scale(w.pos[p].Sub(s), w.alpha))
+	return w.ToWorld(s.Add(vecmath.Scale(w.pos[p].Sub(s), w.alpha)))
 }
 
 // Alpha returns the fraction of a step Advance left unsimulated, in [0, 1).

@@ -39,6 +39,9 @@ type capeOptions struct {
 	// gltf is the character file; bones, anim, body and animation apply
 	// to it.
 	gltf, bones, anim, body, animation string
+	// offset is "x,y,z", where in meters the scene is built (the
+	// character's walk, the floor): "5000,0,0" shows the cape 5 km out.
+	offset string
 }
 
 // cubesOptions are the cubes scene's flags.
@@ -96,6 +99,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	c := &o.cape
 	fs.StringVar(&c.view, "cape-view", "side", "cape scene camera: side, behind or front")
 	fs.StringVar(&c.gait, "cape-gait", "walk", "cape scene gait: idle, walk, run or turn")
+	fs.StringVar(&c.offset, "cape-offset", "", "cape scene: build the scene at x,y,z meters from the origin (5000,0,0: 5 km out)")
 	fs.BoolVar(&c.wind, "cape-wind", false, "cape scene: start with the wind blowing")
 	fs.StringVar(&c.gltf, "cape-gltf", "", "cape scene: load this glTF character (.gltf or .glb, skinned) instead of the mannequin")
 	fs.StringVar(&c.bones, "cape-bones", "", "cape scene with -cape-gltf: bones the cape's top edge is pinned to, comma-separated, either order across the back (default: the shoulders and neck, found as LeftShoulder/ShoulderL/shoulder.L/mixamorig:LeftShoulder...)")

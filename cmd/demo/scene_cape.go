@@ -58,16 +58,38 @@ func (o *capeOptions) check() error {
 	if _, err := mannequin.ParseGait(o.gait); err != nil {
 		return fmt.Errorf("-cape-gait = %q: %w", o.gait, err)
 	}
+	if _, err := o.at(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// at returns -cape-offset: where the scene is built, m.
+func (o *capeOptions) at() (math32.Vector3, error) {
+	if o.offset == "" {
+		return math32.Vector3{}, nil
+	}
+	v, err := parseVec(o.offset)
+	if err != nil {
+		return v, fmt.Errorf("-cape-offset = %q: %w", o.offset, err)
+	}
+	const far = 1e6 // m: a float32 scene graph is good to 6 cm there
+	if !(math.Abs(float64(v.X)) <= far && math.Abs(float64(v.Y)) <= far && math.Abs(float64(v.Z)) <= far) {
+		return v, fmt.Errorf("-cape-offset = %q, want meters within ±%g", o.offset, float64(far))
+	}
+	return v, nil
 }
 
 func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	var rig *capeRig
-	var err error
+	at, err := o.at()
+	if err != nil {
+		return err
+	}
 	if o.gltf != "" {
 		rig, err = gltfRig(d, o)
 	} else {
-		rig, err = mannequinRig(d, o.gait)
+		rig, err = mannequinRig(d, o.gait, at)
 	}
 	if err != nil {
 		return err
@@ -77,7 +99,7 @@ func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	if err != nil {
 		return err
 	}
-	floor, _ := verlet3d.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	floor, _ := verlet3d.NewPlane(mgl32.Vec3{at.X, at.Y, at.Z}, mgl32.Vec3{0, 1, 0})
 	if err := w.AddCollider(floor, verlet3d.ContactSettings{Friction: 0.5}); err != nil {
 		return err
 	}
@@ -102,7 +124,7 @@ func buildCape(d *Demo, w *verlet3d.World, o *capeOptions) error {
 	// mesh's matte default, so the folds catch the light.
 	mesh.Material.SetSpecularColor(&math32.Color{R: 0.5, G: 0.5, B: 0.5})
 	drv.AfterStep(mesh.Sync)
-	d.AddFloor(0, 40)
+	d.AddFloor(at.Y, 40).SetPosition(at.X, at.Y, at.Z)
 	if o.hair {
 		if rig.head == nil {
 			return fmt.Errorf("-cape-hair: the character has no head bone")
@@ -251,7 +273,7 @@ func onOff(b bool) string {
 }
 
 // mannequinRig builds the procedural character walking a 3.5 m loop.
-func mannequinRig(d *Demo, gait string) (*capeRig, error) {
+func mannequinRig(d *Demo, gait string, at math32.Vector3) (*capeRig, error) {
 	g, err := mannequin.ParseGait(gait)
 	if err != nil {
 		return nil, fmt.Errorf("-cape-gait = %q: %w", gait, err)
@@ -260,7 +282,7 @@ func mannequinRig(d *Demo, gait string) (*capeRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.SetPlacement(math32.Vector3{X: -3.5}, 0)
+	m.SetPlacement(math32.Vector3{X: at.X - 3.5, Y: at.Y, Z: at.Z}, 0)
 	m.SetGait(g)
 	m.BlendTime = 0.35
 	d.Scene.Add(m.Root)
