@@ -287,16 +287,16 @@ func GrowHair(w *verlet3d.World, drv *scene.Driver, m *mannequin.Mannequin, o Op
 // drapeOverCape bends the hair's rest shape over the cape as it hangs at
 // build, so that the style keeps strands on the cape's outside instead of
 // pulling them under it: the strands are walked (hair.Drape) over a sheet
-// of spheres along the cape, every other particle's, and a box that fills
-// the gap between the cape's collar and the neck, where strands grown
+// of spheres on the cape's particles, and a box 10 cm deep that fills the
+// gap between the cape's collar and the neck, where strands grown
 // straight down would fall.
 func (s *Scene) drapeOverCape() error {
 	g := s.Cape.Grid
 	sp := g.Settings().Spacing
 	var cs []verlet3d.Collider
-	for r := 0; r < g.Rows(); r += 2 {
-		for c := 0; c < g.Cols(); c += 2 {
-			ball, err := verlet3d.NewSphere(s.World.Position(g.Particle(r, c)), 1.2*sp+HairThickness)
+	for r := 0; r < g.Rows(); r++ {
+		for c := 0; c < g.Cols(); c++ {
+			ball, err := verlet3d.NewSphere(s.World.Position(g.Particle(r, c)), 0.75*sp+HairThickness)
 			if err != nil {
 				return err
 			}
@@ -304,7 +304,7 @@ func (s *Scene) drapeOverCape() error {
 		}
 	}
 	// The collar box: between the neck's back and the cape's top row,
-	// from the top row down a quarter of the cape, in the walker's frame.
+	// from the top row down 10 cm, in the walker's frame.
 	neck, err := s.Mannequin.Node(mannequin.NodeNeck)
 	if err != nil {
 		return err
@@ -320,7 +320,7 @@ func (s *Scene) drapeOverCape() error {
 	back[1] = 0
 	depth := back.Len()
 	width := s.World.Position(g.Particle(0, g.Cols()-1)).Sub(s.World.Position(g.Particle(0, 0))).Len()
-	h := 0.25 * float32(g.Rows()-1) * sp
+	h := float32(0.1)
 	center := mgl32.Vec3{(n[0] + top[0]) / 2, top[1] - h/2, (n[2] + top[2]) / 2}
 	box, err := verlet3d.NewBox(center, mgl32.Vec3{width / 2, h / 2, depth / 2}, rot)
 	if err != nil {
