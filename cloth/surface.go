@@ -67,6 +67,9 @@ type SurfaceCollision struct {
 	inv                   []float32 // the World's inverse masses, during find
 	oneWay                bool      // SetOneWay
 	behind                float32   // how far behind a triangle find looks this substep, m
+	// With a fixed side, each triangle's unit normal now and at the
+	// substep's start (zero for a degenerate one), computed once a find.
+	triN, triN0 []mgl32.Vec3
 }
 
 // Side is the side of a cloth's surface a SurfaceCollision keeps points
@@ -276,6 +279,9 @@ func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep) {
 // through the cloth (a strand's style pulling it under a cape).
 func (k surfaceHooks) Finish(w *verlet3d.World, s verlet3d.Substep) {
 	if k.sc.oneWay {
+		if k.sc.side != 0 && !s.Last() {
+			return
+		}
 		k.sc.find(w, s.H)
 		k.sc.push(w)
 	}
@@ -326,6 +332,17 @@ func (sc *SurfaceCollision) find(w *verlet3d.World, dt float32) {
 	if sc.side != 0 {
 		sc.behind = max(th, sc.reach, sc.bringOut)
 		sc.bringOut = 0
+	}
+	if sc.side != 0 {
+		if cap(sc.triN) < nt {
+			sc.triN, sc.triN0 = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
+		}
+		sc.triN, sc.triN0 = sc.triN[:nt], sc.triN0[:nt]
+		for t := 0; t < nt; t++ {
+			ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
+			sc.triN[t] = unitNormal(pos[ia], pos[ib], pos[ic])
+			sc.triN0[t] = unitNormal(prev[ia], prev[ib], prev[ic])
+		}
 	}
 	if cap(sc.lo) < nt {
 		sc.lo, sc.hi = make([]mgl32.Vec3, nt), make([]mgl32.Vec3, nt)
@@ -506,7 +523,11 @@ func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, 
 			break
 		}
 	}
-	if side, floor, impact, ok := sc.touch(pos, prev, p, t, known, recover, dt); ok {
+	touch := sc.touch
+	if sc.side != 0 {
+		touch = sc.touchFixed
+	}
+	if side, floor, impact, ok := touch(pos, prev, p, t, known, recover, dt); ok {
 		sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
 	}
 }
@@ -518,16 +539,6 @@ func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, 
 // substep, else the side it started this one on.
 func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, recover, h float32) (side, floor float32, impact, ok bool) {
 	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
-	if sc.side != 0 {
-		// A fixed side: a point on its side beyond the thickness is not
-		// touching, nor can it have crossed; most are, so this test comes
-		// first.
-		a := pos[ia]
-		n := vecmath.Cross(pos[ib].Sub(a), pos[ic].Sub(a))
-		if vecmath.Dot(pos[p].Sub(a), n)*sc.side >= sc.thickness*vecmath.Len(n) {
-			return 0, 0, false, false
-		}
-	}
 	a0, b0, c0 := prev[ia], prev[ib], prev[ic]
 	n0 := vecmath.Cross(b0.Sub(a0), c0.Sub(a0))
 	l0 := vecmath.Len(n0)
@@ -536,9 +547,6 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	}
 	d0 := vecmath.Dot(prev[p].Sub(a0), n0) / l0
 	side = known
-	if sc.side != 0 {
-		side = sc.side
-	}
 	if side == 0 {
 		side = 1
 		if d0 < 0 {
@@ -564,21 +572,6 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 	// still an impact).
 	impact = vecmath.Dot(x.Sub(prev[p]), n)*side < -surfaceImpactSpeed*h*vecmath.Len(n)
 	q := vecmath.ClosestOnTriangle(x, a, b, c)
-	// Behind the triangle, with a fixed side: a point that began the
-	// substep behind it is moved out to the thickness with its previous
-	// position, as a teleport (no speed), so the push that follows holds
-	// it there. The head's carry, or the cloth pushed out by the body,
-	// puts hair behind a cape by millimeters a substep, and pushed out at
-	// the recovery speed it never came back.
-	if r := sc.behind; sc.side != 0 && vecmath.Dot(x.Sub(a), n)*side < 0 && vecmath.LenSqr(x.Sub(q)) < r*r {
-		if d0*side < 0 && sc.inv[p] > 0 {
-			nl := vecmath.Scale(n, side/vecmath.Len(n))
-			move := vecmath.Scale(nl, th-vecmath.Dot(x.Sub(a), nl))
-			pos[p], prev[p] = x.Add(move), prev[p].Add(move)
-			floor = 0
-		}
-		return side, floor, impact, true
-	}
 	if vecmath.LenSqr(x.Sub(q)) < th*th {
 		return side, floor, impact, true
 	}
@@ -594,6 +587,61 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 		}
 	}
 	return 0, 0, false, false
+}
+
+// touchFixed is touch with a fixed side (SetSide), from the triangles'
+// normals find computed. A point in front beyond the thickness does not
+// touch, nor can it have crossed: most are, so that test comes first. A
+// point behind the triangle within the reach (over it, or past its edge
+// by less) that began the substep behind it is moved out to the thickness
+// with its previous position, as a teleport (no speed), so the push that
+// follows holds it there: the head's carry, or a cape pushed out by the
+// body, puts hair under the cape by millimeters a substep, and pushed out
+// at the recovery speed it never came back.
+func (sc *SurfaceCollision) touchFixed(pos, prev []mgl32.Vec3, p, t int32, _, recover, h float32) (side, floor float32, impact, ok bool) {
+	side = sc.side
+	n, n0 := sc.triN[t], sc.triN0[t]
+	if n == (mgl32.Vec3{}) || n0 == (mgl32.Vec3{}) {
+		return 0, 0, false, false
+	}
+	ia, ib, ic := sc.tris[3*t], sc.tris[3*t+1], sc.tris[3*t+2]
+	a, x := pos[ia], pos[p]
+	th := sc.thickness
+	d := float32(vecmath.Dot(x.Sub(a), n) * side)
+	if d >= th {
+		return 0, 0, false, false
+	}
+	d0 := float32(vecmath.Dot(prev[p].Sub(prev[ia]), n0) * side)
+	floor = min(0, d0-th+recover)
+	impact = vecmath.Dot(x.Sub(prev[p]), n)*side < -surfaceImpactSpeed*h
+	q := vecmath.ClosestOnTriangle(x, a, pos[ib], pos[ic])
+	dist2 := vecmath.LenSqr(x.Sub(q))
+	if d >= 0 {
+		return side, floor, impact, dist2 < th*th
+	}
+	if r := sc.behind; dist2 < r*r {
+		if d0 < 0 && sc.inv[p] > 0 {
+			move := vecmath.Scale(n, float32(side*(th-d)))
+			pos[p], prev[p] = x.Add(move), prev[p].Add(move)
+			floor = 0
+		}
+		return side, floor, impact, true
+	}
+	// Crossed this substep, near enough that the paths could have met.
+	move := max(vecmath.LenSqr(pos[ia].Sub(prev[ia])), vecmath.LenSqr(pos[ib].Sub(prev[ib])), vecmath.LenSqr(pos[ic].Sub(prev[ic])))
+	r := th + vecmath.Len(x.Sub(prev[p])) + float32(math.Sqrt(float64(move)))
+	return side, floor, impact, dist2 < r*r
+}
+
+// unitNormal is the unit right-handed normal of triangle a, b, c, or zero
+// for a degenerate one.
+func unitNormal(a, b, c mgl32.Vec3) mgl32.Vec3 {
+	n := vecmath.Cross(b.Sub(a), c.Sub(a))
+	l := vecmath.Len(n)
+	if l < 1e-12 {
+		return mgl32.Vec3{}
+	}
+	return vecmath.Scale(n, 1/l)
 }
 
 // barycentric returns the weights of a, b and c of x's projection onto the

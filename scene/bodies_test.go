@@ -74,13 +74,13 @@ func cubesViewFollows(t *testing.T, e bodies.Engine) {
 	end, endq := sys.Transform(c)
 	// Falling, the box drawn between steps is above where the last step
 	// ended: Alpha of the way from where that step began.
-	want := start.p.Add(end.Sub(start.p).Mul(a))
+	want := start.p.Add(vecmath.Scale(end.Sub(start.p), a))
 	wq := vecmath.QuatSlerp(start.q, endq, a)
 	if math.Abs(float64(got.Y-want[1])) > 1e-5 || got.Y <= end[1] {
 		t.Errorf("box at y = %v, want %v, Alpha %v of the way from %v to where the step ended, %v", got.Y, want[1], a, start.p[1], end[1])
 	}
 	q := m.Quaternion()
-	if d := math.Abs(float64(q.W*wq.W + q.X*wq.V[0] + q.Y*wq.V[1] + q.Z*wq.V[2])); d < 1-1e-6 {
+	if d := math.Abs(float64(float32(q.W*wq.W) + float32(q.X*wq.V[0]) + float32(q.Y*wq.V[1]) + float32(q.Z*wq.V[2]))); d < 1-1e-6 {
 		t.Errorf("box rotation %v, want %v", q, wq)
 	}
 	v.Interpolate = false

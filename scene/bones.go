@@ -76,18 +76,18 @@ func NodePose(n *core.Node) (pos mgl32.Vec3, rot mgl32.Quat, scale float32) {
 	var r mgl32.Mat3
 	for i := 0; i < 3; i++ {
 		c := m.Col(i).Vec3()
-		l := c.Len()
+		l := vecmath.Len(c)
 		scale = max(scale, l)
 		if l > 1e-12 {
-			c = c.Mul(1 / l)
+			c = vecmath.Scale(c, 1/l)
 		}
 		r.SetCol(i, c)
 	}
 	// A mirrored frame (negative determinant) flips one axis back.
 	if r.Det() < 0 {
-		r.SetCol(2, r.Col(2).Mul(-1))
+		r.SetCol(2, vecmath.Scale(r.Col(2), -1))
 	}
-	rot = mgl32.Mat4ToQuat(r.Mat4()).Normalize()
+	rot = vecmath.QuatNormalize(vecmath.Mat4ToQuat(r.Mat4()))
 	return pos, rot, scale
 }
 
@@ -108,7 +108,7 @@ func badFrame(m *mgl32.Mat4) string {
 	}
 	for i := 0; i < 3; i++ {
 		c := m.Col(i).Vec3()
-		if l := c.Len(); !(l > 1e-12) || math.IsInf(float64(l), 0) {
+		if l := vecmath.Len(c); !(l > 1e-12) || math.IsInf(float64(l), 0) {
 			return fmt.Sprintf("axis %d = %v, want a finite axis, not collapsed (a bone scaled through zero)", i, c)
 		}
 	}
@@ -187,7 +187,7 @@ func (m *Mount) Update() {
 		return
 	}
 	pos, rot := m.pose()
-	world := mgl32.Translate3D(pos[0], pos[1], pos[2]).Mul4(rot.Mat4())
+	world := mgl32.Translate3D(pos[0], pos[1], pos[2]).Mul4(vecmath.QuatMat4(rot))
 	local := world
 	if p := m.Node.Parent(); p != nil {
 		pm := mgl32.Mat4(p.GetNode().MatrixWorld())
@@ -227,7 +227,7 @@ func (m *Mount) BadPose() error { return m.badErr }
 // Local returns the world point p in the mount's frame, in meters.
 func (m *Mount) Local(p mgl32.Vec3) math32.Vector3 {
 	pos, rot := m.pose()
-	v := rot.Inverse().Rotate(p.Sub(pos))
+	v := vecmath.QuatRotate(vecmath.QuatInverse(rot), p.Sub(pos))
 	return math32.Vector3{X: v[0], Y: v[1], Z: v[2]}
 }
 
@@ -236,13 +236,13 @@ func (m *Mount) pose() (mgl32.Vec3, mgl32.Quat) {
 	if m.axes != m.bone {
 		_, rot, _ = NodePose(m.axes)
 	}
-	rot = rot.Mul(m.turn)
+	rot = vecmath.QuatMul(rot, m.turn)
 	if m.level {
-		f := rot.Rotate(mgl32.Vec3{0, 0, 1})
-		if f[0]*f[0]+f[2]*f[2] > 1e-6 {
+		f := vecmath.QuatRotate(rot, mgl32.Vec3{0, 0, 1})
+		if float32(f[0]*f[0])+float32(f[2]*f[2]) > 1e-6 {
 			m.yaw = math.Atan2(float64(f[0]), float64(f[2]))
 		}
-		rot = mgl32.QuatRotate(float32(m.yaw), mgl32.Vec3{0, 1, 0})
+		rot = vecmath.QuatAxisAngle(float32(m.yaw), mgl32.Vec3{0, 1, 0})
 	}
 	return pos, rot
 }

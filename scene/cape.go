@@ -224,12 +224,12 @@ func decompose(m mgl32.Mat4) (mgl32.Vec3, mgl32.Quat) {
 	var r mgl32.Mat3
 	for i := 0; i < 3; i++ {
 		col := m.Col(i).Vec3()
-		if l := col.Len(); l > 1e-12 {
-			col = col.Mul(1 / l)
+		if l := vecmath.Len(col); l > 1e-12 {
+			col = vecmath.Scale(col, 1/l)
 		}
 		r.SetCol(i, col)
 	}
-	return pos, mgl32.Mat4ToQuat(r.Mat4()).Normalize()
+	return pos, vecmath.QuatNormalize(vecmath.Mat4ToQuat(r.Mat4()))
 }
 
 // Remove takes the cape's hooks and body colliders out of the World; its

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ type capeStats struct {
 
 func (s *capeStats) String() string {
 	return fmt.Sprintf("%d steps: pin error %.2g m, deepest %.2g m inside the body, max strain %.2f%% (structural %.2f%%)",
-		s.steps, s.pin, s.pen, 100*s.strain, 100*s.structural)
+		s.steps, s.pin, s.pen, float32(100*s.strain), float32(100*s.structural))
 }
 
 // frame is one demo frame: animate, update matrices, sync, step.
@@ -107,7 +108,7 @@ func TestCapeWalkAndRun(t *testing.T) {
 			t.Errorf("%v: a cape particle was %.2g m inside the body, want <= 1e-3", phase.gait, st.pen)
 		}
 		if st.strain >= 0.1 {
-			t.Errorf("%v: max link strain %.1f%%, want < 10%%", phase.gait, 100*st.strain)
+			t.Errorf("%v: max link strain %.1f%%, want < 10%%", phase.gait, float32(100*st.strain))
 		}
 	}
 	if s := w.Stats(); s.NonFiniteResets != 0 {
@@ -116,7 +117,7 @@ func TestCapeWalkAndRun(t *testing.T) {
 	// The cape really hangs behind the runner: its center is on the back
 	// side of the root, below the shoulders.
 	lo, hi := c.Grid.Bounds()
-	mid := lo.Add(hi).Mul(0.5)
+	mid := vecmath.Scale(lo.Add(hi), 0.5)
 	local := LocalPoint(m.Root, mid)
 	if local.Z > -0.1 || local.Y > 1.4 || local.Y < 0.4 {
 		t.Errorf("cape center at %v in the character's frame, want behind (z < -0.1) and between 0.4 and 1.4 m up", local)
@@ -174,7 +175,7 @@ func TestCapeCarry(t *testing.T) {
 	m.Root.UpdateMatrixWorld()
 	start := m.Root.Position()
 	c.Sync()
-	if got := w.Position(p).Sub(x0); got.Sub(mgl32.Vec3{start.X, start.Y, start.Z}).Len() > 1e-5 {
+	if got := w.Position(p).Sub(x0); vecmath.Len(got.Sub(mgl32.Vec3{start.X, start.Y, start.Z})) > 1e-5 {
 		t.Errorf("carried hem moved %v, want the character's move %v", got, start)
 	}
 	if err := c.SetCarry(1.5, 0); err == nil {
@@ -250,8 +251,8 @@ func TestCapeOnSkeleton(t *testing.T) {
 	for i := 0; i < 240; i++ {
 		tm := float64(i) / 60
 		// Sway the spine and walk the hips forward (+Z) with a bob.
-		spine.SetRotation(0.2*float32(math.Sin(3*tm)), 0.3*float32(math.Sin(2*tm)), 0)
-		hips.SetPosition(0, 1+0.03*float32(math.Sin(8*tm)), float32(1.5*tm))
+		spine.SetRotation(float32(0.2*float32(math.Sin(float64(3*tm)))), float32(0.3*float32(math.Sin(float64(2*tm)))), 0)
+		hips.SetPosition(0, 1+float32(0.03*float32(math.Sin(float64(8*tm)))), float32(1.5*tm))
 		scene.UpdateMatrixWorld()
 		c.Sync()
 		w.Step()
@@ -268,7 +269,7 @@ func TestCapeOnSkeleton(t *testing.T) {
 	// shoulder bone.
 	var sh math32.Vector3
 	rsh.WorldPosition(&sh)
-	if d := w.Position(c.Particles()[0]).Sub(mgl32.Vec3{sh.X, sh.Y, sh.Z}).Len(); d > 0.2 {
+	if d := vecmath.Len(w.Position(c.Particles()[0]).Sub(mgl32.Vec3{sh.X, sh.Y, sh.Z})); d > 0.2 {
 		t.Errorf("top corner %.3f m from the right shoulder bone, want < 0.2", d)
 	}
 }

@@ -94,7 +94,7 @@ func (m *ClothMesh) Sync() {
 	lo, hi := g.LocalBounds()
 	if !inside(lo, hi, m.padMin, m.padMax) {
 		size := hi.Sub(lo)
-		margin := 0.25*max(size[0], size[1], size[2]) + 0.05
+		margin := float32(0.25*max(size[0], size[1], size[2])) + 0.05
 		pad := mgl32.Vec3{margin, margin, margin}
 		m.padMin, m.padMax = lo.Sub(pad), hi.Add(pad)
 		m.geom.SetIndices(math32.ArrayU32(g.Indices()))

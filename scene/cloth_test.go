@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestClothMeshSync(t *testing.T) {
 	m.Sync()
 	again := *m.geom.VBO(gls.VertexNormal).Buffer()
 	for i := 0; i < len(nrm)-6; i += 3 {
-		l := math.Sqrt(float64(nrm[i]*nrm[i] + nrm[i+1]*nrm[i+1] + nrm[i+2]*nrm[i+2]))
+		l := math.Sqrt(float64(float32(nrm[i]*nrm[i]) + float32(nrm[i+1]*nrm[i+1]) + float32(nrm[i+2]*nrm[i+2])))
 		if math.Abs(l-1) > 1e-4 || nrm[i] != again[i] || nrm[i+2] != again[i+2] {
 			t.Fatalf("normal %d = %v (length %v), then %v", i/3, nrm[i:i+3], l, again[i:i+3])
 		}
@@ -68,7 +69,7 @@ func TestClothMeshSync(t *testing.T) {
 	// plus 5 cm on each side.
 	lo, hi := g.Bounds()
 	size := hi.Sub(lo)
-	margin := 0.25*max(size[0], size[1], size[2]) + 0.05 + 1e-5
+	margin := float32(0.25*max(size[0], size[1], size[2])) + 0.05 + 1e-5
 	for k, v := range [][2]float32{{after.Min.X, after.Max.X}, {after.Min.Y, after.Max.Y}, {after.Min.Z, after.Max.Z}} {
 		if v[0] > lo[k] || v[1] < hi[k] || lo[k]-v[0] > margin || v[1]-hi[k] > margin {
 			t.Fatalf("axis %d: bounding box %v..%v, cloth %v..%v (margin %v)", k, v[0], v[1], lo[k], hi[k], margin)
@@ -93,7 +94,7 @@ func TestClothMeshTear(t *testing.T) {
 	pos := func(r, c int) mgl32.Vec3 { return w.Position(g.Particle(r, c)) }
 	for k := 0; k < 5; k++ {
 		r, c := 3+k, 3+k
-		center := pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)).Mul(0.25)
+		center := vecmath.Scale(pos(r, c).Add(pos(r+1, c)).Add(pos(r, c+1)).Add(pos(r+1, c+1)), 0.25)
 		if _, err := g.CutNear(center, 0.005); err != nil {
 			t.Fatal(err)
 		}

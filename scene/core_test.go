@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -72,7 +73,7 @@ func newMixedWorld(t testing.TB, workers int) *mixedWorld {
 		t.Fatal(err)
 	}
 	for i := 0; i < 4; i++ {
-		if _, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{-1, 0.2 + 0.35*float32(i), 0.05 * float32(i)}}); err != nil {
+		if _, err := sys.AddCube(bodies.CubeSettings{Size: 0.3, Mass: 2, Position: mgl32.Vec3{-1, 0.2 + float32(0.35*float32(i)), float32(0.05 * float32(i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,7 +94,7 @@ func (m *mixedWorld) frame(t testing.TB, i int) {
 	m.node.SetPosition(float32(0.3*math.Sin(tm)), 0.8, 0.8)
 	m.node.UpdateMatrixWorld()
 	m.f.Sync()
-	if err := m.h.SetHead(mgl32.Vec3{1, 1.6, 0}, mgl32.QuatRotate(float32(0.6*math.Sin(3*tm)), mgl32.Vec3{0, 1, 0})); err != nil {
+	if err := m.h.SetHead(mgl32.Vec3{1, 1.6, 0}, vecmath.QuatAxisAngle(float32(0.6*math.Sin(float64(3*tm))), mgl32.Vec3{0, 1, 0})); err != nil {
 		t.Fatal(err)
 	}
 	m.w.Advance(1.0 / 60)
@@ -128,8 +129,8 @@ func (r *recorder) Apply(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	// The Follower's hook ran before this one: its sphere is at the
 	// substep's fraction of the way to the synced pose.
-	want := r.from.Add(r.to.Sub(r.from).Mul(s.Frac))
-	r.worstCenter = max(r.worstCenter, r.ball.Center.Sub(want).Len())
+	want := r.from.Add(vecmath.Scale(r.to.Sub(r.from), s.Frac))
+	r.worstCenter = max(r.worstCenter, vecmath.Len(r.ball.Center.Sub(want)))
 }
 
 func (r *recorder) Prepare(_ *verlet3d.World, s verlet3d.Substep) {

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"github.com/drape3d/drape/hair"
+	"github.com/drape3d/drape/internal/vecmath"
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
@@ -178,7 +179,7 @@ func (g *denseGPU) sync() {
 	if q == (mgl32.Quat{}) {
 		q = mgl32.QuatIdent()
 	}
-	g.headRot = q.Normalize().Mat4().Mat3()
+	g.headRot = vecmath.QuatMat4(vecmath.QuatNormalize(q)).Mat3()
 	g.headC = head.Center
 	g.minR = head.Radius + h.Settings().Radius
 	g.guidesFresh = true

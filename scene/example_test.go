@@ -31,7 +31,7 @@ func Example() {
 		if i == 0 {
 			mass = 0 // pinned
 		}
-		p, _ := world.AddParticle(mgl32.Vec3{float32(i) * 0.05, 2, 0}, mass)
+		p, _ := world.AddParticle(mgl32.Vec3{float32(float32(i) * 0.05), 2, 0}, mass)
 		rope = append(rope, p)
 	}
 	for i := 0; i < 20; i++ {

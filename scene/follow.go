@@ -239,7 +239,7 @@ func (c *followCapsule) pose() (a, b mgl32.Vec3, r float32) {
 func (f *Follower) pinTarget(p *followPin) mgl32.Vec3 {
 	t := p.a.Position()
 	if p.wb > 0 {
-		t = t.Mul(1 - p.wb).Add(p.b.Position().Mul(p.wb))
+		t = vecmath.Scale(t, 1-p.wb).Add(vecmath.Scale(p.b.Position(), p.wb))
 	}
 	return t
 }
@@ -328,19 +328,19 @@ func (f *Follower) hold() {
 	}
 }
 
-func lerpVec(a, b mgl32.Vec3, k float32) mgl32.Vec3 { return a.Add(b.Sub(a).Mul(k)) }
+func lerpVec(a, b mgl32.Vec3, k float32) mgl32.Vec3 { return a.Add(vecmath.Scale(b.Sub(a), k)) }
 
 func (f *Follower) setColliders(k float32) {
 	for i := range f.spheres {
 		s := &f.spheres[i]
 		s.s.Center = lerpVec(s.from, s.to, k)
-		s.s.Radius = s.rFrom + (s.rTo-s.rFrom)*k
+		s.s.Radius = s.rFrom + float32((s.rTo-s.rFrom)*k)
 	}
 	for i := range f.capsules {
 		c := &f.capsules[i]
 		c.c.A = lerpVec(c.fromA, c.toA, k)
 		c.c.B = lerpVec(c.fromB, c.toB, k)
-		c.c.Radius = c.rFrom + (c.rTo-c.rFrom)*k
+		c.c.Radius = c.rFrom + float32((c.rTo-c.rFrom)*k)
 	}
 }
 
@@ -354,7 +354,7 @@ func (f *Follower) PinError() float32 {
 	var worst float32
 	for i := range f.pins {
 		p := &f.pins[i]
-		if d := f.world.Position(p.p).Sub(f.pinTarget(p)).Len(); d > worst {
+		if d := vecmath.Len(f.world.Position(p.p).Sub(f.pinTarget(p))); d > worst {
 			worst = d
 		}
 	}

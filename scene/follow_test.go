@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"strings"
 	"testing"
@@ -47,8 +48,8 @@ func TestFollowerPinTracksNode(t *testing.T) {
 	var worst float32
 	for i := 0; i < 240; i++ {
 		tm := float32(i) / 60
-		root.SetPosition(tm*2, float32(math.Sin(float64(tm*5))), 0)
-		root.SetRotation(0, tm*3, 0.3*tm)
+		root.SetPosition(float32(tm*2), float32(math.Sin(float64(tm*5))), 0)
+		root.SetRotation(0, float32(tm*3), float32(0.3*tm))
 		root.UpdateMatrixWorld()
 		f.Sync()
 		w.Step()
@@ -65,7 +66,7 @@ func TestFollowerPinTracksNode(t *testing.T) {
 	got := w.Position(p)
 	m := arm.MatrixWorld()
 	off := nodePoint(&m, math32.Vector3{X: 0, Y: 0.1, Z: 0})
-	if got.Sub(off).Len() > 1e-4 || off.Sub(mgl32.Vec3{want.X, want.Y, want.Z}).Len() > 0.1001 {
+	if vecmath.Len(got.Sub(off)) > 1e-4 || vecmath.Len(off.Sub(mgl32.Vec3{want.X, want.Y, want.Z})) > 0.1001 {
 		t.Errorf("pin at %v, anchor at %v, node at %v", got, off, want)
 	}
 }
@@ -87,7 +88,7 @@ func TestFollowerBind(t *testing.T) {
 	n.UpdateMatrixWorld()
 	f.Sync()
 	w.Step()
-	if got, want := w.Position(p), (mgl32.Vec3{-1, 0, 0}); got.Sub(want).Len() > 1e-5 {
+	if got, want := w.Position(p), (mgl32.Vec3{-1, 0, 0}); vecmath.Len(got.Sub(want)) > 1e-5 {
 		t.Errorf("bound particle at %v, want %v", got, want)
 	}
 }
@@ -114,7 +115,7 @@ func TestFollowerColliderSweeps(t *testing.T) {
 	hand.UpdateMatrixWorld()
 	f.Sync()
 	w.Step()
-	if sp.Center.Sub(mgl32.Vec3{0.3, 0, 0}).Len() > 1e-6 {
+	if vecmath.Len(sp.Center.Sub(mgl32.Vec3{0.3, 0, 0})) > 1e-6 {
 		t.Fatalf("sphere center %v after the step, want (0.3, 0, 0)", sp.Center)
 	}
 	if x := w.Position(p)[0]; x < 0.5-1e-4 {
@@ -132,7 +133,7 @@ func TestFollowerColliderSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A.Sub(mgl32.Vec3{2, 0, 0}).Len() > 1e-5 || c.B.Sub(mgl32.Vec3{3, 0, 0}).Len() > 1e-5 || math.Abs(float64(c.Radius-0.1)) > 1e-6 {
+	if vecmath.Len(c.A.Sub(mgl32.Vec3{2, 0, 0})) > 1e-5 || vecmath.Len(c.B.Sub(mgl32.Vec3{3, 0, 0})) > 1e-5 || math.Abs(float64(c.Radius-0.1)) > 1e-6 {
 		t.Errorf("capsule %v-%v r %v, want (2,0,0)-(3,0,0) r 0.1", c.A, c.B, c.Radius)
 	}
 }
@@ -197,7 +198,7 @@ func TestFollowerSkeletonBones(t *testing.T) {
 	w.Step()
 	var want math32.Vector3
 	neck.WorldPosition(&want)
-	if d := w.Position(p).Sub(mgl32.Vec3{want.X, want.Y, want.Z}).Len(); d > 1e-5 {
+	if d := vecmath.Len(w.Position(p).Sub(mgl32.Vec3{want.X, want.Y, want.Z})); d > 1e-5 {
 		t.Errorf("pin %v from the bone, want <= 1e-5", d)
 	}
 }
@@ -266,7 +267,7 @@ func TestColliderRadiusInMeters(t *testing.T) {
 		if sp.Radius != 0.13 || cp.Radius != 0.2 {
 			t.Errorf("scale %v: sphere radius %v m, capsule %v m, want 0.13 and 0.2", scale, sp.Radius, cp.Radius)
 		}
-		if l := cp.B.Sub(cp.A).Len(); math.Abs(float64(l-scale)) > 1e-4*float64(scale) {
+		if l := vecmath.Len(cp.B.Sub(cp.A)); math.Abs(float64(l-scale)) > 1e-4*float64(scale) {
 			t.Errorf("scale %v: capsule length %v m, want %v (node-local points do scale)", scale, l, scale)
 		}
 	}

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"testing"
 
 	"github.com/drape3d/drape/hair"
@@ -105,7 +106,7 @@ func TestHairMeshDense(t *testing.T) {
 		if m.Dense() != d || m.Hair() != h {
 			t.Fatal("Dense or Hair is not what the mesh was made from")
 		}
-		h.SetHead(mgl32.Vec3{0.01, 0, 0}, mgl32.QuatRotate(0.2, mgl32.Vec3{0, 1, 0}))
+		h.SetHead(mgl32.Vec3{0.01, 0, 0}, vecmath.QuatAxisAngle(0.2, mgl32.Vec3{0, 1, 0}))
 		w.Step()
 		m.Sync()
 		n := d.NumVertices()
@@ -141,7 +142,7 @@ func TestHairMeshDenseGPU(t *testing.T) {
 	if m.Dense() != d || m.Hair() != h || m.gpu == nil || m.dyn != nil {
 		t.Fatal("not a GPU dense mesh of d")
 	}
-	head := mgl32.QuatRotate(0.3, mgl32.Vec3{0, 1, 0})
+	head := vecmath.QuatAxisAngle(0.3, mgl32.Vec3{0, 1, 0})
 	h.SetHead(mgl32.Vec3{0.01, 0.02, 0}, head)
 	for i := 0; i < 5; i++ {
 		w.Step()
@@ -189,8 +190,8 @@ func TestHairMeshDenseGPU(t *testing.T) {
 			t.Fatalf("guide texel %d: %v, want %v", i, got, want)
 		}
 	}
-	if g.headC != h.Head().Center || !g.headRot.ApproxEqual(head.Mat4().Mat3()) {
-		t.Errorf("head pose %v %v, want %v %v", g.headC, g.headRot, h.Head().Center, head.Mat4().Mat3())
+	if g.headC != h.Head().Center || !g.headRot.ApproxEqual(vecmath.QuatMat4(head).Mat3()) {
+		t.Errorf("head pose %v %v, want %v %v", g.headC, g.headRot, h.Head().Center, vecmath.QuatMat4(head).Mat3())
 	}
 	if r := h.Head().Radius + h.Settings().Radius; g.minR != r {
 		t.Errorf("push-out radius %v, want %v", g.minR, r)
@@ -223,7 +224,7 @@ func benchDenseMesh(b *testing.B, workers int, gpu bool) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		h.SetHead(c, mgl32.QuatRotate(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
+		h.SetHead(c, vecmath.QuatAxisAngle(0.5*float32(i%120)/120, mgl32.Vec3{0, 1, 0}))
 		w.Step()
 		m.Sync()
 	}

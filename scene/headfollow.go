@@ -58,7 +58,7 @@ func FollowHead(h *hair.Hair, node *core.Node, offset mgl32.Vec3, turn mgl32.Qua
 // center in meters and its rotation.
 func (f *HeadFollower) Pose() (center mgl32.Vec3, rotation mgl32.Quat) {
 	pos, rot, _ := NodePose(f.node)
-	return pos.Add(rot.Rotate(f.offset)), rot.Mul(f.turn).Normalize()
+	return pos.Add(vecmath.QuatRotate(rot, f.offset)), vecmath.QuatNormalize(vecmath.QuatMul(rot, f.turn))
 }
 
 // Sync reads the node and moves the head there over the next step. Call it

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/drape3d/drape/internal/vecmath"
 	"math"
 	"testing"
 
@@ -42,16 +43,16 @@ func TestHairFollowsScaledBone(t *testing.T) {
 	var worstRoot, worstCenter float64
 	for i := 0; i < 300; i++ {
 		tm := float64(i+1) / 60
-		armature.SetPosition(0, float32(0.025*math.Sin(4*math.Pi*tm)), float32(1.5*tm))
+		armature.SetPosition(0, float32(0.025*math.Sin(float64(4*math.Pi*tm))), float32(1.5*tm))
 		armature.SetRotationY(float32(0.5 * math.Sin(tm)))
 		armature.UpdateMatrixWorld()
 		d.Update(1.0 / 60)
 		head := h.Head()
 		pos, rot, _ := NodePose(bone)
-		worstCenter = math.Max(worstCenter, float64(head.Center.Sub(pos.Add(rot.Rotate(offset))).Len()))
+		worstCenter = math.Max(worstCenter, float64(vecmath.Len(head.Center.Sub(pos.Add(vecmath.QuatRotate(rot, offset))))))
 		for k := 0; k < h.NumStrands(); k++ {
 			b, _ := h.Strand(k)
-			worstRoot = math.Max(worstRoot, float64(w.Position(b).Sub(head.ToWorld(h.RestLocal(k, 0))).Len()))
+			worstRoot = math.Max(worstRoot, float64(vecmath.Len(w.Position(b).Sub(head.ToWorld(h.RestLocal(k, 0))))))
 		}
 	}
 	if r := h.HeadCollider().Radius; r != hair.DefaultHead().Radius {

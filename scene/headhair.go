@@ -29,7 +29,7 @@ type HeadSphere struct {
 // first), as package hair takes it.
 func (s HeadSphere) Head() hair.Head {
 	pos, rot, _ := NodePose(s.Bone)
-	return hair.Head{Center: pos.Add(rot.Rotate(s.Offset)), Rotation: rot.Mul(vecmath.OrIdentity(s.Turn)).Normalize(), Radius: s.Radius}
+	return hair.Head{Center: pos.Add(vecmath.QuatRotate(rot, s.Offset)), Rotation: vecmath.QuatNormalize(vecmath.QuatMul(rot, vecmath.OrIdentity(s.Turn))), Radius: s.Radius}
 }
 
 // HairSettings are hair fitted to a character's head: where the head

@@ -23,9 +23,9 @@ func TestREADMECapeOnWalkingMannequin(t *testing.T) {
 	far := readmeCapeWalk(t, math32.Vector3{X: 5000})
 	for i := range home {
 		if d := far[i].strain - home[i].strain; d > 0.1*home[i].strain || d < -0.1*home[i].strain {
-			t.Errorf("phase %d at x = 5 km: strain %.2f%%, at the origin %.2f%%, want within 10%%", i, 100*far[i].strain, 100*home[i].strain)
+			t.Errorf("phase %d at x = 5 km: strain %.2f%%, at the origin %.2f%%, want within 10%%", i, float32(100*far[i].strain), float32(100*home[i].strain))
 		}
-		if far[i].pen > 1.1*home[i].pen+1e-6 {
+		if far[i].pen > float32(1.1*home[i].pen)+1e-6 {
 			t.Errorf("phase %d at x = 5 km: %.2g m inside the spine, at the origin %.2g m, want within 10%%", i, far[i].pen, home[i].pen)
 		}
 	}
@@ -86,9 +86,9 @@ func readmeCapeWalk(t *testing.T, at math32.Vector3) (out [2]readmeCapeRun) {
 			pin = max(pin, cape.PinError())
 			pen = max(pen, cape.Penetration())
 		}
-		t.Logf("at %v, %v: max link strain %.2f%%, pin error %.2g m, deepest %.2g m inside the spine", at, phase.gait, 100*strain, pin, pen)
+		t.Logf("at %v, %v: max link strain %.2f%%, pin error %.2g m, deepest %.2g m inside the spine", at, phase.gait, float32(100*strain), pin, pen)
 		if strain >= 0.1 {
-			t.Errorf("at %v, %v: link strain %.1f%%, want < 10%%", at, phase.gait, 100*strain)
+			t.Errorf("at %v, %v: link strain %.1f%%, want < 10%%", at, phase.gait, float32(100*strain))
 		}
 		if pin > 1e-4 || pen > 1e-3 {
 			t.Errorf("at %v, %v: pins %.2g m off their bones (want <= 1e-4), cloth %.2g m inside the body (want <= 1e-3)", at, phase.gait, pin, pen)

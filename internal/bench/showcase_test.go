@@ -23,8 +23,8 @@ func showcaseBefore() showcase.Options {
 	return o
 }
 
-// showcaseAfter is the demo's showcase: the hair at its own 3 passes,
-// lying on the cape.
+// showcaseAfter is the demo's showcase: 200 strands at their own 3
+// passes, lying on the cape.
 func showcaseAfter() showcase.Options { return showcase.DefaultOptions() }
 
 // walkerOneWorld is the showcase's walker alone: cape and 500 strands of
@@ -32,6 +32,7 @@ func showcaseAfter() showcase.Options { return showcase.DefaultOptions() }
 func walkerOneWorld() showcase.Options {
 	o := showcase.DefaultOptions()
 	o.Flags, o.Curtains = false, false
+	o.Strands = 500
 	return o
 }
 

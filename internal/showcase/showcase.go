@@ -29,12 +29,9 @@ type Options struct {
 	// HairIterations is the hair's solver passes per substep
 	// (hair.Settings.Iterations), its own whatever the World's.
 	HairIterations int
-	// HairOnCape keeps the hair on the cape's outer side: a
-	// cloth.SurfaceCollision of every hair particle against the cape's
-	// triangles. Without it strands pass through the cape.
+	// HairOnCape lays the hair on the cape and keeps it on its outside
+	// (scene.HairOnCape). Without it strands pass through the cape.
 	HairOnCape bool
-	// Standoff overrides the cape's standoff when > 0 (probe).
-	Standoff float32
 	// Lift is the strands' rise off the scalp (hair.Settings.Lift).
 	Lift float32
 	// Flags adds the two flags.
@@ -45,11 +42,12 @@ type Options struct {
 	Wind float32
 }
 
-// DefaultOptions is the demo's showcase: 500 strands of 0.5 m at 3
-// passes a substep lying on the cape, the flags and the curtains, 6 m/s
-// of wind.
+// DefaultOptions is the demo's showcase: 200 strands of 0.5 m lying on
+// the cape at 2 passes a substep of their own (8 a step in the World's 4
+// substeps, where hair.WorldConfig gives a hair alone 6), the flags and
+// the curtains, 6 m/s of wind.
 func DefaultOptions() Options {
-	return Options{Strands: 500, HairLength: 0.5, Lift: 0.4, HairIterations: 3, HairOnCape: true, Flags: true, Curtains: true, Wind: 6}
+	return Options{Strands: 200, HairLength: 0.5, Lift: 0.4, HairIterations: 2, HairOnCape: true, Flags: true, Curtains: true, Wind: 6}
 }
 
 // Config is the showcase World's config: 4 substeps of 10 iterations (the
@@ -87,26 +85,12 @@ type Scene struct {
 	CapeWind  *cloth.WindForce
 	Hair      *hair.Hair // nil with no strands
 	Head      *scene.HeadFollower
-	// HairOnCape keeps the hair out of the cape (nil unless
-	// Options.HairOnCape and strands).
+	// HairOnCape keeps the hair on the cape's outside (nil unless
+	// Options.HairOnCape and strands; scene.HairOnCape).
 	HairOnCape *cloth.SurfaceCollision
 	Cloths     []Cloth
 	wind       float32
 }
-
-// HairThickness is how far the hair-on-cape collision keeps strand
-// particles from the cape's triangles, in meters: the cape's cloth radius
-// (cloth.DefaultCapeSettings) and a hair's.
-const HairThickness = 0.012
-
-// HairReach is how far under the cape a hair particle is still found and
-// taken out to its outside every substep, in meters: tips that slip around
-// the cape's top corners over the shoulders come out from up to 5 cm.
-const HairReach = 0.05
-
-// HairBringOut is how far under the cape strands grown under its collar
-// are taken out from at the first substep, in meters.
-const HairBringOut = 0.08
 
 // Build builds the showcase in w, stepped by drv (a scene.Driver of w):
 // the floor, the flags, the curtains, the walker and its cape and hair.
@@ -214,9 +198,6 @@ func (s *Scene) addWalker(o Options) error {
 	}
 	cs.CarryLinear, cs.CarryAngular = 0.3, 0.3
 	cs.MaxLag = 1.5
-	if o.Standoff > 0 {
-		cs.Standoff = o.Standoff
-	}
 	if s.Cape, err = scene.NewCape(s.World, cs); err != nil {
 		return err
 	}
@@ -231,26 +212,9 @@ func (s *Scene) addWalker(o Options) error {
 		return err
 	}
 	if o.HairOnCape {
-		if err := s.drapeOverCape(); err != nil {
+		if s.HairOnCape, err = scene.HairOnCape(s.Hair, s.Cape); err != nil {
 			return err
 		}
-		first, n := s.Hair.Particles()
-		pts := make([]verlet3d.Particle, n)
-		for i := range pts {
-			pts[i] = first + verlet3d.Particle(i)
-		}
-		if s.HairOnCape, err = cloth.NewSurfaceCollision(s.Cape.Grid, pts, HairThickness); err != nil {
-			return err
-		}
-		// Outside the cape, where it was grown under the collar too; the
-		// strands, held by the head, do not push the cape about.
-		if err := s.HairOnCape.SetSide(s.Cape.Physics().Outside(), HairReach); err != nil {
-			return err
-		}
-		if err := s.HairOnCape.BringOut(HairBringOut); err != nil {
-			return err
-		}
-		s.HairOnCape.SetOneWay(true)
 	}
 	return nil
 }
@@ -269,7 +233,7 @@ func GrowHair(w *verlet3d.World, drv *scene.Driver, m *mannequin.Mannequin, o Op
 	hs := hair.DefaultSettings()
 	hs.Strands = o.Strands
 	hs.Length = o.HairLength
-	hs.Segments = max(4, int(o.HairLength/0.03+0.5))
+	hs.Segments = max(4, int(o.HairLength/0.04+0.5))
 	hs.Iterations = o.HairIterations
 	hs.Lift = o.Lift
 	h, err := hair.New(w, hd, hs)
@@ -282,52 +246,6 @@ func GrowHair(w *verlet3d.World, drv *scene.Driver, m *mannequin.Mannequin, o Op
 	}
 	f.Attach(drv)
 	return h, f, nil
-}
-
-// drapeOverCape bends the hair's rest shape over the cape as it hangs at
-// build, so that the style keeps strands on the cape's outside instead of
-// pulling them under it: the strands are walked (hair.Drape) over a sheet
-// of spheres on the cape's particles, and a box 10 cm deep that fills the
-// gap between the cape's collar and the neck, where strands grown
-// straight down would fall.
-func (s *Scene) drapeOverCape() error {
-	g := s.Cape.Grid
-	sp := g.Settings().Spacing
-	var cs []verlet3d.Collider
-	for r := 0; r < g.Rows(); r++ {
-		for c := 0; c < g.Cols(); c++ {
-			ball, err := verlet3d.NewSphere(s.World.Position(g.Particle(r, c)), 0.75*sp+HairThickness)
-			if err != nil {
-				return err
-			}
-			cs = append(cs, ball)
-		}
-	}
-	// The collar box: between the neck's back and the cape's top row,
-	// from the top row down 10 cm, in the walker's frame.
-	neck, err := s.Mannequin.Node(mannequin.NodeNeck)
-	if err != nil {
-		return err
-	}
-	n, _, _ := scene.NodePose(neck)
-	_, rot, _ := scene.NodePose(s.Mannequin.Root)
-	var top mgl32.Vec3
-	for c := 0; c < g.Cols(); c++ {
-		top = top.Add(s.World.Position(g.Particle(0, c)))
-	}
-	top = top.Mul(1 / float32(g.Cols()))
-	back := top.Sub(n)
-	back[1] = 0
-	depth := back.Len()
-	width := s.World.Position(g.Particle(0, g.Cols()-1)).Sub(s.World.Position(g.Particle(0, 0))).Len()
-	h := float32(0.1)
-	center := mgl32.Vec3{(n[0] + top[0]) / 2, top[1] - h/2, (n[2] + top[2]) / 2}
-	box, err := verlet3d.NewBox(center, mgl32.Vec3{width / 2, h / 2, depth / 2}, rot)
-	if err != nil {
-		return err
-	}
-	s.Hair.Drape(append(cs, box)...)
-	return nil
 }
 
 // SetWind blows v m/s (clamped to [0, 25]) from the left and a little from

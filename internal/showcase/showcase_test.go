@@ -98,8 +98,8 @@ func underCape(s *showcase.Scene, radius float32) (n int, deepest float32) {
 func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 // Long hair on the walking mannequin's caped back, in one World with the
-// cape (the showcase's walker: 500 strands of 0.5 m at their own 3 passes
-// a substep in a World of 4 x 10, gusting wind of 6 m/s): with the
+// cape (the showcase's walker with 500 strands of 0.5 m at their own 2
+// passes a substep in a World of 4 x 10, gusting wind of 6 m/s): with the
 // hair-on-cape collision no strand particle is inside the cape by more
 // than its radius at any of the 150 checks over 10 s of walking, from the
 // first frame (strands grown under the collar are taken out at once); the
@@ -110,6 +110,7 @@ func TestHairLiesOnTheCape(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		o := showcase.DefaultOptions()
 		o.Flags, o.Curtains = false, false
+		o.Strands = 500
 		o.HairOnCape = on
 		s := build(t, o)
 		radius := s.Hair.Settings().Radius
