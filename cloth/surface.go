@@ -218,9 +218,13 @@ func (sc *SurfaceCollision) BringOut(reach float32) error {
 // but pressed on a cape it passes on the pull of its root and its style,
 // and a head of hair pushed a walker's cape 20% out of shape at times
 // (8% without it). The default, false, moves both by their masses.
-// One-way contacts are found and pushed once a substep, after the
-// solver passes and the collider contacts (which move the cloth last),
-// not in every pass.
+//
+// One-way contacts are found and pushed after the solver passes and the
+// collider contacts (which move the cloth last), not in every pass: once
+// a substep, or with a fixed side (SetSide) once a step, in its last
+// substep. A point may then dip into the cloth between, never in what a
+// frame shows, and with a fixed side one that went under is taken out
+// from up to the reach.
 func (sc *SurfaceCollision) SetOneWay(on bool) { sc.oneWay = on }
 
 // OneWay reports whether the contacts move only the points (SetOneWay).
@@ -254,11 +258,8 @@ func (sc *SurfaceCollision) NumContacts() int { return len(sc.contacts) }
 // unexported so a game never sees solver plumbing.
 type surfaceHooks struct{ sc *SurfaceCollision }
 
-// Prepare finds the substep's contacts. One-way contacts are found and
-// pushed once a step, in its last substep (what a frame shows): they move
-// only the points, which do not hold the cloth up, and with a fixed side
-// a point that went behind the cloth in the substeps between is taken out
-// all the same.
+// Prepare finds the substep's two-way contacts (one-way ones are found
+// in Finish).
 func (k surfaceHooks) Prepare(w *verlet3d.World, s verlet3d.Substep) {
 	if !k.sc.oneWay {
 		k.sc.find(w, s.H)
@@ -272,11 +273,12 @@ func (k surfaceHooks) Solve(w *verlet3d.World, _ verlet3d.Substep) {
 }
 
 // Finish settles the substep's contacts. One-way contacts are found and
-// pushed here, once, after the solver passes and the collider contacts
-// have moved the points and the cloth: they move only the points, so
-// pushing them in every pass would repeat the work on a cloth still
-// moving, and found before the passes they miss a point the passes carry
-// through the cloth (a strand's style pulling it under a cape).
+// pushed here, after the solver passes and the collider contacts have
+// moved the points and the cloth (with a fixed side only in the step's
+// last substep): they move only the points, so pushing them in every
+// pass would repeat the work on a cloth still moving, and found before
+// the passes they miss a point the passes carry through the cloth (a
+// strand's style pulling it under a cape).
 func (k surfaceHooks) Finish(w *verlet3d.World, s verlet3d.Substep) {
 	if k.sc.oneWay {
 		if k.sc.side != 0 && !s.Last() {

@@ -1,6 +1,9 @@
 package scene_test
 
 import (
+	"fmt"
+
+	"github.com/drape3d/drape/assets/mannequin"
 	"log"
 
 	"github.com/drape3d/drape/bodies"
@@ -109,4 +112,51 @@ func ExampleNewHairMesh() {
 	driver.AfterStep(strands.Sync)
 	driver.AfterStep(crates.Sync)
 	driver.Update(1.0 / 60)
+}
+
+// Long hair on a walking character's cape, in the cape's World: the hair
+// keeps its own 3 passes a substep and lies on the cape's outside.
+// (This is the README's "Hair and a cape in one World".)
+func ExampleHairOnCape() {
+	m, _ := mannequin.New(mannequin.Options{})
+	m.Root.UpdateMatrixWorld()
+	world, _ := verlet3d.NewWorld(verlet3d.DefaultConfig())
+	defer world.Close()
+	driver := scene.NewDriver(world)
+	cs := scene.DefaultCapeSettings()
+	cs.Reference = m.Root
+	for _, a := range m.CapeAnchors() {
+		n, _ := m.Node(a.Node)
+		cs.Anchors = append(cs.Anchors, scene.Anchor{Node: n, Offset: a.Offset})
+	}
+	for _, c := range m.Capsules() {
+		n, _ := m.Node(c.Node)
+		cs.Body = append(cs.Body, scene.BodyPart{Node: n, A: c.A, B: c.B, Radius: c.Radius})
+	}
+	cape, err := scene.NewCape(world, cs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cape.Attach(driver)
+
+	head := hair.DefaultHead()
+	head.Radius = 0.11
+	hs := hair.DefaultSettings()
+	hs.Strands = 200
+	hs.Length, hs.Segments = 0.5, 12
+	h, _ := hair.New(world, head, hs)
+	headBone, _ := m.Node(mannequin.NodeHead)
+	follow, _ := scene.FollowHead(h, headBone, mgl32.Vec3{0, 0.12, 0.01}, mgl32.Quat{})
+	follow.Attach(driver)
+	onCape, err := scene.HairOnCape(h, cape)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 60 {
+		m.Update(1.0 / 60)
+		m.Root.UpdateMatrixWorld()
+		driver.Update(1.0 / 60)
+	}
+	fmt.Println(onCape.NumPoints(), "strand particles kept on the cape's", onCape.Side())
+	// Output: 2600 strand particles kept on the cape's SideBack
 }
