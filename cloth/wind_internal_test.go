@@ -135,8 +135,8 @@ func TestWindKernelMatchesGoLoop(t *testing.T) {
 					}
 				}
 				net := a.NetForce()
-				hashVec3s(hash, []mgl32.Vec3{net})
-				hashVec3s(hash, withKernel)
+				hash.Vec3s([]mgl32.Vec3{net})
+				hash.Vec3s(withKernel)
 				if net != (mgl32.Vec3{}) {
 					pushed++
 				}
@@ -164,26 +164,4 @@ func sameBits(a, b mgl32.Vec3) bool {
 		}
 	}
 	return true
-}
-
-// hashVec3s adds vs to h as golden.Hash.Vec3s does, with every NaN as the
-// one quiet NaN 0x7FC00000: a NaN an operation makes (Inf - Inf) has the
-// sign bit set on amd64 and clear on arm64, so the kernel goldens hold
-// that a coordinate is NaN, not which NaN. (Where there is a kernel, the
-// test compares it with the Go loop bit for bit, NaNs included.)
-func hashVec3s(h *golden.Hash, vs []mgl32.Vec3) {
-	for _, v := range vs {
-		hashFloat32s(h, v[0], v[1], v[2])
-	}
-}
-
-// hashFloat32s adds xs to h as golden.Hash.Float32s does, every NaN as
-// 0x7FC00000 (see hashVec3s).
-func hashFloat32s(h *golden.Hash, xs ...float32) {
-	for _, x := range xs {
-		if x != x {
-			x = math.Float32frombits(0x7FC00000)
-		}
-		h.Float32s(x)
-	}
 }

@@ -87,8 +87,8 @@ func TestCarryKernelMatchesScalar(t *testing.T) {
 // particles to hash.
 func hashParticles(hash *golden.Hash, h *Hair) {
 	base, n := int(h.base), h.set.Strands*h.per
-	hashVec3s(hash, h.pos[base:base+n])
-	hashVec3s(hash, h.prev[base:base+n])
+	hash.Vec3s(h.pos[base : base+n])
+	hash.Vec3s(h.prev[base : base+n])
 }
 
 // particleDiff returns the first of the two hairs' particles whose
@@ -106,26 +106,4 @@ func particleDiff(kh, sh *Hair) (o int, k, s mgl32.Vec3) {
 		}
 	}
 	return -1, mgl32.Vec3{}, mgl32.Vec3{}
-}
-
-// hashVec3s adds vs to h as golden.Hash.Vec3s does, with every NaN as the
-// one quiet NaN 0x7FC00000: a NaN an operation makes (Inf - Inf) has the
-// sign bit set on amd64 and clear on arm64, so the kernel goldens hold
-// that a coordinate is NaN, not which NaN. (Where there is a kernel, the
-// test compares it with the Go loop bit for bit, NaNs included.)
-func hashVec3s(h *golden.Hash, vs []mgl32.Vec3) {
-	for _, v := range vs {
-		hashFloat32s(h, v[0], v[1], v[2])
-	}
-}
-
-// hashFloat32s adds xs to h as golden.Hash.Float32s does, every NaN as
-// 0x7FC00000 (see hashVec3s).
-func hashFloat32s(h *golden.Hash, xs ...float32) {
-	for _, x := range xs {
-		if x != x {
-			x = math.Float32frombits(0x7FC00000)
-		}
-		h.Float32s(x)
-	}
 }

@@ -90,8 +90,8 @@ func TestDenseKernelMatchesScalar(t *testing.T) {
 				}
 			}
 		}
-		hashVec3s(hash, pos)
-		hashVec3s(hash, tan)
+		hash.Vec3s(pos)
+		hash.Vec3s(tan)
 		if f == 0 {
 			first = pos
 		}

@@ -78,7 +78,7 @@ func TestDragKernelMatchesScalar(t *testing.T) {
 			if changed < len(accs[0])/2 {
 				t.Fatalf("%+v wind %+v: drag changed only %d of %d accelerations", c, wind, changed, len(accs[0]))
 			}
-			hashVec3s(hash, accs[0])
+			hash.Vec3s(accs[0])
 		}
 	}
 	golden.Kernel(t, "drag", hash)

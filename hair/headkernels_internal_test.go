@@ -152,7 +152,7 @@ func TestStyleKernelMatchesScalar(t *testing.T) {
 			if want := (r[1] - r[0]) * kh.per; placed < want {
 				t.Fatalf("%+v range %v: %d targets placed, want %d or more", c, r, placed, want)
 			}
-			hashVec3s(hash, kh.target[:c.strands*kh.per])
+			hash.Vec3s(kh.target[:c.strands*kh.per])
 		}
 	}
 	golden.Kernel(t, "style", hash)

@@ -129,7 +129,7 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 						}
 					}
 				}
-				hashVec3s(hash, kh.pos[base:base+c.strands*kh.per])
+				hash.Vec3s(kh.pos[base : base+c.strands*kh.per])
 			}
 		}
 		moved := 0
@@ -220,9 +220,9 @@ func TestLinksKernelMatchesScalar(t *testing.T) {
 				}
 			}
 			n := c.strands * kh.per
-			hashVec3s(hash, kh.pos[base:base+n])
-			hashFloat32s(hash, kh.lamS[:n]...)
-			hashFloat32s(hash, kh.lamB[:n]...)
+			hash.Vec3s(kh.pos[base : base+n])
+			hash.Float32s(kh.lamS[:n]...)
+			hash.Float32s(kh.lamB[:n]...)
 		}
 		moved := 0
 		for o, p := range before {

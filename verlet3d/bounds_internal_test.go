@@ -77,7 +77,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 				t.Fatalf("prev %v, block %d: %+v with the kernel, %+v without", withPrev, b, vec.run.blocks[b], scalar.run.blocks[b])
 			}
 			k := &vec.run.blocks[b]
-			hashVec3s(h, []mgl32.Vec3{k.lo, k.hi})
+			h.Vec3s([]mgl32.Vec3{k.lo, k.hi})
 			h.Ints(int(k.groups))
 		}
 	}
@@ -96,8 +96,8 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 			moving = 1
 		}
 		h.Ints(int(c.p), int(c.collider), moving)
-		hashFloat32s(h, c.mu, c.e, c.vn, c.r, c.pushed)
-		hashVec3s(h, []mgl32.Vec3{c.surface, c.normal})
+		h.Float32s(c.mu, c.e, c.vn, c.r, c.pushed)
+		h.Vec3s([]mgl32.Vec3{c.surface, c.normal})
 	}
 	// The final guard projects the same particles out of the ball.
 	moved := 0
@@ -121,7 +121,7 @@ func TestBlockBoundsKernelMatchesScalar(t *testing.T) {
 		}
 	}
 	h.Ints(len(vec.contacts), moved)
-	hashVec3s(h, vec.pos)
+	h.Vec3s(vec.pos)
 	golden.Kernel(t, "bounds", h)
 }
 

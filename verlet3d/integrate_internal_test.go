@@ -93,8 +93,8 @@ func TestIntegrateKernelMatchesScalar(t *testing.T) {
 						forces, r, i, vec.pos[i], vec.prev[i], scalar.pos[i], scalar.prev[i])
 				}
 			}
-			hashVec3s(h, vec.pos)
-			hashVec3s(h, vec.prev[:len(vec.pos)])
+			h.Vec3s(vec.pos)
+			h.Vec3s(vec.prev[:len(vec.pos)])
 			h.Ints(vec.run.tally[0].clamps)
 		}
 		if vec.run.tally[0].clamps != scalar.run.tally[0].clamps || vec.run.tally[0].clamps == 0 {

@@ -108,7 +108,7 @@ func TestTetherKernelMatchesScalar(t *testing.T) {
 				moved++
 			}
 		}
-		hashVec3s(h, vec.pos)
+		h.Vec3s(vec.pos)
 		if pass == 0 {
 			// Changing a length and a mass rebuilds the groups.
 			for _, w := range []*World{vec, scalar} {
