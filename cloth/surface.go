@@ -525,11 +525,14 @@ func (sc *SurfaceCollision) consider(pos, prev []mgl32.Vec3, i int, p, t int32, 
 			break
 		}
 	}
-	touch := sc.touch
+	var side, floor float32
+	var impact, ok bool
 	if sc.side != 0 {
-		touch = sc.touchFixed
+		side, floor, impact, ok = sc.touchFixed(pos, prev, p, t, recover, dt)
+	} else {
+		side, floor, impact, ok = sc.touch(pos, prev, p, t, known, recover, dt)
 	}
-	if side, floor, impact, ok := touch(pos, prev, p, t, known, recover, dt); ok {
+	if ok {
 		sc.contacts = append(sc.contacts, surfaceContact{p: p, t: t, side: side, floor: floor, impact: impact})
 	}
 }
@@ -600,7 +603,7 @@ func (sc *SurfaceCollision) touch(pos, prev []mgl32.Vec3, p, t int32, known, rec
 // follows holds it there: the head's carry, or a cape pushed out by the
 // body, puts hair under the cape by millimeters a substep, and pushed out
 // at the recovery speed it never came back.
-func (sc *SurfaceCollision) touchFixed(pos, prev []mgl32.Vec3, p, t int32, _, recover, h float32) (side, floor float32, impact, ok bool) {
+func (sc *SurfaceCollision) touchFixed(pos, prev []mgl32.Vec3, p, t int32, recover, h float32) (side, floor float32, impact, ok bool) {
 	side = sc.side
 	n, n0 := sc.triN[t], sc.triN0[t]
 	if n == (mgl32.Vec3{}) || n0 == (mgl32.Vec3{}) {
