@@ -103,6 +103,10 @@ func main() {
 		hs.Head.Radius = float32(*radius)
 	}
 	hs.Hair.Strands = *strands
+	// The hair's own passes a substep, whatever the World's: one of each
+	// of the defaults' 10 substeps gives it 10 a step, more than the 6
+	// hair.WorldConfig gives a hair alone.
+	hs.Hair.Iterations = 1
 	if *length > 0 {
 		hs.Hair.Length = float32(*length)
 	}
