@@ -35,6 +35,15 @@
 // wrong with the last. The body colliders are the caller's; scene.Cape
 // drives a Cape from g3n nodes.
 //
+// # Points on a cloth
+//
+// A cloth keeps colliders and other bodies out only at its own particles.
+// NewSurfaceCollision keeps chosen particles of other bodies (a crate's
+// corners, hair strands) out of its triangles, each on the side it came
+// from, or with SetSide on one side of every triangle wherever it came
+// from (Cape.Outside names a cape's outside), pushing the cloth back by
+// their masses or, with SetOneWay, not at all.
+//
 // # Links
 //
 // Structural links join neighbors along rows and columns, shear links join

@@ -27,8 +27,11 @@
 // hair is alone in its World (no other particles, links, tethers or
 // collider contacts in a substep) it runs a substep's passes and head
 // contact block by block in one World.Parallel call, with the same result
-// as pass by pass; otherwise it makes one call per World iteration, so
-// that colliders and other constraint sets act between its passes. (A
+// as pass by pass; otherwise it spreads its Settings.Iterations passes a
+// substep over the World's iterations (its own count, whatever the
+// World's: a hair sharing a cape's World of 10 substeps needs fewer than
+// the cape), so that colliders and other constraint sets act between its
+// passes. (A
 // ConstraintSet of the game's own that owns no particles but moves the
 // hair's then acts after the hair's passes of a substep, not between them.)
 //

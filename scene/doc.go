@@ -13,8 +13,9 @@
 // (meshes that follow the particles); Follower, Anchor and Mount (pins and
 // colliders that follow nodes, in meters whatever a bone's scale); Cape (a
 // cloth.Cape driven by nodes, with body colliders); HeadFollower and
-// HeadHair (hair on a head bone); FindBone, FindNode, BoneKey and NodePose
-// (bones and their poses).
+// HeadHair (hair on a head bone); HairOnCape (long hair lying on a cape in
+// the same World); FindBone, FindNode, BoneKey and NodePose (bones and
+// their poses).
 //
 // Frame order matters: update animation, then the nodes' world matrices, then
 // Driver.Update (which runs BeforeStep hooks, steps, then AfterStep hooks), then
