@@ -10,15 +10,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Reaches of HairOnCape, in meters.
+// HairOnCape's reach under the cape and gap over it, in meters.
 const (
 	// hairOnCapeReach is how far under the cape a strand particle is
 	// found and taken out every substep: tips that slip around the cape's
 	// top corners over the shoulders come out from up to 5 cm.
-	hairOnCapeReach = 0.05
-	// hairOnCapeBringOut is how far under it strands are taken out from
-	// at the first substep: the gap between the collar and the neck.
-	hairOnCapeBringOut = 0.08
+	hairOnCapeReach = 0.08
 	// hairOnCapeGap is how far strands lie off the cape's surface, their
 	// radius apart: the cape is drawn at its particles' centers.
 	hairOnCapeGap = 0.01
@@ -100,10 +97,6 @@ func HairOnCape(h *hair.Hair, c *Cape) (*cloth.SurfaceCollision, error) {
 		return nil, err
 	}
 	if err := sc.SetSide(phys.Outside(), hairOnCapeReach); err != nil {
-		sc.Remove()
-		return nil, err
-	}
-	if err := sc.BringOut(hairOnCapeBringOut); err != nil {
 		sc.Remove()
 		return nil, err
 	}
