@@ -32,8 +32,6 @@ type Options struct {
 	// HairOnCape lays the hair on the cape and keeps it on its outside
 	// (scene.HairOnCape). Without it strands pass through the cape.
 	HairOnCape bool
-	// Lift is the strands' rise off the scalp (hair.Settings.Lift).
-	Lift float32
 	// Flags adds the two flags.
 	Flags bool
 	// Curtains adds the gateway's two curtains.
@@ -47,7 +45,7 @@ type Options struct {
 // substeps, where hair.WorldConfig gives a hair alone 6), the flags and
 // the curtains, 6 m/s of wind.
 func DefaultOptions() Options {
-	return Options{Strands: 200, HairLength: 0.5, Lift: 0.4, HairIterations: 2, HairOnCape: true, Flags: true, Curtains: true, Wind: 6}
+	return Options{Strands: 200, HairLength: 0.5, HairIterations: 2, HairOnCape: true, Flags: true, Curtains: true, Wind: 6}
 }
 
 // Config is the showcase World's config: 4 substeps of 10 iterations (the
@@ -235,7 +233,6 @@ func GrowHair(w *verlet3d.World, drv *scene.Driver, m *mannequin.Mannequin, o Op
 	hs.Length = o.HairLength
 	hs.Segments = max(4, int(o.HairLength/0.04+0.5))
 	hs.Iterations = o.HairIterations
-	hs.Lift = o.Lift
 	h, err := hair.New(w, hd, hs)
 	if err != nil {
 		return nil, nil, err
