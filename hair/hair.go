@@ -66,6 +66,7 @@ type Hair struct {
 	inv       []float32
 	acc       []mgl32.Vec3 // the World's accelerations, for the drag kernel (bound when dragging)
 	invH2     float32
+	first     bool    // this is the first pass of the substep
 	last      bool    // this is the last pass of the substep
 	lastSub   bool    // this is the last substep of the step
 	t         float32 // substep start time, for the wind

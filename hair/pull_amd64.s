@@ -15,16 +15,18 @@
 #define A_STRIDEP 64
 #define A_STRIDEW 72
 #define A_DOSTYLE 80
-#define A_CX 88
-#define A_CY 120
-#define A_CZ 152
-#define A_MINR 184
-#define A_MINR2 216
-#define A_EPS 248
-#define A_RX 280
-#define A_RY 312
-#define A_RZ 344
-#define A_SEGV 376
+#define A_DOLEASH 88
+#define A_DOHEAD 96
+#define A_CX 104
+#define A_CY 136
+#define A_CZ 168
+#define A_MINR 200
+#define A_MINR2 232
+#define A_EPS 264
+#define A_RX 296
+#define A_RY 328
+#define A_RZ 360
+#define A_SEGV 392
 
 // ROWS8 loads the eight consecutive particles at BASE as rows.
 #define ROWS8(BASE, R0, R1, R2, R3, X0, X1, X2, X3) \
@@ -67,8 +69,9 @@
 //
 // pull's work (step.go) on a.groups groups of eight particles (j = 1 to
 // 8·groups) of each of a.strands strands, computed as pull computes it,
-// operation for operation: the leash, the style pull, the head sphere, and
-// particles of inverse mass 0 left where they are.
+// operation for operation: the leash (if a.doLeash), the style pull (if
+// a.doStyle), the head sphere (if a.doHead), and particles of inverse mass
+// 0 left where they are.
 TEXT ·pullStrands(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
 	MOVQ A_STRANDS(DI), CX
@@ -104,6 +107,8 @@ group:
 	VMOVAPS Y2, Y8
 
 	// The leash: l = p - root; if |l|² > m² (m = j·seg), p = root + l·m/|l|.
+	CMPQ A_DOLEASH(DI), $0
+	JEQ style
 	OFFSET(A_RX, A_RY, A_RZ) // l, l2
 	VMOVUPS (R13)(R12*1), Y13
 	VMULPS A_SEGV(DI), Y13, Y13 // m = float32(j)*seg
@@ -113,6 +118,7 @@ group:
 	VDIVPS Y12, Y13, Y12 // k = m / sqrt(l2)
 	PLACE(A_RX, A_RY, A_RZ, Y14)
 
+style:
 	// The style pull: p += s·(target - p).
 	CMPQ A_DOSTYLE(DI), $0
 	JEQ head
@@ -132,6 +138,8 @@ group:
 
 head:
 	// The head sphere: if eps < |p - c|² < minR², p = c + (p - c)·minR/|p - c|.
+	CMPQ A_DOHEAD(DI), $0
+	JEQ pinned
 	OFFSET(A_CX, A_CY, A_CZ) // d, d2
 	VCMPPS $0x11, A_MINR2(DI), Y12, Y13 // d2 < minR2
 	VCMPPS $0x1E, A_EPS(DI), Y12, Y14 // d2 > eps
@@ -141,6 +149,7 @@ head:
 	VDIVPS Y12, Y14, Y12 // k = minR / sqrt(d2)
 	PLACE(A_CX, A_CY, A_CZ, Y13)
 
+pinned:
 	// Particles of inverse mass 0 stay.
 	VXORPS Y14, Y14, Y14
 	VCMPPS $0x04, (R9)(R12*1), Y14, Y13 // inv != 0 (unordered: NaN counts)

@@ -37,12 +37,13 @@ func TestPullArgsLayout(t *testing.T) {
 		{"js", unsafe.Offsetof(a.js), 32}, {"style", unsafe.Offsetof(a.style), 40},
 		{"strands", unsafe.Offsetof(a.strands), 48}, {"groups", unsafe.Offsetof(a.groups), 56},
 		{"strideP", unsafe.Offsetof(a.strideP), 64}, {"strideW", unsafe.Offsetof(a.strideW), 72},
-		{"doStyle", unsafe.Offsetof(a.doStyle), 80}, {"cx", unsafe.Offsetof(a.cx), 88},
-		{"cy", unsafe.Offsetof(a.cy), 120}, {"cz", unsafe.Offsetof(a.cz), 152},
-		{"minR", unsafe.Offsetof(a.minR), 184}, {"minR2", unsafe.Offsetof(a.minR2), 216},
-		{"eps", unsafe.Offsetof(a.eps), 248}, {"rx", unsafe.Offsetof(a.rx), 280},
-		{"ry", unsafe.Offsetof(a.ry), 312}, {"rz", unsafe.Offsetof(a.rz), 344},
-		{"seg", unsafe.Offsetof(a.seg), 376},
+		{"doStyle", unsafe.Offsetof(a.doStyle), 80}, {"doLeash", unsafe.Offsetof(a.doLeash), 88},
+		{"doHead", unsafe.Offsetof(a.doHead), 96}, {"cx", unsafe.Offsetof(a.cx), 104},
+		{"cy", unsafe.Offsetof(a.cy), 136}, {"cz", unsafe.Offsetof(a.cz), 168},
+		{"minR", unsafe.Offsetof(a.minR), 200}, {"minR2", unsafe.Offsetof(a.minR2), 232},
+		{"eps", unsafe.Offsetof(a.eps), 264}, {"rx", unsafe.Offsetof(a.rx), 296},
+		{"ry", unsafe.Offsetof(a.ry), 328}, {"rz", unsafe.Offsetof(a.rz), 360},
+		{"seg", unsafe.Offsetof(a.seg), 392},
 	})
 }
 
@@ -119,17 +120,19 @@ func TestPullKernelMatchesScalar(t *testing.T) {
 		for _, style := range []float32{kh.set.StyleStiffness, 0} {
 			kh.set.StyleStiffness, sh.set.StyleStiffness = style, style
 			for _, r := range [][2]int{{0, c.strands}, {3, c.strands - 2}, {c.strands - 1, c.strands}} {
-				kh.pull(r[0], r[1])
-				sh.pull(r[0], r[1])
-				for o := 0; o < c.strands*kh.per; o++ {
-					a, b := kh.pos[base+o], sh.pos[base+o]
-					for k := range a {
-						if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
-							t.Fatalf("%+v style %v range %v: particle %d at %v with the kernel, %v without", c, style, r, o, a, b)
+				for _, f := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
+					kh.pull(r[0], r[1], f[0], f[1])
+					sh.pull(r[0], r[1], f[0], f[1])
+					for o := 0; o < c.strands*kh.per; o++ {
+						a, b := kh.pos[base+o], sh.pos[base+o]
+						for k := range a {
+							if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+								t.Fatalf("%+v style %v range %v leash, head %v: particle %d at %v with the kernel, %v without", c, style, r, f, o, a, b)
+							}
 						}
 					}
+					hash.Vec3s(kh.pos[base : base+c.strands*kh.per])
 				}
-				hash.Vec3s(kh.pos[base : base+c.strands*kh.per])
 			}
 		}
 		moved := 0

@@ -10,7 +10,8 @@ import (
 //
 // Where the processor has AVX2 (pull_amd64.s), pull hands the kernel the
 // first 8·(per-1)/8 particles after the root of each strand, eight at a
-// time, and does the rest itself. The kernel computes every particle as
+// time, and does the rest itself; the leash and the head sphere are taken
+// on the passes pull is told to (doLeash, doHead), as in the loop. The kernel computes every particle as
 // pull does, the same operations in the same order, each rounded the same
 // way (no fused multiply-add, no reciprocal estimates), choosing between
 // the branches per particle with masks; particles do not depend on each
@@ -30,6 +31,8 @@ type pullArgs struct {
 	strideP int64 // bytes from a strand's positions (and targets) to the next's
 	strideW int64 // bytes from a strand's inverse masses to the next's
 	doStyle int64
+	doLeash int64
+	doHead  int64
 	// Broadcast to eight lanes: the head's center, its radius plus the
 	// hair's, that squared, and the smallest distance² pushed out.
 	cx, cy, cz, minR, minR2, eps [8]float32

@@ -19,11 +19,12 @@ import (
 //  2. The World integrates and builds collider contacts.
 //  3. prepare (constraint set): reset the XPBD multipliers, and place the
 //     style targets (the rest shape at the head's pose of the substep).
-//  4. solve, once per World iteration: one pass over every strand, root to
-//     tip: stretch links, bend links, style pull toward the targets, the
-//     leash (no particle farther from its root than the strand's length up
-//     to it), head sphere. On the last pass a follow-the-leader sweep fixes
-//     any segment length left over.
+//  4. solve, Settings.Iterations passes spread over the World's
+//     iterations: one pass over every strand, root to tip: stretch links,
+//     bend links, on the first pass the leash (no particle farther from its
+//     root than the strand's length up to it), the style pull toward the
+//     targets, on all but the last the head sphere. On the last pass a
+//     follow-the-leader sweep fixes any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
 //  6. finish: a strand the solver could not hold (non-finite, or far past
@@ -332,9 +333,10 @@ func (h *Hair) whole(lo, hi int) {
 		}
 		h.prepare(b, e)
 		for it := 0; it < h.iters; it++ {
+			last := it == h.iters-1
 			h.links(b, e)
-			h.pull(b, e)
-			if ftl && it == h.iters-1 {
+			h.pull(b, e, h.leash(it == 0, last), !last)
+			if ftl && last {
 				h.followLeader(b, e)
 			}
 		}
@@ -439,12 +441,18 @@ func (h *Hair) solvePass(w *verlet3d.World, s verlet3d.Substep) {
 	}
 	h.bind(w)
 	for p := from; p < to; p++ {
-		h.last = p == n-1
+		h.first, h.last = p == 0, p == n-1
 		h.run(h.passFn)
 		if h.pending {
 			h.prepared()
 		}
 	}
+}
+
+// leash reports whether a pass, the substep's first and/or last, takes
+// the leash (see pull).
+func (h *Hair) leash(first, last bool) bool {
+	return first || last && h.set.StretchCompliance != 0
 }
 
 // block is how many strands a pass advances side by side. A strand is a
@@ -466,7 +474,7 @@ func (h *Hair) pass(lo, hi int) {
 			h.prepare(b, e)
 		}
 		h.links(b, e)
-		h.pull(b, e)
+		h.pull(b, e, h.leash(h.first, h.last), !h.last)
 		if h.last && h.set.StretchCompliance == 0 {
 			h.followLeader(b, e)
 		}
@@ -627,10 +635,20 @@ func hairPtr(p unsafe.Pointer, i uintptr) *float32    { return (*float32)(unsafe
 func hairVec(p unsafe.Pointer, i uintptr) *[3]float32 { return (*[3]float32)(unsafe.Add(p, 12*i)) }
 
 // pull moves the particles of strands lo..hi-1 toward their style targets
-// (placed by prepare) and out of the head sphere. The World's head contacts
-// do the latter too, but doing it here gives the next pass's links a valid
-// start.
-func (h *Hair) pull(lo, hi int) {
+// (placed by prepare); with leash, it first puts each within its leash of
+// its root; with head, it then puts them out of the head sphere.
+//
+// The passes call it with leash on a substep's first pass, where the
+// integration and the head's motion can have taken a particle far past its
+// leash: later passes start from a leashed strand, and on the last the
+// follow-the-leader sweep leaves no segment longer than its rest length,
+// so no particle past its leash (a hair with StretchCompliance has no
+// sweep and takes the leash on its last pass too). Head is set on every
+// pass but the last: the push gives the next pass's links a start outside
+// the head, and after the last, finish puts every particle out of it.
+// Taken on every pass, the leash moved a third of hair2000's particles a
+// pass, by the small stretch the links leave and the sweep removes.
+func (h *Hair) pull(lo, hi int, leash, head bool) {
 	per := h.per
 	base := int(h.base)
 	n := h.set.Strands * per
@@ -663,6 +681,12 @@ func (h *Hair) pull(lo, hi int) {
 		if style {
 			a.doStyle = 1
 		}
+		if leash {
+			a.doLeash = 1
+		}
+		if head {
+			a.doHead = 1
+		}
 		// The same values broadcast once a substep (setHeadConsts):
 		// broadcasting them here, at every block and pass, cost 3% of
 		// hair2000's frame.
@@ -690,7 +714,7 @@ func (h *Hair) pull(lo, hi int) {
 		// them to the stack in one): the leash, the style pull, the head.
 		// A particle's three steps still run in that order, on its own
 		// coordinates only.
-		for j := j0; j < len(st); j++ {
+		for j := j0; j < len(st) && leash; j++ {
 			if isZero(&ws[j]) {
 				continue
 			}
@@ -715,7 +739,7 @@ func (h *Hair) pull(lo, hi int) {
 				p[2] += float32(s * (t[2] - p[2]))
 			}
 		}
-		for j := j0; j < len(st); j++ {
+		for j := j0; j < len(st) && head; j++ {
 			if isZero(&ws[j]) {
 				continue
 			}
