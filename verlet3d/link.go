@@ -692,7 +692,7 @@ func (ls *linkStore) finishColor(hot []linkHot, handle []int32) {
 // solveLinkRange is one pass of solveLinks over the World's links
 // [lo, hi) in solver order.
 func (w *World) solveLinkRange(lo, hi int) {
-	w.links.solveRange(lo, hi, w.pos, w.invMass, w.run.invH2, w.run.firstPass)
+	w.links.solveRange(lo, hi, w.pos, w.invMass, w.run.invH2, w.run.firstPass, !w.run.firstPass || w.cfg.Iterations > 1)
 }
 
 // solveLinks runs one solver pass over hot, whose multipliers are lambda

@@ -187,13 +187,17 @@ const maxVectorParticles = (1<<31 - 1) / 3
 // solveRange is one pass over the links hot[lo:hi]: the vector kernel (or,
 // without kernels, solveRangeGo's Go loop) on every whole group in the
 // range that prepareGroups marked, solveLinks on the rest, in solver order.
-func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+//
+// keep is false when the pass is its substep's only one, so that no pass
+// reads the multipliers it sets: the Go loop may then leave them unwritten
+// (solveLinkGroupsGo).
+func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first, keep bool) {
 	if len(ls.groupOK) == 0 {
 		solveLinks(ls.hot[lo:hi], ls.lambda[lo:hi], pos, invMass, invH2, first)
 		return
 	}
 	if ls.goGroups {
-		ls.solveRangeGo(lo, hi, pos, invMass, invH2, first)
+		ls.solveRangeGo(lo, hi, pos, invMass, invH2, first, keep)
 		return
 	}
 	args := linkGroupArgs{pos: unsafe.Pointer(unsafe.SliceData(pos)), eps: 1e-18}
@@ -240,8 +244,9 @@ func (ls *linkStore) solveRange(lo, hi int, pos []mgl32.Vec3, invMass []float32,
 
 // solveRangeGo is solveRange without kernels: solveLinkGroupsGo on every
 // run of whole groups in the range that prepareGroups marked, solveLinks
-// on the rest, in solver order.
-func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first bool) {
+// on the rest, in solver order. keep is false when no later pass of the
+// substep reads the multipliers (see solveRange).
+func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float32, invH2 float32, first, keep bool) {
 	k := lo
 	for k < hi {
 		g := k / linkGroupSize
@@ -266,7 +271,7 @@ func (ls *linkStore) solveRangeGo(lo, hi int, pos []mgl32.Vec3, invMass []float3
 			n++
 		}
 		e := k + n*linkGroupSize
-		solveLinkGroupsGo(ls.groups[g:g+n], ls.groupGo[g:g+n], ls.lambda[k:e], pos, first)
+		solveLinkGroupsGo(ls.groups[g:g+n], ls.groupGo[g:g+n], ls.lambda[k:e], pos, first, keep)
 		k = e
 	}
 }
@@ -319,10 +324,18 @@ const minGoInvDen = 0x1p-94
 // A link's arithmetic is one long chain (a square root, then a division),
 // and one link after another the processor's window holds too few links to
 // hide it. A group whose links share no particle (goSep) is therefore
-// solved in two sweeps: the first takes the eight square roots, the second
-// the rest, so that eight independent chains overlap in each; it gives
-// the same bits as link by link, since no link reads what another of its
-// group writes. Other groups go link by link (solveLinkGroupGo).
+// solved out of order: on a substep's first pass with equal masses (the
+// common case: every pass of a one-pass substep on a cloth of one mass),
+// one sweep that reads the next link and takes its square root while it
+// moves the particles of this one (solveLinkGroupPiped); otherwise in two
+// sweeps, the first taking the eight square roots and the second the rest
+// (solveLinkGroupSep). Either overlaps independent chains, and gives the
+// same bits as link by link, since no link reads what another of its group
+// writes. Other groups go link by link (solveLinkGroupGo).
+//
+// With keep false (the substep's only pass) the multipliers are written
+// to a scratch array on the piped path: nothing reads them, and cloth64
+// spent 2% of its frame storing them.
 //
 // Positions are read through unsafe pointers, as in solveLinks:
 // prepareGroups has indexed invMass (with bounds checks) by every grouped
@@ -330,18 +343,76 @@ const minGoInvDen = 0x1p-94
 // a pointer along a group's first column and read the others at their
 // fixed offsets from it: indexing gr.rest[k] made the compiler rebuild each
 // column's address (two LEAs a field).
-func solveLinkGroupsGo(groups []linkGroup, flags []uint8, lambda []float32, pos []mgl32.Vec3, first bool) {
+func solveLinkGroupsGo(groups []linkGroup, flags []uint8, lambda []float32, pos []mgl32.Vec3, first, keep bool) {
 	lambda = lambda[:len(groups)*linkGroupSize]
 	flags = flags[:len(groups)]
 	p0 := unsafe.Pointer(unsafe.SliceData(pos))
+	var scratch [linkGroupSize]float32
 	for g := range groups {
 		lam := (*[linkGroupSize]float32)(lambda[g*linkGroupSize:])
 		gr := &groups[g]
 		f := flags[g]
+		if first && f == goSep|goSameW {
+			out := lam
+			if !keep {
+				out = &scratch
+			}
+			if k := solveLinkGroupPiped(gr, out, p0); k < linkGroupSize {
+				solveLinkGroupGo(gr, lam, p0, first, k)
+			}
+			continue
+		}
 		if f&goSep == 0 || !solveLinkGroupSep(gr, lam, p0, first, f&goSameW != 0) {
-			solveLinkGroupGo(gr, lam, p0, first)
+			solveLinkGroupGo(gr, lam, p0, first, 0)
 		}
 	}
+}
+
+// solveLinkGroupPiped solves, on a substep's first pass, a group whose
+// links share no particle and have equal inverse masses at both ends, in
+// one sweep that computes link k+1's length while it moves link k's
+// particles, so that the square root of one overlaps the division and
+// updates of the other. It returns how many links it solved: all eight,
+// or up to (not including) the first shorter than sqrt(1e-18), which it
+// leaves with the rest to solveLinkGroupGo.
+func solveLinkGroupPiped(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer) int {
+	c := unsafe.Pointer(&gr.a3[0])
+	pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
+	pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
+	dx, dy, dz := pb[0]-pa[0], pb[1]-pa[1], pb[2]-pa[2]
+	d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+	if d2 < 1e-18 {
+		return 0
+	}
+	d := float32(math.Sqrt(float64(d2)))
+	for k := 0; k < linkGroupSize; k++ {
+		// The next link: its particles are not this one's, so reading
+		// them before this one moves its own gives the same values.
+		cn := unsafe.Add(c, 4)
+		var qa, qb *[3]float32
+		var ex, ey, ez, e float32
+		next := k+1 < linkGroupSize
+		if next {
+			qa = (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(cn))*4))
+			qb = (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(cn, offB3)))*4))
+			ex, ey, ez = qb[0]-qa[0], qb[1]-qa[1], qb[2]-qa[2]
+			e2 := float32(ex*ex) + float32(ey*ey) + float32(ez*ez)
+			next = !(e2 < 1e-18)
+			e = float32(math.Sqrt(float64(e2)))
+		}
+		// This link, as solveLinkSweepSameW on a first pass.
+		dl := float32((*(*float32)(unsafe.Add(c, offRest)) - d) * *(*float32)(unsafe.Add(c, offInvDen)))
+		lam[k] = dl
+		s := dl / d
+		kw := float32(*(*float32)(unsafe.Add(c, offWa)) * s)
+		pa[0], pa[1], pa[2] = pa[0]-float32(kw*dx), pa[1]-float32(kw*dy), pa[2]-float32(kw*dz)
+		pb[0], pb[1], pb[2] = pb[0]+float32(kw*dx), pb[1]+float32(kw*dy), pb[2]+float32(kw*dz)
+		if !next {
+			return k + 1
+		}
+		c, pa, pb, dx, dy, dz, d = cn, qa, qb, ex, ey, ez, e
+	}
+	return linkGroupSize
 }
 
 // solveLinkGroupSep solves a group whose links share no particle in two
@@ -431,10 +502,11 @@ func solveLinkSweepSameW(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.P
 	}
 }
 
-// solveLinkGroupGo solves a group's links one after another.
-func solveLinkGroupGo(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool) {
-	c := unsafe.Pointer(&gr.a3[0])
-	for k := 0; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
+// solveLinkGroupGo solves a group's links one after another, from link
+// from on.
+func solveLinkGroupGo(gr *linkGroup, lam *[linkGroupSize]float32, p0 unsafe.Pointer, first bool, from int) {
+	c := unsafe.Add(unsafe.Pointer(&gr.a3[0]), 4*from)
+	for k := from; k < linkGroupSize; k, c = k+1, unsafe.Add(c, 4) {
 		pa := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(c))*4))
 		pb := (*[3]float32)(unsafe.Add(p0, uintptr(*(*int32)(unsafe.Add(c, offB3)))*4))
 		ax, ay, az := pa[0], pa[1], pa[2]
