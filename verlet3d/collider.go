@@ -548,11 +548,18 @@ func (w *World) blocksUpTo(lo, hi, limit int) {
 func (w *World) blockBox(b, start, end int) {
 	pos, prev, radius := w.pos, w.run.blockPrev, w.radius
 	invMass, group := w.invMass, w.group
+	// The groups of the particles that move: a particle's group counts
+	// unless its inverse mass is ±0, told from its bits so that the
+	// compiler selects (CMOV) rather than branches on each particle.
 	var groups uint32
-	for i := start; i < end; i++ {
-		if invMass[i] != 0 {
-			groups |= group[i]
+	ms, gs := invMass[start:end], group[start:end]
+	gs = gs[:len(ms)]
+	for i, m := range ms {
+		g := gs[i]
+		if math.Float32bits(m)<<1 == 0 {
+			g = 0
 		}
+		groups |= g
 	}
 	if groups&w.run.blockMask == 0 {
 		w.run.blocks[b] = particleBlock{groups: groups}
