@@ -23,7 +23,7 @@ import (
 //     iterations: one pass over every strand, root to tip: stretch links,
 //     bend links, on the first pass the leash (no particle farther from its
 //     root than the strand's length up to it), the style pull toward the
-//     targets, on all but the last the head sphere. On the last pass a
+//     targets, on the first pass the head sphere. On the last pass a
 //     follow-the-leader sweep fixes any segment length left over.
 //  5. The World solves collider contacts after each pass (neck, shoulders,
 //     anything else; the head's collider masks hair out).
@@ -335,7 +335,7 @@ func (h *Hair) whole(lo, hi int) {
 		for it := 0; it < h.iters; it++ {
 			last := it == h.iters-1
 			h.links(b, e)
-			h.pull(b, e, h.leash(it == 0, last), !last)
+			h.pull(b, e, h.leash(it == 0, last), it == 0)
 			if ftl && last {
 				h.followLeader(b, e)
 			}
@@ -462,8 +462,9 @@ func (h *Hair) leash(first, last bool) bool {
 const block = 8
 
 // pass solves strands lo..hi-1 once, root to tip: stretch links, bend
-// links (XPBD), the style pull and the head sphere; on the last pass of the
-// substep it also removes leftover stretch.
+// links (XPBD) and the style pull (on the substep's first pass with the
+// leash and the head sphere, see pull); on the last pass of the substep it
+// also removes leftover stretch.
 func (h *Hair) pass(lo, hi int) {
 	for b := lo; b < hi; b += block {
 		e := b + block
@@ -474,7 +475,7 @@ func (h *Hair) pass(lo, hi int) {
 			h.prepare(b, e)
 		}
 		h.links(b, e)
-		h.pull(b, e, h.leash(h.first, h.last), !h.last)
+		h.pull(b, e, h.leash(h.first, h.last), h.first)
 		if h.last && h.set.StretchCompliance == 0 {
 			h.followLeader(b, e)
 		}
@@ -638,16 +639,16 @@ func hairVec(p unsafe.Pointer, i uintptr) *[3]float32 { return (*[3]float32)(uns
 // (placed by prepare); with leash, it first puts each within its leash of
 // its root; with head, it then puts them out of the head sphere.
 //
-// The passes call it with leash on a substep's first pass, where the
-// integration and the head's motion can have taken a particle far past its
-// leash: later passes start from a leashed strand, and on the last the
-// follow-the-leader sweep leaves no segment longer than its rest length,
-// so no particle past its leash (a hair with StretchCompliance has no
-// sweep and takes the leash on its last pass too). Head is set on every
-// pass but the last: the push gives the next pass's links a start outside
-// the head, and after the last, finish puts every particle out of it.
-// Taken on every pass, the leash moved a third of hair2000's particles a
-// pass, by the small stretch the links leave and the sweep removes.
+// Both catch what the substep's motion did, so the passes call pull with
+// leash and head on a substep's first pass only, where the integration and
+// the head's motion can have taken a particle far past its leash or into
+// the head: the later passes start from a leashed strand outside the head.
+// On the last pass the follow-the-leader sweep leaves no segment longer
+// than its rest length, so no particle past its leash (a hair with
+// StretchCompliance has no sweep and takes the leash on its last pass
+// too), and after it finish puts every particle out of the head. Taken on
+// every pass, the leash moved a third of hair2000's particles a pass, by
+// the small stretch the links leave and the sweep removes.
 func (h *Hair) pull(lo, hi int, leash, head bool) {
 	per := h.per
 	base := int(h.base)
