@@ -38,8 +38,10 @@
 // The head moves with SetHead: roots are pinned and follow the head
 // transform exactly at every substep, and the head's verlet3d.Sphere
 // collider moves with it. Strands are kept outside the head sphere by the
-// hair's own solver (every pass, and finally with friction against the
-// moving scalp); the Sphere collider masks the hair's collision group
+// hair's own solver (on each substep's first pass, with a leash that keeps
+// every particle within the strand's length of its root, and at the end of
+// each substep with friction against the moving scalp); the Sphere
+// collider masks the hair's collision group
 // (Settings.Group) and stops the World's other particles in
 // Settings.HeadMask (by default all of them). Add extra
 // colliders such as neck and shoulder capsules to the World directly, and
