@@ -715,17 +715,19 @@ func (h *Hair) pull(lo, hi int, leash, head bool) {
 		// them to the stack in one): the leash, the style pull, the head.
 		// A particle's three steps still run in that order, on its own
 		// coordinates only.
-		for j := j0; j < len(st) && leash; j++ {
-			if isZero(&ws[j]) {
-				continue
-			}
-			p := &st[j]
-			// The leash: no particle farther from its root than the
-			// strand's length up to it, however far the head moved.
-			lx, ly, lz := p[0]-rx, p[1]-ry, p[2]-rz
-			if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(js[j]*seg); l2 > m*m {
-				k := m / float32(math.Sqrt(float64(l2)))
-				p[0], p[1], p[2] = rx+float32(lx*k), ry+float32(ly*k), rz+float32(lz*k)
+		if leash {
+			for j := j0; j < len(st); j++ {
+				if isZero(&ws[j]) {
+					continue
+				}
+				p := &st[j]
+				// The leash: no particle farther from its root than the
+				// strand's length up to it, however far the head moved.
+				lx, ly, lz := p[0]-rx, p[1]-ry, p[2]-rz
+				if l2, m := float32(lx*lx)+float32(ly*ly)+float32(lz*lz), float32(js[j]*seg); l2 > m*m {
+					k := m / float32(math.Sqrt(float64(l2)))
+					p[0], p[1], p[2] = rx+float32(lx*k), ry+float32(ly*k), rz+float32(lz*k)
+				}
 			}
 		}
 		if style {
@@ -740,15 +742,17 @@ func (h *Hair) pull(lo, hi int, leash, head bool) {
 				p[2] += float32(s * (t[2] - p[2]))
 			}
 		}
-		for j := j0; j < len(st) && head; j++ {
-			if isZero(&ws[j]) {
-				continue
-			}
-			p := &st[j]
-			dx, dy, dz := p[0]-cx, p[1]-cy, p[2]-cz
-			if d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz); d2 < minR2 && d2 > 1e-18 {
-				k := minR / float32(math.Sqrt(float64(d2)))
-				p[0], p[1], p[2] = cx+float32(dx*k), cy+float32(dy*k), cz+float32(dz*k)
+		if head {
+			for j := j0; j < len(st); j++ {
+				if isZero(&ws[j]) {
+					continue
+				}
+				p := &st[j]
+				dx, dy, dz := p[0]-cx, p[1]-cy, p[2]-cz
+				if d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz); d2 < minR2 && d2 > 1e-18 {
+					k := minR / float32(math.Sqrt(float64(d2)))
+					p[0], p[1], p[2] = cx+float32(dx*k), cy+float32(dy*k), cz+float32(dz*k)
+				}
 			}
 		}
 	}
